@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Command table entries and the shared exit codes of the CLI. */
+#ifndef RR_CLI_H
+#define RR_CLI_H
+
+#include "../common/error.h"
+
+/* Exit status (DESIGN.md): 0 ok, 1 error, 2 usage. */
+enum { RR_EXIT_OK = 0, RR_EXIT_ERROR = 1, RR_EXIT_USAGE = 2 };
+
+int cmd_compare(int argc, char **argv);
+int cmd_policies(int argc, char **argv);
+
+/* Print "reclaim-replay: <file>: <msg>" (or without the file) on stderr. */
+void rr_print_error(const struct rr_error *err);
+
+/* Print a usage error and return RR_EXIT_USAGE. */
+int rr_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

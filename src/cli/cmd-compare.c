@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `reclaim-replay compare TRACE [-p POLICY]... [-o FILE]` */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "replay.h"
+
+static const char compare_usage[] =
+	"usage: reclaim-replay compare TRACE [-p POLICY]... [-o FILE] [options]\n"
+	"\n"
+	"Replay the reclaim episodes of TRACE (a trace.dat) under the baseline\n"
+	"policy 'kernel' (the recording kernel's rules) and each POLICY, and\n"
+	"print a summary table of the decisions.\n"
+	"\n"
+	"  -p, --policy SPEC        a built-in policy, a '+' composition of them,\n"
+	"                           or a path to a policy .so; repeatable.\n"
+	"                           Default: original, online-roundup,\n"
+	"                           cluster-cap, proportional\n"
+	"  -o, --output FILE        write the JSON diff to FILE; '-' writes it\n"
+	"                           to stdout instead of the table\n"
+	"      --kernel RELEASE     model this kernel release instead of the\n"
+	"                           one stored in the trace (e.g. 6.8)\n"
+	"      --swap auto|yes|no   whether swap was present (default: auto,\n"
+	"                           inferred from anon scanning in the trace)\n"
+	"      --offline-delay-ms N assumed delay from cgroup_rmdir until the\n"
+	"                           memcg is offline (default 25)\n"
+	"  -q, --quiet              no progress line\n"
+	"  -h, --help               this text\n";
+
+int cmd_compare(int argc, char **argv)
+{
+	enum { OPT_KERNEL = 256, OPT_SWAP, OPT_OFFLINE };
+	static const struct option longopts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "kernel", required_argument, NULL, OPT_KERNEL },
+		{ "swap", required_argument, NULL, OPT_SWAP },
+		{ "offline-delay-ms", required_argument, NULL, OPT_OFFLINE },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rr_replay_opts opts = { .swap_present = -1, .progress = true };
+	struct rr_resolved_policy policies[RR_MAX_POLICIES];
+	const char *output = NULL;
+	struct rr_error err = { "", "" };
+	struct rr_out out;
+	int nr_policies = 0, c, ret = RR_EXIT_ERROR;
+	char *text;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:o:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (opts.nr_specs >= RR_MAX_POLICIES - 1)
+				return rr_usage_error("compare", "at most %d policies",
+						      RR_MAX_POLICIES - 1);
+			opts.policy_specs[opts.nr_specs++] = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_KERNEL:
+			opts.kernel_release = optarg;
+			break;
+		case OPT_SWAP:
+			if (!strcmp(optarg, "auto"))
+				opts.swap_present = -1;
+			else if (!strcmp(optarg, "yes"))
+				opts.swap_present = 1;
+			else if (!strcmp(optarg, "no"))
+				opts.swap_present = 0;
+			else
+				return rr_usage_error("compare", "--swap takes auto, yes or no, not '%s'",
+						      optarg);
+			break;
+		case OPT_OFFLINE: {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || v > 60000)
+				return rr_usage_error("compare",
+						      "--offline-delay-ms takes 0..60000, not '%s'",
+						      optarg);
+			/* 0 would mean "default": use 1 ns for an explicit 0 */
+			opts.offline_delay_ns = v ? v * 1000000ULL : 1;
+			break;
+		}
+		case 'q':
+			opts.progress = false;
+			break;
+		case 'h':
+			fputs(compare_usage, stdout);
+			return RR_EXIT_OK;
+		default:
+			return rr_usage_error("compare", "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return rr_usage_error("compare", "no TRACE given");
+	if (optind + 1 < argc)
+		return rr_usage_error("compare", "one TRACE at a time, got '%s' too",
+				      argv[optind + 1]);
+	opts.trace_path = argv[optind];
+	if (!opts.nr_specs)
+		for (int i = 0; rr_default_policies[i]; i++)
+			opts.policy_specs[opts.nr_specs++] = rr_default_policies[i];
+
+	if (rr_replay(&opts, &out, policies, &nr_policies, &err)) {
+		rr_print_error(&err);
+		return RR_EXIT_ERROR;
+	}
+	json_t *doc = rr_out_finish(&out);
+
+	if (output) {
+		text = json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+		if (!text) {
+			rr_error_set(&err, output, "out of memory");
+			rr_print_error(&err);
+			goto out;
+		}
+		size_t len = strlen(text);
+		char *nl = realloc(text, len + 2);
+
+		if (!nl) {
+			free(text);
+			rr_error_set(&err, output, "out of memory");
+			rr_print_error(&err);
+			goto out;
+		}
+		text = nl;
+		text[len++] = '\n';
+		text[len] = 0;
+		if (rr_write_file_atomic(output, text, len, &err)) {
+			rr_print_error(&err);
+			free(text);
+			goto out;
+		}
+		free(text);
+	}
+	if (!output || strcmp(output, "-"))
+		rr_out_print_table(&out, stdout);
+	ret = RR_EXIT_OK;
+out:
+	rr_out_free(&out);
+	for (int i = 0; i < nr_policies; i++)
+		rr_policy_release(&policies[i]);
+	return ret;
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * reclaim-replay: record the kernel's reclaim tracepoints, replay them
+ * through policy modules, and diff the decisions.
+ *
+ * The hub: a table of exact command names; each command parses its own
+ * options and returns the exit status.  Only src/cli prints errors.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "compare", cmd_compare, "replay a trace under several policies and diff the decisions" },
+	{ "policies", cmd_policies, "list the built-in policies and what each overrides" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: reclaim-replay [--version] [-h|--help] <command> [<args>]\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'reclaim-replay <command> -h' shows a command's options; "
+		   "man reclaim-replay has the details.\n");
+}
+
+void rr_print_error(const struct rr_error *err)
+{
+	if (err->file[0])
+		fprintf(stderr, "reclaim-replay: %s: %s\n", err->file, err->msg);
+	else
+		fprintf(stderr, "reclaim-replay: %s\n", err->msg[0] ? err->msg : "unknown error");
+}
+
+int rr_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "reclaim-replay %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see 'reclaim-replay %s -h')\n", cmd);
+	return RR_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	if (argc < 2) {
+		usage(stderr);
+		return RR_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return RR_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("reclaim-replay %s\n", RR_VERSION);
+		return fflush(stdout) ? RR_EXIT_ERROR : RR_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		ret = commands[i].fn(argc - 1, argv + 1);
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "reclaim-replay: <stdout>: write failed: %s\n",
+				strerror(errno));
+			return RR_EXIT_ERROR;
+		}
+		return ret;
+	}
+	fprintf(stderr, "reclaim-replay: '%s' is not a command\n\n", argv[1]);
+	usage(stderr);
+	return RR_EXIT_USAGE;
+}

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Replay driver.  The trace is streamed once; each episode is simulated
+ * under every policy as soon as it closes, then dropped.  The only state
+ * kept across episodes besides the memcg table is one v6.11+ walk cursor
+ * per (policy, reclaim root), because each policy's own decisions move it.
+ */
+#include "replay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <uthash.h>
+
+#include "../episode/builder.h"
+#include "../sim/kernel-model.h"
+#include "../trace/reader.h"
+
+const char *const rr_default_policies[] = {
+	"original", "online-roundup", "cluster-cap", "proportional", NULL,
+};
+
+/* Assumed delay between cgroup_rmdir and mem_cgroup_online() turning
+ * false: 24-29 ms measured on 6.18 (kernel-reclaim-model.md §12.3). */
+#define DEFAULT_OFFLINE_DELAY_NS (25ULL * 1000 * 1000)
+
+struct cursor {
+	uint64_t root_id;
+	uint64_t pos_id[RR_MAX_POLICIES];	/* memcg last handed out, 0 none */
+	UT_hash_handle hh;
+};
+
+struct replay {
+	const struct rr_replay_opts *opts;
+	struct rr_kernel_model km;
+	unsigned int page_shift;
+	struct rr_resolved_policy *policies;
+	int nr_policies;
+	struct rr_out *out;
+	struct rr_builder *builder;
+	struct cursor *cursors;
+	struct rr_error *err;
+	uint64_t events;
+	bool tty;
+};
+
+static int cursor_index(const struct rr_sim_input *in, uint64_t id)
+{
+	if (!id)
+		return -1;
+	for (size_t i = 0; i < in->nr_memcgs; i++)
+		if (in->memcgs[i].id == id)
+			return (int)i;
+	return -1;
+}
+
+static struct cursor *cursor_get(struct replay *r, const struct rr_episode *ep,
+				 const struct rr_sim_input *in)
+{
+	struct cursor *c;
+	uint64_t first = 0, init = 0;
+
+	HASH_FIND(hh, r->cursors, &ep->root_memcg_id, sizeof(uint64_t), c);
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->root_id = ep->root_memcg_id;
+	/* the cursor at the start of the recording is hidden (§19.3): take
+	 * the memcg before the first one the kernel visited */
+	for (size_t i = 0; i < ep->nr_batches && !first; i++)
+		first = ep->batches[i].memcg_id;
+	int idx = cursor_index(in, first);
+
+	if (idx > 0)
+		init = in->memcgs[idx - 1].id;
+	for (int p = 0; p < RR_MAX_POLICIES; p++)
+		c->pos_id[p] = init;
+	HASH_ADD(hh, r->cursors, root_id, sizeof(uint64_t), c);
+	return c;
+}
+
+static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
+{
+	struct replay *r = ctx;
+	struct rr_sim_result res[RR_MAX_POLICIES];
+	struct rr_sim_input in;
+	struct rr_error serr;
+	struct cursor *c;
+	int ret = -1;
+
+	memset(res, 0, sizeof(res));
+	if (rr_episode_sim_input(ep, st, &r->km, r->page_shift, &in, &serr))
+		return rr_out_episode(r->out, ep, st, NULL,
+				      "reclaim root unknown: no batch was attributed to a memcg");
+	c = cursor_get(r, ep, &in);
+	if (!c)
+		goto out;
+	for (int p = 0; p < r->nr_policies; p++) {
+		in.cursor = cursor_index(&in, c->pos_id[p]);
+		if (rr_sim_run(&in, &r->policies[p], &res[p], r->err))
+			goto out;
+		c->pos_id[p] = res[p].cursor >= 0 ? in.memcgs[res[p].cursor].id : 0;
+	}
+	ret = rr_out_episode(r->out, ep, st, res, NULL);
+out:
+	for (int p = 0; p < r->nr_policies; p++)
+		rr_sim_result_free(&res[p]);
+	free(in.memcgs);
+	return ret;
+}
+
+static int on_event(const struct rr_event *ev, void *ctx)
+{
+	struct replay *r = ctx;
+
+	if (r->tty && !(++r->events & ((1u << 20) - 1)))
+		fprintf(stderr, "\rreclaim-replay: %llu events read", (unsigned long long)r->events);
+	return rr_builder_feed(r->builder, ev);
+}
+
+/* "Linux host 6.18.44-fc-v669 x86_64" -> "6.18.44-fc-v669" */
+static int release_from_uname(const char *uname, char *buf, size_t len)
+{
+	char sys[64], host[128], rel[128];
+
+	if (sscanf(uname, "%63s %127s %127s", sys, host, rel) != 3)
+		return -1;
+	snprintf(buf, len, "%s", rel);
+	return 0;
+}
+
+static json_t *input_json(const struct replay *r, const struct rr_trace_info *ti,
+			  const char *release_source)
+{
+	json_t *in = json_object(), *as = json_array();
+
+	json_object_set_new(in, "file", json_string(r->opts->trace_path));
+	json_object_set_new(in, "file_version", json_integer(ti->file_version));
+	json_object_set_new(in, "kernel_release", json_string(r->km.release));
+	json_object_set_new(in, "kernel_release_source", json_string(release_source));
+	json_object_set_new(in, "page_size_bytes", json_integer(1 << r->page_shift));
+	json_object_set_new(in, "cpus", json_integer(ti->nr_cpus));
+	json_object_set_new(in, "buffers", json_integer(ti->nr_buffers));
+	json_object_set_new(in, "offline_delay_ms_assumed",
+			    json_real((double)r->opts->offline_delay_ns / 1e6));
+	json_object_set_new(in, "assumptions", as);
+	return in;
+}
+
+static void assume(json_t *input, const char *text)
+{
+	json_array_append_new(json_object_get(input, "assumptions"), json_string(text));
+}
+
+int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
+	      struct rr_resolved_policy *policies, int *nr_policies,
+	      struct rr_error *err)
+{
+	struct rr_builder_opts bopts = {
+		.offline_delay_ns = opts->offline_delay_ns ? opts->offline_delay_ns :
+				    DEFAULT_OFFLINE_DELAY_NS,
+		.swap_present = opts->swap_present,
+	};
+	struct rr_replay_opts o = *opts;
+	struct replay r = { .opts = &o, .out = out, .err = err, .policies = policies };
+	const struct rr_trace_info *ti;
+	struct rr_trace *trace;
+	const char *release_source = "option";
+	char release[128];
+	json_t *input;
+	int ret = -1;
+
+	o.offline_delay_ns = bopts.offline_delay_ns;
+	*nr_policies = 0;
+	memset(out, 0, sizeof(*out));
+	trace = rr_trace_open(opts->trace_path, err);
+	if (!trace)
+		return -1;
+	ti = rr_trace_info(trace);
+
+	if (opts->kernel_release) {
+		snprintf(release, sizeof(release), "%s", opts->kernel_release);
+	} else if (ti->uname[0] && !release_from_uname(ti->uname, release, sizeof(release))) {
+		release_source = "trace";
+	} else {
+		rr_error_set(err, opts->trace_path,
+			     "the trace does not say which kernel made it; give --kernel RELEASE");
+		goto out;
+	}
+	if (rr_kernel_model_init(&r.km, release)) {
+		rr_error_set(err, opts->trace_path,
+			     "kernel release '%s' is not MAJOR.MINOR >= 4.0", release);
+		goto out;
+	}
+	r.page_shift = 12;
+	if (ti->page_size_bytes > 0) {
+		unsigned int s = 0;
+
+		while ((1u << s) < (unsigned int)ti->page_size_bytes && s < 30)
+			s++;
+		if ((1u << s) == (unsigned int)ti->page_size_bytes)
+			r.page_shift = s;
+	}
+
+	/* the baseline first, then the policies asked for */
+	if (rr_policy_resolve(&policies[0], "kernel", &r.km, err))
+		goto out;
+	r.nr_policies = 1;
+	for (int i = 0; i < opts->nr_specs; i++) {
+		if (!strcmp(opts->policy_specs[i], "kernel"))
+			continue;
+		if (r.nr_policies >= RR_MAX_POLICIES) {
+			rr_error_set(err, opts->policy_specs[i], "at most %d policies",
+				     RR_MAX_POLICIES - 1);
+			goto out;
+		}
+		for (int j = 0; j < r.nr_policies; j++) {
+			if (!strcmp(policies[j].name, opts->policy_specs[i])) {
+				rr_error_set(err, opts->policy_specs[i], "policy given twice");
+				goto out;
+			}
+		}
+		if (rr_policy_resolve(&policies[r.nr_policies], opts->policy_specs[i],
+				      &r.km, err))
+			goto out;
+		r.nr_policies++;
+	}
+
+	input = input_json(&r, ti, release_source);
+	if (!input || rr_out_init(out, input, policies, r.nr_policies,
+				  1ULL << r.page_shift)) {
+		rr_error_set(err, "", "out of memory");
+		goto out;
+	}
+	r.builder = rr_builder_new(&bopts, on_episode, &r);
+	if (!r.builder) {
+		rr_error_set(err, "", "out of memory");
+		goto out;
+	}
+	r.tty = opts->progress && isatty(STDERR_FILENO);
+	{
+		struct rr_state *st = rr_builder_state(r.builder);
+
+		st->cost_fractions = r.km.cost_fractions;
+		st->cost_rotations_x32 = r.km.cost_rotations_x32;
+		st->cost_zero_returns = r.km.cost_zero_returns;
+	}
+	err->msg[0] = 0;
+	ret = rr_trace_for_each(trace, on_event, &r, err);
+	if (r.tty)
+		fprintf(stderr, "\r\033[K");
+	if (ret) {
+		if (!err->msg[0])
+			rr_error_set(err, opts->trace_path, "out of memory while replaying");
+		ret = -1;
+		goto out;
+	}
+	rr_builder_finish(r.builder);
+
+	{
+		const struct rr_builder_stats *bs = rr_builder_stats(r.builder);
+		const struct rr_state *st = rr_builder_state(r.builder);
+		json_t *stats = json_object();
+
+		json_object_set_new(stats, "events", json_integer((json_int_t)bs->events));
+		json_object_set_new(stats, "missed_events",
+				    json_integer((json_int_t)ti->nr_missed_events));
+		json_object_set_new(stats, "memcg_episodes",
+				    json_integer((json_int_t)bs->episodes[RR_EP_MEMCG]));
+		json_object_set_new(stats, "softlimit_episodes",
+				    json_integer((json_int_t)bs->episodes[RR_EP_SOFTLIMIT]));
+		json_object_set_new(stats, "unterminated_episodes",
+				    json_integer((json_int_t)bs->unterminated_episodes));
+		json_object_set_new(stats, "direct_reclaim_begins",
+				    json_integer((json_int_t)bs->other_reclaim[0]));
+		json_object_set_new(stats, "kswapd_wakes",
+				    json_integer((json_int_t)bs->other_reclaim[1]));
+		json_object_set_new(stats, "node_reclaim_begins",
+				    json_integer((json_int_t)bs->other_reclaim[2]));
+		json_object_set_new(stats, "lru_batches", json_integer((json_int_t)bs->batches));
+		json_object_set_new(stats, "lru_batches_unattributed",
+				    json_integer((json_int_t)bs->batches_unattributed));
+		json_object_set_new(stats, "rstat_flushes", json_integer((json_int_t)st->nr_flushes));
+		json_object_set_new(stats, "memcgs", json_integer(st->nr_memcgs));
+		json_object_set_new(json_object_get(out->root, "input"), "stats", stats);
+
+		input = json_object_get(out->root, "input");
+		if (opts->swap_present < 0)
+			assume(input, "swap presence inferred: present if memcg reclaim isolated inactive anon pages earlier in the trace");
+		assume(input, "v1 per-memcg swappiness not in the trace: 60 (vm_swappiness default) assumed, inherited at mkdir");
+		assume(input, "memcgs that predate the trace: LRU sizes are the smallest start values that keep every running sum >= 0; costs start at 0");
+		assume(input, "nr_to_reclaim inferred per episode from where reclaim stopped (kernel-reclaim-model.md 8.2)");
+		assume(input, "one NUMA node modelled");
+		if (ti->nr_missed_events)
+			assume(input, "the ring buffer lost events: sizes after the loss are inexact");
+	}
+	*nr_policies = r.nr_policies;
+	ret = 0;
+out:
+	if (ret) {
+		for (int i = 0; i < r.nr_policies; i++)
+			rr_policy_release(&policies[i]);
+		rr_out_free(out);
+	}
+	{
+		struct cursor *c, *tmp;
+
+		HASH_ITER(hh, r.cursors, c, tmp) {
+			HASH_DEL(r.cursors, c);
+			free(c);
+		}
+	}
+	rr_builder_free(r.builder);
+	rr_trace_close(trace);
+	return ret;
+}

@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Episode builder.
+ *
+ * Per task (common_pid) it keeps the batch in flight: the last
+ * mm_vmscan_lru_isolate, waiting for its memcg (the first negative
+ * mod_memcg_lruvec_state of the isolated list, or the count_memcg_events
+ * PGSCAN/PGREFILL that follows; §12.4, §13.3), its write-outs
+ * (mm_vmscan_write_folio) and its closing lru_shrink_* event (priority,
+ * outcome).  Batches feed the state's outcome statistics and cost notes
+ * whether or not they belong to a memcg episode (kswapd, DAMON), because
+ * lru_note_cost() reaches every ancestor whoever reclaims (§3.4).
+ */
+#include "builder.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct task {
+	int pid;
+	struct rr_episode *ep;		/* open episode of this task */
+	bool batch_open;		/* an isolate waits for its shrink event */
+	bool awaiting_memcg;
+	struct rr_rec_batch batch;	/* the batch in flight */
+	size_t ep_index;		/* its index in ep->batches */
+	uint64_t pageouts;
+	uint64_t memcg_id;		/* from cgroup_attach_task */
+	UT_hash_handle hh;
+};
+
+struct rr_builder {
+	struct rr_builder_opts opts;
+	rr_episode_cb cb;
+	void *ctx;
+	struct rr_state st;
+	struct task *tasks;
+	uint64_t next_seq;
+	bool anon_scanned_seen;
+	struct rr_builder_stats stats;
+};
+
+static const char *const kind_names[RR_EP__COUNT] = {
+	[RR_EP_MEMCG] = "memcg",
+	[RR_EP_SOFTLIMIT] = "softlimit",
+};
+
+const char *rr_episode_kind_name(enum rr_episode_kind kind)
+{
+	return kind < RR_EP__COUNT ? kind_names[kind] : "unknown";
+}
+
+struct rr_builder *rr_builder_new(const struct rr_builder_opts *opts,
+				  rr_episode_cb cb, void *ctx)
+{
+	struct rr_builder *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->opts = *opts;
+	b->cb = cb;
+	b->ctx = ctx;
+	rr_state_init(&b->st);
+	return b;
+}
+
+static void episode_free(struct rr_episode *ep)
+{
+	if (!ep)
+		return;
+	free(ep->batches);
+	free(ep->snap);
+	free(ep);
+}
+
+void rr_builder_free(struct rr_builder *b)
+{
+	struct task *t, *tmp;
+
+	if (!b)
+		return;
+	HASH_ITER(hh, b->tasks, t, tmp) {
+		HASH_DEL(b->tasks, t);
+		episode_free(t->ep);
+		free(t);
+	}
+	rr_state_free(&b->st);
+	free(b);
+}
+
+struct rr_state *rr_builder_state(struct rr_builder *b)
+{
+	return &b->st;
+}
+
+const struct rr_builder_stats *rr_builder_stats(const struct rr_builder *b)
+{
+	return &b->stats;
+}
+
+static struct task *task_get(struct rr_builder *b, int pid)
+{
+	struct task *t;
+
+	HASH_FIND_INT(b->tasks, &pid, t);
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	HASH_ADD_INT(b->tasks, pid, t);
+	return t;
+}
+
+static int cmp_snap(const void *a, const void *b)
+{
+	const struct rr_snap_memcg *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static bool memcg_online_at(const struct rr_builder *b, const struct rr_memcg *m,
+			    uint64_t ts, bool *in_window)
+{
+	if (m->online)
+		return true;
+	/* offline only once the assumed rmdir -> offline delay has passed */
+	if (ts < m->rmdir_ns + b->opts.offline_delay_ns) {
+		*in_window = true;
+		return true;
+	}
+	return false;
+}
+
+static int snapshot(struct rr_builder *b, struct rr_episode *ep)
+{
+	struct rr_memcg *m, *tmp;
+	size_t i = 0;
+
+	ep->snap = calloc(b->st.nr_memcgs ? b->st.nr_memcgs : 1, sizeof(*ep->snap));
+	if (!ep->snap)
+		return -1;
+	HASH_ITER(hh, b->st.by_id, m, tmp) {
+		struct rr_snap_memcg *s = &ep->snap[i++];
+
+		s->id = m->id;
+		s->online = memcg_online_at(b, m, ep->start_ns, &ep->in_offline_window);
+		s->swappiness = m->swappiness;
+		for (int l = 0; l < 4; l++)
+			s->lru_pages[l] = rr_memcg_lru_pages(m, l);
+		rr_memcg_rstat_lru(m, s->rstat_lru_pages);
+		s->anon_cost = m->anon_cost;
+		s->file_cost = m->file_cost;
+		memcpy(s->rstat_ws_activate, m->rstat_ws_activate, sizeof(s->rstat_ws_activate));
+		memcpy(s->refault_snapshot, m->refault_snapshot, sizeof(s->refault_snapshot));
+		s->refault_snapshot_valid = m->refault_snapshot_valid;
+		memcpy(s->scanned, m->scanned, sizeof(s->scanned));
+		memcpy(s->reclaimed, m->reclaimed, sizeof(s->reclaimed));
+		memcpy(s->pageouts, m->pageouts, sizeof(s->pageouts));
+		memcpy(s->requested, m->requested, sizeof(s->requested));
+		memcpy(s->taken, m->taken, sizeof(s->taken));
+	}
+	ep->nr_snap = i;
+	qsort(ep->snap, ep->nr_snap, sizeof(*ep->snap), cmp_snap);
+	return 0;
+}
+
+static const struct rr_snap_memcg *snap_find(const struct rr_episode *ep, uint64_t id)
+{
+	struct rr_snap_memcg key = { .id = id };
+
+	return bsearch(&key, ep->snap, ep->nr_snap, sizeof(key), cmp_snap);
+}
+
+static int episode_begin(struct rr_builder *b, struct task *t,
+			 const struct rr_event *ev, enum rr_episode_kind kind)
+{
+	struct rr_episode *ep;
+
+	if (t->ep) {	/* a begin without end: drop the unterminated one */
+		b->stats.unterminated_episodes++;
+		episode_free(t->ep);
+		t->ep = NULL;
+	}
+	ep = calloc(1, sizeof(*ep));
+	if (!ep)
+		return -1;
+	ep->kind = kind;
+	ep->pid = ev->pid;
+	ep->start_ns = ev->ts_ns;
+	ep->task_memcg_id = t->memcg_id;
+	if (snapshot(b, ep)) {
+		episode_free(ep);
+		return -1;
+	}
+	t->ep = ep;
+	t->batch_open = false;
+	t->awaiting_memcg = false;
+	return 0;
+}
+
+static struct rr_rec_batch *ep_batch(struct task *t)
+{
+	if (!t->ep || t->ep_index >= t->ep->nr_batches)
+		return NULL;
+	return &t->ep->batches[t->ep_index];
+}
+
+/* Close the batch in flight: statistics and cost notes. */
+static void batch_close(struct rr_builder *b, struct task *t, const struct rr_event *ev)
+{
+	struct rr_rec_batch *eb = ep_batch(t);
+	struct rr_memcg *m = t->batch.memcg_id ? rr_state_find(&b->st, t->batch.memcg_id) : NULL;
+	int type = t->batch.lru >= 2;
+
+	if (ev) {
+		t->batch.priority = ev->priority;
+		t->batch.has_shrink = true;
+		if (ev->type == RR_EV_SHRINK_INACTIVE)
+			t->batch.nr_reclaimed = ev->nr_reclaimed;
+	}
+	if (eb) {
+		eb->priority = t->batch.priority;
+		eb->has_shrink = t->batch.has_shrink;
+		eb->nr_reclaimed = t->batch.nr_reclaimed;
+		eb->memcg_id = t->batch.memcg_id;
+		/* earlier nr_taken == 0 batches had no priority of their own */
+		if (eb->priority >= 0)
+			for (size_t i = t->ep_index; i-- > 0 && t->ep->batches[i].priority < 0;)
+				t->ep->batches[i].priority = eb->priority;
+	}
+	if (ev && m && ev->type == RR_EV_SHRINK_INACTIVE) {
+		m->scanned[type] += ev->nr_scanned;
+		m->reclaimed[type] += ev->nr_reclaimed;
+		m->pageouts[type] += t->pageouts;
+		m->requested[type] += t->batch.nr_requested;
+		m->taken[type] += t->batch.nr_taken;
+		b->st.global_scanned[type] += ev->nr_scanned;
+		b->st.global_reclaimed[type] += ev->nr_reclaimed;
+		/* lru_note_cost() from shrink_inactive_list() (§3.4) */
+		if (b->st.cost_rotations_x32)
+			rr_state_note_cost(&b->st, m, type, t->pageouts * 32 +
+					   (ev->nr_scanned - ev->nr_reclaimed));
+		else
+			rr_state_note_cost(&b->st, m, type, t->pageouts);
+	} else if (ev && m && ev->type == RR_EV_SHRINK_ACTIVE &&
+		   b->st.cost_rotations_x32 && ev->nr_referenced) {
+		rr_state_note_cost(&b->st, m, type, ev->nr_referenced);
+	}
+	if (!t->batch.memcg_id)
+		b->stats.batches_unattributed++;
+	t->batch_open = false;
+	t->awaiting_memcg = false;
+	t->pageouts = 0;
+}
+
+static int on_isolate(struct rr_builder *b, struct task *t, const struct rr_event *ev)
+{
+	if (t->batch_open)	/* nr_taken == 0 inactive batch: no shrink event */
+		batch_close(b, t, NULL);
+	b->stats.batches++;
+	memset(&t->batch, 0, sizeof(t->batch));
+	t->batch.lru = ev->lru;
+	t->batch.priority = -1;
+	t->batch.nr_requested = ev->nr_requested;
+	t->batch.nr_scanned = ev->nr_scanned;
+	t->batch.nr_taken = ev->nr_taken;
+	t->batch_open = true;
+	t->awaiting_memcg = true;
+	t->pageouts = 0;
+	if (ev->lru == 0 && ev->nr_taken > 0 && t->ep)
+		b->anon_scanned_seen = true;
+	if (t->ep) {
+		struct rr_episode *ep = t->ep;
+
+		if (ep->nr_batches == ep->cap_batches) {
+			size_t cap = ep->cap_batches ? ep->cap_batches * 2 : 32;
+			struct rr_rec_batch *nb = realloc(ep->batches, cap * sizeof(*nb));
+
+			if (!nb)
+				return -1;
+			ep->batches = nb;
+			ep->cap_batches = cap;
+		}
+		t->ep_index = ep->nr_batches;
+		ep->batches[ep->nr_batches++] = t->batch;
+	}
+	return 0;
+}
+
+static void attribute(struct task *t, uint64_t memcg_id)
+{
+	struct rr_rec_batch *eb = ep_batch(t);
+
+	t->batch.memcg_id = memcg_id;
+	t->awaiting_memcg = false;
+	if (eb)
+		eb->memcg_id = memcg_id;
+}
+
+/* Lowest common ancestor of two memcgs; NULL if they share no tree. */
+static struct rr_memcg *lca(struct rr_memcg *a, struct rr_memcg *b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	for (struct rr_memcg *x = a; x; x = x->parent)
+		if (rr_memcg_is_ancestor(x, b))
+			return x;
+	return NULL;
+}
+
+/*
+ * nr_to_reclaim from the checkpoints (§8.2): every priority pass that was
+ * followed by another says T > cumulative reclaim at its end; the last
+ * pass, if reclaim stopped above priority 0 or reached >= 32, says
+ * T <= total.  Take the smallest max(2^k, 32) inside the interval.
+ */
+static void infer_nr_to_reclaim(struct rr_episode *ep)
+{
+	uint64_t low = 0, cum = 0, total = ep->recorded_nr_reclaimed;
+	int prio = -1, last_prio = -1;
+	bool upper = false;
+
+	if (ep->kind == RR_EP_SOFTLIMIT) {
+		ep->nr_to_reclaim_pages = 32;	/* mem_cgroup_shrink_node() */
+		ep->nr_to_reclaim_basis = "v1-softlimit";
+		return;
+	}
+	for (size_t i = 0; i < ep->nr_batches; i++) {
+		const struct rr_rec_batch *bt = &ep->batches[i];
+
+		if (bt->priority < 0)
+			continue;
+		if (prio >= 0 && bt->priority != prio && cum > low)
+			low = cum;	/* the pass at `prio` did not stop reclaim */
+		prio = bt->priority;
+		cum += bt->nr_reclaimed;
+		last_prio = prio;
+	}
+	/* stopped above priority 0 with some reclaim: the goal was met */
+	if (total > 0 && last_prio > 0)
+		upper = true;
+	ep->nr_to_reclaim_low = low;
+	ep->nr_to_reclaim_high = upper ? total : 0;
+	for (uint64_t c = 32; c <= (1ULL << 40); c *= 2) {
+		if (c > low && (!upper || c <= total)) {
+			ep->nr_to_reclaim_pages = c;
+			ep->nr_to_reclaim_basis = upper ? "fit" : "lower-bound";
+			return;
+		}
+	}
+	ep->nr_to_reclaim_pages = 32;
+	ep->nr_to_reclaim_basis = "none";
+}
+
+static int episode_end(struct rr_builder *b, struct task *t, const struct rr_event *ev)
+{
+	struct rr_episode *ep = t->ep;
+	struct rr_memcg *root = NULL;
+	int ret;
+
+	if (!ep)
+		return 0;	/* end without begin: recording started mid-episode */
+	if (t->batch_open)
+		batch_close(b, t, NULL);
+	t->ep = NULL;
+	ep->end_ns = ev->ts_ns;
+	ep->recorded_nr_reclaimed = ev->nr_reclaimed;
+	ep->seq = ++b->next_seq;
+	b->stats.episodes[ep->kind]++;
+
+	/* fill priorities still unknown from the previous batch */
+	for (size_t i = 1; i < ep->nr_batches; i++)
+		if (ep->batches[i].priority < 0)
+			ep->batches[i].priority = ep->batches[i - 1].priority;
+
+	/* reclaim root: LCA of the scanned memcgs and the task's memcg */
+	if (ep->task_memcg_id)
+		root = rr_state_find(&b->st, ep->task_memcg_id);
+	for (size_t i = 0; i < ep->nr_batches; i++) {
+		struct rr_memcg *m;
+
+		if (!ep->batches[i].memcg_id)
+			continue;
+		m = rr_state_find(&b->st, ep->batches[i].memcg_id);
+		if (m)
+			root = root ? lca(root, m) : m;
+	}
+	if (ep->kind == RR_EP_SOFTLIMIT && ep->nr_batches && ep->batches[0].memcg_id)
+		root = rr_state_find(&b->st, ep->batches[0].memcg_id);
+	ep->root_memcg_id = root ? root->id : 0;
+	ep->root_path = root ? root->path : NULL;
+	ep->swap_inferred_present = b->opts.swap_present >= 0 ?
+				    b->opts.swap_present : b->anon_scanned_seen;
+	infer_nr_to_reclaim(ep);
+
+	ret = b->cb(ep, &b->st, b->ctx);
+
+	/* snapshot_refaults() at the end of do_try_to_free_pages() (§4) */
+	if (root && ep->kind == RR_EP_MEMCG) {
+		memcpy(root->refault_snapshot, root->rstat_ws_activate,
+		       sizeof(root->refault_snapshot));
+		root->refault_snapshot_valid = true;
+	}
+	episode_free(ep);
+	return ret;
+}
+
+int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev)
+{
+	struct task *t;
+
+	b->stats.events++;
+	switch (ev->type) {
+	case RR_EV_CGROUP_MKDIR:
+	case RR_EV_CGROUP_RMDIR:
+	case RR_EV_FLUSH:
+		return rr_state_apply(&b->st, ev);
+	case RR_EV_MARKER:
+		b->stats.markers++;
+		return 0;
+	case RR_EV_DIRECT_BEGIN:
+		b->stats.other_reclaim[0]++;
+		return 0;
+	case RR_EV_KSWAPD_WAKE:
+		b->stats.other_reclaim[1]++;
+		return 0;
+	case RR_EV_NODE_RECLAIM_BEGIN:
+		b->stats.other_reclaim[2]++;
+		return 0;
+	default:
+		break;
+	}
+	t = task_get(b, ev->pid);
+	if (!t)
+		return -1;
+	switch (ev->type) {
+	case RR_EV_ATTACH:
+		if (b->st.memory_root < 0 || ev->cgroup_root == b->st.memory_root)
+			for (struct task *x = t; x; x = NULL) {
+				struct task *target = task_get(b, ev->attach_pid);
+
+				if (!target)
+					return -1;
+				target->memcg_id = ev->id;
+			}
+		return 0;
+	case RR_EV_MEMCG_RECLAIM_BEGIN:
+		return episode_begin(b, t, ev, RR_EP_MEMCG);
+	case RR_EV_SOFTLIMIT_BEGIN:
+		return episode_begin(b, t, ev, RR_EP_SOFTLIMIT);
+	case RR_EV_MEMCG_RECLAIM_END:
+	case RR_EV_SOFTLIMIT_END:
+		return episode_end(b, t, ev);
+	case RR_EV_LRU_ISOLATE:
+		return on_isolate(b, t, ev);
+	case RR_EV_MOD_LRUVEC:
+		if (t->awaiting_memcg && ev->val < 0 && ev->item == t->batch.lru)
+			attribute(t, ev->id);
+		return rr_state_apply(&b->st, ev);
+	case RR_EV_COUNT_EVENTS:
+		if (t->awaiting_memcg)
+			attribute(t, ev->id);
+		return 0;
+	case RR_EV_WRITE_FOLIO:
+		if (t->batch_open)
+			t->pageouts++;
+		return 0;
+	case RR_EV_SHRINK_INACTIVE:
+	case RR_EV_SHRINK_ACTIVE:
+		if (t->batch_open)
+			batch_close(b, t, ev);
+		return 0;
+	case RR_EV_SLAB_START:
+		if (t->ep && t->ep->nr_batches) {
+			for (size_t i = t->ep->nr_batches; i-- > 0 &&
+			     t->ep->batches[i].priority < 0;)
+				t->ep->batches[i].priority = ev->priority;
+		}
+		if (t->batch_open && t->batch.priority < 0)
+			t->batch.priority = ev->priority;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+unsigned int rr_builder_finish(struct rr_builder *b)
+{
+	struct task *t, *tmp;
+	unsigned int n = 0;
+
+	HASH_ITER(hh, b->tasks, t, tmp) {
+		if (t->ep) {
+			episode_free(t->ep);
+			t->ep = NULL;
+			n++;
+		}
+	}
+	b->stats.unterminated_episodes += n;
+	return n;
+}
+
+/* ---- simulator input ---- */
+
+struct walk_ctx {
+	const struct rr_episode *ep;
+	struct rr_sim_memcg *out;
+	size_t n, cap;
+};
+
+static int preorder(struct walk_ctx *w, const struct rr_memcg *m, int parent)
+{
+	const struct rr_snap_memcg *s = snap_find(w->ep, m->id);
+	int me;
+
+	if (!s)
+		return 0;	/* created after the episode started */
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 16;
+		struct rr_sim_memcg *o = realloc(w->out, cap * sizeof(*o));
+
+		if (!o)
+			return -1;
+		w->out = o;
+		w->cap = cap;
+	}
+	me = (int)w->n++;
+	struct rr_sim_memcg *sm = &w->out[me];
+
+	memset(sm, 0, sizeof(*sm));
+	sm->id = m->id;
+	sm->parent = parent;
+	sm->online = s->online;
+	sm->swappiness = s->swappiness;
+	memcpy(sm->lru_pages, s->lru_pages, sizeof(sm->lru_pages));
+	memcpy(sm->rstat_lru_pages, s->rstat_lru_pages, sizeof(sm->rstat_lru_pages));
+	/* outcome model: this episode's own recorded batches of the memcg,
+	 * else the memcg's history, else left at "no data" (ratio 1) */
+	for (int type = 0; type < 2; type++) {
+		uint64_t sc = 0, rc = 0, rq = 0, tk = 0;
+
+		for (size_t i = 0; i < w->ep->nr_batches; i++) {
+			const struct rr_rec_batch *bt = &w->ep->batches[i];
+
+			if (bt->memcg_id != m->id || (bt->lru >= 2) != type || (bt->lru & 1))
+				continue;
+			rq += bt->nr_requested;
+			tk += bt->nr_taken;
+			if (bt->has_shrink) {
+				sc += bt->nr_taken;
+				rc += bt->nr_reclaimed;
+			}
+		}
+		if (!sc) {
+			sc = s->scanned[type];
+			rc = s->reclaimed[type];
+		}
+		if (!rq) {
+			rq = s->requested[type];
+			tk = s->taken[type];
+		}
+		sm->ratio_num[type] = rc;
+		sm->ratio_den[type] = sc;
+		sm->taken_num[type] = tk;
+		sm->taken_den[type] = rq;
+		sm->pageout_num[type] = s->pageouts[type];
+		sm->pageout_den[type] = s->scanned[type];
+	}
+	for (int i = 0; i < m->nr_children; i++)
+		if (preorder(w, m->children[i], me))
+			return -1;
+	return 0;
+}
+
+int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
+			 const struct rr_kernel_model *km, unsigned int page_shift,
+			 struct rr_sim_input *in, struct rr_error *err)
+{
+	const struct rr_memcg *root = ep->root_memcg_id ?
+				      rr_state_find(st, ep->root_memcg_id) : NULL;
+	const struct rr_snap_memcg *rs;
+	struct walk_ctx w = { .ep = ep };
+
+	memset(in, 0, sizeof(*in));
+	if (!root || !(rs = snap_find(ep, root->id))) {
+		rr_error_set(err, "", "episode %llu: reclaim root unknown",
+			     (unsigned long long)ep->seq);
+		return -1;
+	}
+	if (preorder(&w, root, -1)) {
+		free(w.out);
+		rr_error_set(err, "", "out of memory");
+		return -1;
+	}
+	in->km = km;
+	in->kind = ep->kind == RR_EP_SOFTLIMIT ? RR_SIM_SOFTLIMIT : RR_SIM_MEMCG;
+	in->nr_pages = ep->nr_to_reclaim_pages;
+	in->memcgs = w.out;
+	in->nr_memcgs = w.n;
+	in->page_shift = page_shift;
+	in->may_swap = true;
+	in->swap_present = ep->swap_inferred_present;
+	in->anon_cost = rs->anon_cost;
+	in->file_cost = rs->file_cost;
+	memcpy(in->root_rstat_lru_pages, rs->rstat_lru_pages, sizeof(rs->rstat_lru_pages));
+	for (int t = 0; t < 2; t++)
+		in->refaults_changed[t] = rs->refault_snapshot_valid &&
+			rs->rstat_ws_activate[t] != rs->refault_snapshot[t];
+	in->cursor = -1;
+	return 0;
+}

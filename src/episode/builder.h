@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Episode builder: cuts the event stream into reclaim episodes, one per
+ * reclaim request (a mm_vmscan_memcg_reclaim_begin/end pair of one task, or
+ * a v1 soft-limit victim call), attributes each LRU batch to a memcg
+ * (kernel-reclaim-model.md §13.3), and when an episode ends hands it over
+ * with a snapshot of the memcg state at its start, ready for the simulator.
+ * Memory: the memcg table plus the open episodes; events are not kept.
+ */
+#ifndef RR_EPISODE_BUILDER_H
+#define RR_EPISODE_BUILDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+#include "../sim/sim.h"
+#include "../trace/event.h"
+#include "state.h"
+
+enum rr_episode_kind {
+	RR_EP_MEMCG,		/* charge path / v1 limit write / force_empty */
+	RR_EP_SOFTLIMIT,	/* v1 soft-limit victim call */
+	RR_EP__COUNT
+};
+
+const char *rr_episode_kind_name(enum rr_episode_kind kind);
+
+/* One recorded LRU batch (one mm_vmscan_lru_isolate). */
+struct rr_rec_batch {
+	uint64_t memcg_id;	/* 0: not attributed */
+	int lru;
+	int priority;		/* -1 until known */
+	uint64_t nr_requested, nr_scanned, nr_taken;
+	uint64_t nr_reclaimed;	/* from lru_shrink_inactive; 0 for active */
+	bool has_shrink;	/* an lru_shrink_* event closed the batch */
+};
+
+/* Per-memcg values at the episode's start. */
+struct rr_snap_memcg {
+	uint64_t id;
+	bool online;
+	int swappiness;
+	uint64_t lru_pages[4];
+	uint64_t rstat_lru_pages[4];	/* hierarchical rstat view */
+	uint64_t anon_cost, file_cost;
+	int64_t rstat_ws_activate[2];
+	int64_t refault_snapshot[2];
+	bool refault_snapshot_valid;
+	uint64_t scanned[2], reclaimed[2], pageouts[2];
+	uint64_t requested[2], taken[2];
+};
+
+struct rr_episode {
+	uint64_t seq;			/* 1, 2, ... in order of start */
+	enum rr_episode_kind kind;
+	int pid;
+	uint64_t start_ns, end_ns;
+	uint64_t task_memcg_id;		/* from cgroup_attach_task, 0 unknown */
+	uint64_t root_memcg_id;		/* inferred reclaim root, 0 unknown */
+	const char *root_path;		/* valid during the callback */
+	uint64_t recorded_nr_reclaimed;	/* mm_vmscan_memcg_reclaim_end */
+	struct rr_rec_batch *batches;
+	size_t nr_batches, cap_batches;
+	struct rr_snap_memcg *snap;	/* sorted by id */
+	size_t nr_snap;
+	/* nr_to_reclaim inferred from the checkpoints (§8.2) */
+	uint64_t nr_to_reclaim_pages;
+	const char *nr_to_reclaim_basis;	/* "fit", "lower-bound", "v1-softlimit" */
+	uint64_t nr_to_reclaim_low, nr_to_reclaim_high;	/* (low, high], 0 = open */
+	bool swap_inferred_present;
+	bool in_offline_window;		/* a memcg of the subtree was within the
+					 * rmdir -> offline window */
+	UT_hash_handle hh;
+};
+
+struct rr_builder_opts {
+	uint64_t offline_delay_ns;	/* rmdir -> offline assumed delay */
+	int swap_present;		/* -1 infer from anon scanning, 0, 1 */
+};
+
+typedef int (*rr_episode_cb)(struct rr_episode *ep, struct rr_state *st, void *ctx);
+
+struct rr_builder;
+
+struct rr_builder *rr_builder_new(const struct rr_builder_opts *opts,
+				  rr_episode_cb cb, void *ctx);
+void rr_builder_free(struct rr_builder *b);
+struct rr_state *rr_builder_state(struct rr_builder *b);
+
+/* Feed one event.  Return 0, the callback's non-zero value, or -1 on ENOMEM. */
+int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev);
+
+/* Close the episodes still open at the end of the trace (they are counted,
+ * not replayed: their outcome is unknown).  Return the number closed. */
+unsigned int rr_builder_finish(struct rr_builder *b);
+
+struct rr_builder_stats {
+	uint64_t events;
+	uint64_t episodes[RR_EP__COUNT];
+	uint64_t unterminated_episodes;
+	uint64_t other_reclaim[3];	/* direct, kswapd wakes, node reclaim */
+	uint64_t batches, batches_unattributed;
+	uint64_t markers;
+};
+const struct rr_builder_stats *rr_builder_stats(const struct rr_builder *b);
+
+/**
+ * rr_episode_sim_input() - the simulator input for an episode
+ * @in:   filled; in->memcgs is allocated (free it); cursor set to -1.
+ * Uses the snapshot of the episode and the tree of @st (pre-order of the
+ * root's subtree; memcgs created after the episode's start are left out).
+ * Return: 0, or -1 when the root is unknown or on ENOMEM (@err set).
+ */
+int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
+			 const struct rr_kernel_model *km, unsigned int page_shift,
+			 struct rr_sim_input *in, struct rr_error *err);
+
+#endif

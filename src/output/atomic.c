@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "output.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int rr_write_file_atomic(const char *path, const char *text, size_t len,
+			 struct rr_error *err)
+{
+	char *tmp;
+	mode_t mask;
+	int fd;
+
+	if (!strcmp(path, "-")) {
+		if (fwrite(text, 1, len, stdout) != len || fflush(stdout)) {
+			rr_error_set(err, "<stdout>", "write failed: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
+		rr_error_set(err, path, "out of memory");
+		return -1;
+	}
+	mask = umask(0);
+	umask(mask);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rr_error_set(err, path, "cannot create: %s", strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (write_all(fd, text, len) || fsync(fd) || fchmod(fd, 0666 & ~mask)) {
+		rr_error_set(err, path, "write failed: %s", strerror(errno));
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	if (close(fd) || rename(tmp, path)) {
+		rr_error_set(err, path, "cannot write: %s", strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * JSON diff through jansson.  Keys are inserted in a fixed order (jansson
+ * keeps insertion order) and arrays follow episode order, so the same input
+ * gives the same bytes.  Page counts are integers; units are in the key
+ * name where a number could be pages or bytes.
+ */
+#include "output.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const lru_names[] = {
+	"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable",
+};
+
+static json_t *u64(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+int rr_out_init(struct rr_out *o, json_t *input,
+		const struct rr_resolved_policy *policies, int nr_policies,
+		uint64_t page_size_bytes)
+{
+	json_t *tool, *pols;
+
+	memset(o, 0, sizeof(*o));
+	o->policies = policies;
+	o->nr_policies = nr_policies;
+	o->page_size_bytes = page_size_bytes;
+	o->recorded.lowest_priority = RR_DEF_PRIORITY;
+	o->totals = calloc((size_t)nr_policies, sizeof(*o->totals));
+	o->root = json_object();
+	o->episodes = json_array();
+	tool = json_object();
+	pols = json_array();
+	if (!o->totals || !o->root || !o->episodes || !tool || !pols) {
+		json_decref(input);
+		json_decref(tool);
+		json_decref(pols);
+		return -1;
+	}
+	for (int i = 0; i < nr_policies; i++)
+		o->totals[i].lowest_priority = RR_DEF_PRIORITY;
+	json_object_set_new(o->root, "schema_version", json_integer(RR_JSON_SCHEMA_VERSION));
+	json_object_set_new(tool, "name", json_string("reclaim-replay"));
+	json_object_set_new(tool, "version", json_string(RR_VERSION));
+	json_object_set_new(o->root, "tool", tool);
+	json_object_set_new(o->root, "input", input);
+	for (int i = 0; i < nr_policies; i++) {
+		const struct rr_resolved_policy *p = &policies[i];
+		const struct rr_policy *last = p->component[p->nr_components - 1];
+		json_t *jp = json_object();
+
+		json_object_set_new(jp, "name", json_string(p->name));
+		json_object_set_new(jp, "summary", json_string(last->summary ? last->summary : ""));
+		json_object_set_new(jp, "kernel_ref",
+				    json_string(last->kernel_ref ? last->kernel_ref : ""));
+		json_object_set_new(jp, "scan_fract_target_from", json_string(p->scan_fract_from));
+		json_object_set_new(jp, "proactive_chunk_from", json_string(p->chunk_from));
+		json_array_append_new(pols, jp);
+	}
+	json_object_set_new(o->root, "policies", pols);
+	json_object_set_new(o->root, "baseline", json_string(policies[0].name));
+	json_object_set_new(o->root, "episodes", o->episodes);
+	return 0;
+}
+
+static json_t *target_json(uint64_t memcg_id, const char *path, int priority,
+			   int lru, uint64_t nr_pages)
+{
+	json_t *t = json_object();
+
+	json_object_set_new(t, "cgroup", path ? json_string(path) : json_null());
+	json_object_set_new(t, "cgroup_id", u64(memcg_id));
+	json_object_set_new(t, "priority", json_integer(priority));
+	json_object_set_new(t, "lru", json_string(lru >= 0 && lru < 5 ? lru_names[lru] : "unknown"));
+	json_object_set_new(t, "nr_pages", u64(nr_pages));
+	return t;
+}
+
+static const char *memcg_path(uint64_t id, const struct rr_state *st)
+{
+	const struct rr_memcg *m = id ? rr_state_find(st, id) : NULL;
+
+	return m ? m->path : NULL;
+}
+
+/* The recorded requests, summed per (memcg, priority, lru) in the order
+ * they first appear: the kernel's targets where the loop ran to its end
+ * (§13.1; active anon is a lower bound). */
+static json_t *recorded_json(const struct rr_episode *ep, const struct rr_state *st,
+			     struct rr_recorded_totals *tot)
+{
+	json_t *r = json_object(), *targets = json_array();
+	uint64_t scanned = 0, reclaimed = 0, req = 0;
+	int lowest = RR_DEF_PRIORITY;
+
+	for (size_t i = 0; i < ep->nr_batches; i++) {
+		const struct rr_rec_batch *b = &ep->batches[i];
+		bool seen = false;
+
+		if (b->priority >= 0 && b->priority < lowest)
+			lowest = b->priority;
+		if (!(b->lru & 1))
+			scanned += b->nr_taken;
+		reclaimed += b->nr_reclaimed;
+		req += b->nr_requested;
+		for (size_t j = 0; j < i; j++) {
+			const struct rr_rec_batch *a = &ep->batches[j];
+
+			if (a->memcg_id == b->memcg_id && a->priority == b->priority &&
+			    a->lru == b->lru) {
+				seen = true;
+				break;
+			}
+		}
+		if (seen)
+			continue;
+		uint64_t sum = 0;
+
+		for (size_t j = i; j < ep->nr_batches; j++) {
+			const struct rr_rec_batch *a = &ep->batches[j];
+
+			if (a->memcg_id == b->memcg_id && a->priority == b->priority &&
+			    a->lru == b->lru)
+				sum += a->nr_requested;
+		}
+		json_array_append_new(targets, target_json(b->memcg_id,
+				      memcg_path(b->memcg_id, st), b->priority, b->lru, sum));
+	}
+	if (!ep->nr_batches)
+		lowest = RR_DEF_PRIORITY;
+	json_object_set_new(r, "nr_scanned", u64(scanned));
+	json_object_set_new(r, "nr_reclaimed", u64(ep->recorded_nr_reclaimed));
+	json_object_set_new(r, "nr_reclaimed_by_batches", u64(reclaimed));
+	json_object_set_new(r, "batches", u64(ep->nr_batches));
+	json_object_set_new(r, "lowest_priority", json_integer(lowest));
+	json_object_set_new(r, "scan_targets", targets);
+	tot->nr_scanned += scanned;
+	tot->nr_reclaimed += ep->recorded_nr_reclaimed;
+	tot->batches += ep->nr_batches;
+	tot->scan_request_pages += req;
+	if (lowest < tot->lowest_priority)
+		tot->lowest_priority = lowest;
+	return r;
+}
+
+static json_t *result_json(const struct rr_sim_result *r, const struct rr_state *st)
+{
+	json_t *j = json_object(), *targets = json_array();
+
+	for (size_t i = 0; i < r->nr_targets; i++) {
+		const struct rr_scan_target *t = &r->targets[i];
+
+		json_array_append_new(targets, target_json(t->memcg_id,
+				      memcg_path(t->memcg_id, st), t->priority,
+				      t->lru, t->nr_pages));
+	}
+	json_object_set_new(j, "nr_scanned", u64(r->nr_scanned_pages));
+	json_object_set_new(j, "nr_reclaimed", u64(r->nr_reclaimed_pages));
+	json_object_set_new(j, "calls", u64(r->calls));
+	json_object_set_new(j, "shrink_lruvec_calls", u64(r->shrink_lruvec_calls));
+	json_object_set_new(j, "batches", u64(r->batches));
+	json_object_set_new(j, "lowest_priority", json_integer(r->lowest_priority));
+	json_object_set_new(j, "retries", json_integer(r->retries));
+	json_object_set_new(j, "scan_targets", targets);
+	return j;
+}
+
+static bool same_result(const struct rr_sim_result *a, const struct rr_sim_result *b)
+{
+	if (a->nr_reclaimed_pages != b->nr_reclaimed_pages ||
+	    a->nr_scanned_pages != b->nr_scanned_pages || a->calls != b->calls ||
+	    a->nr_targets != b->nr_targets)
+		return false;
+	for (size_t i = 0; i < a->nr_targets; i++)
+		if (memcmp(&a->targets[i], &b->targets[i], sizeof(a->targets[i])))
+			return false;
+	return true;
+}
+
+int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
+		   const struct rr_state *st, const struct rr_sim_result *results,
+		   const char *skip_reason)
+{
+	json_t *e = json_object(), *res = json_object(), *differ = json_array();
+
+	if (!e || !res || !differ)
+		return -1;
+	o->nr_episodes++;
+	json_object_set_new(e, "id", u64(ep->seq));
+	json_object_set_new(e, "kind", json_string(rr_episode_kind_name(ep->kind)));
+	json_object_set_new(e, "cgroup", ep->root_path ? json_string(ep->root_path) : json_null());
+	json_object_set_new(e, "cgroup_id", u64(ep->root_memcg_id));
+	json_object_set_new(e, "pid", json_integer(ep->pid));
+	json_object_set_new(e, "start_ns", u64(ep->start_ns));
+	json_object_set_new(e, "duration_ns", u64(ep->end_ns - ep->start_ns));
+	json_object_set_new(e, "nr_to_reclaim", u64(ep->nr_to_reclaim_pages));
+	json_object_set_new(e, "nr_to_reclaim_basis", json_string(ep->nr_to_reclaim_basis));
+	json_object_set_new(e, "recorded", recorded_json(ep, st, &o->recorded));
+	if (results) {
+		o->nr_replayed++;
+		for (int i = 0; i < o->nr_policies; i++) {
+			struct rr_policy_totals *t = &o->totals[i];
+			const struct rr_sim_result *r = &results[i];
+
+			json_object_set_new(res, o->policies[i].name, result_json(r, st));
+			t->nr_scanned += r->nr_scanned_pages;
+			t->nr_reclaimed += r->nr_reclaimed_pages;
+			t->calls += r->calls;
+			t->shrink_lruvec_calls += r->shrink_lruvec_calls;
+			t->batches += r->batches;
+			for (size_t k = 0; k < r->nr_targets; k++)
+				t->scan_target_pages += r->targets[k].nr_pages;
+			if (r->lowest_priority < t->lowest_priority)
+				t->lowest_priority = r->lowest_priority;
+			if (i > 0 && !same_result(r, &results[0])) {
+				t->episodes_differing++;
+				json_array_append_new(differ, json_string(o->policies[i].name));
+			}
+		}
+		json_object_set_new(e, "results", res);
+		json_object_set_new(e, "differs_from_baseline", differ);
+	} else {
+		o->nr_skipped++;
+		json_decref(res);
+		json_decref(differ);
+		json_object_set_new(e, "results", json_null());
+		json_object_set_new(e, "skip_reason", json_string(skip_reason ? skip_reason : "unknown"));
+	}
+	return json_array_append_new(o->episodes, e);
+}
+
+json_t *rr_out_finish(struct rr_out *o)
+{
+	json_t *s = json_object(), *pp = json_object(), *rec = json_object();
+
+	json_object_set_new(s, "episodes", u64(o->nr_episodes));
+	json_object_set_new(s, "episodes_replayed", u64(o->nr_replayed));
+	json_object_set_new(s, "episodes_skipped", u64(o->nr_skipped));
+	json_object_set_new(s, "page_size_bytes", u64(o->page_size_bytes));
+	json_object_set_new(rec, "nr_scanned", u64(o->recorded.nr_scanned));
+	json_object_set_new(rec, "nr_reclaimed", u64(o->recorded.nr_reclaimed));
+	json_object_set_new(rec, "batches", u64(o->recorded.batches));
+	json_object_set_new(rec, "scan_request_pages", u64(o->recorded.scan_request_pages));
+	json_object_set_new(rec, "lowest_priority", json_integer(o->recorded.lowest_priority));
+	json_object_set_new(s, "recorded", rec);
+	for (int i = 0; i < o->nr_policies; i++) {
+		const struct rr_policy_totals *t = &o->totals[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "nr_scanned", u64(t->nr_scanned));
+		json_object_set_new(j, "nr_reclaimed", u64(t->nr_reclaimed));
+		json_object_set_new(j, "nr_reclaimed_bytes", u64(t->nr_reclaimed * o->page_size_bytes));
+		json_object_set_new(j, "calls", u64(t->calls));
+		json_object_set_new(j, "shrink_lruvec_calls", u64(t->shrink_lruvec_calls));
+		json_object_set_new(j, "batches", u64(t->batches));
+		json_object_set_new(j, "scan_target_pages", u64(t->scan_target_pages));
+		json_object_set_new(j, "lowest_priority", json_integer(t->lowest_priority));
+		json_object_set_new(j, "episodes_differing_from_baseline", u64(t->episodes_differing));
+		json_object_set_new(pp, o->policies[i].name, j);
+	}
+	json_object_set_new(s, "policies", pp);
+	json_object_set_new(o->root, "summary", s);
+	return o->root;
+}
+
+void rr_out_free(struct rr_out *o)
+{
+	json_decref(o->root);
+	free(o->totals);
+	memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The decision diff: per-episode results of every policy, gathered into
+ * one JSON document (schema in man/reclaim-replay-json.5) and a plain-text
+ * summary table.  Both are made from the same result structs.
+ */
+#ifndef RR_OUTPUT_H
+#define RR_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "../common/error.h"
+#include "../episode/builder.h"
+#include "../policies/registry.h"
+#include "../sim/sim.h"
+
+#define RR_JSON_SCHEMA_VERSION 1
+
+/* Per-policy totals over all replayed episodes, in pages. */
+struct rr_policy_totals {
+	uint64_t nr_scanned, nr_reclaimed, calls, shrink_lruvec_calls, batches;
+	uint64_t scan_target_pages;
+	uint64_t episodes_differing;	/* scan targets or reclaim differ from baseline */
+	int lowest_priority;
+};
+
+/* What the recording itself shows, over the same episodes. */
+struct rr_recorded_totals {
+	uint64_t nr_scanned, nr_reclaimed, batches, scan_request_pages;
+	int lowest_priority;
+};
+
+struct rr_out {
+	json_t *root;
+	json_t *episodes;
+	int nr_policies;
+	const struct rr_resolved_policy *policies;
+	struct rr_policy_totals *totals;
+	struct rr_recorded_totals recorded;
+	uint64_t nr_episodes, nr_replayed, nr_skipped;
+	uint64_t page_size_bytes;
+};
+
+/* Start the document: schema_version, tool, input (@input is stolen),
+ * policies, baseline. */
+int rr_out_init(struct rr_out *o, json_t *input,
+		const struct rr_resolved_policy *policies, int nr_policies,
+		uint64_t page_size_bytes);
+
+/**
+ * rr_out_episode() - add one episode
+ * @st:      the memcg table, for cgroup paths.
+ * @results: one per policy, in the order given to rr_out_init(); NULL when
+ *           the episode could not be replayed (@skip_reason says why).
+ */
+int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
+		   const struct rr_state *st, const struct rr_sim_result *results,
+		   const char *skip_reason);
+
+/* Add "summary" and return the finished document (owned by @o). */
+json_t *rr_out_finish(struct rr_out *o);
+
+/* The text table of the summary, for stdout and e-mail. */
+void rr_out_print_table(const struct rr_out *o, FILE *f);
+
+void rr_out_free(struct rr_out *o);
+
+/**
+ * rr_write_file_atomic() - write @text to @path through a temporary file
+ * in the same directory and rename(2), so a failure leaves no half-written
+ * file.  "-" writes to stdout.
+ * Return: 0, or -1 with @err naming @path.
+ */
+int rr_write_file_atomic(const char *path, const char *text, size_t len,
+			 struct rr_error *err);
+
+#endif

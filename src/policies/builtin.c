@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The built-in policies.  They use the public plug-in ABI
+ * (include/reclaim-replay/policy.h) exactly as a loadable .so would.
+ *
+ * "kernel" is the model of the recording kernel: its hooks pick the rule of
+ * the release given as "release=MAJOR.MINOR" at init.  The four others each
+ * override one hook, as the patches of the seed threads do
+ * (kernel-reclaim-model.md §15).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <reclaim-replay/policy.h>
+
+#include "registry.h"
+
+/* ---- get_scan_count() SCAN_FRACT rounding ---- */
+
+/* floor for every memcg: <= v4.19, div64_u64() */
+static int round_floor(const struct rr_scan_fract_args *a, uint64_t *out)
+{
+	*out = rr_div_floor(a->scan_pages * a->fraction, a->denominator);
+	return 0;
+}
+
+/* 68600f623d69 "mm: don't miss the last page because of round-off error" */
+static int original_scan_fract(void *priv, const struct rr_scan_fract_args *a,
+			       uint64_t *out)
+{
+	(void)priv;
+	*out = rr_div_round_up(a->scan_pages * a->fraction, a->denominator);
+	return 0;
+}
+
+/* 76073c646f5f "mm/vmscan.c: don't round up scan size for online memory
+ * cgroup": ceil only when mem_cgroup_online() is false. */
+static int online_roundup_scan_fract(void *priv,
+				     const struct rr_scan_fract_args *a,
+				     uint64_t *out)
+{
+	(void)priv;
+	if (a->memcg_online)
+		return round_floor(a, out);
+	*out = rr_div_round_up(a->scan_pages * a->fraction, a->denominator);
+	return 0;
+}
+
+/* ---- memory.reclaim chunk per try_to_free_mem_cgroup_pages() call ---- */
+
+static uint64_t remaining(const struct rr_proactive_chunk_args *a)
+{
+	return a->nr_requested_pages - a->nr_reclaimed_pages;
+}
+
+/* 94968384dde1 (v5.19 - v6.5): the whole remainder */
+static int remainder_chunk(const struct rr_proactive_chunk_args *a, uint64_t *out)
+{
+	*out = remaining(a);
+	return 0;
+}
+
+/* 0388536ac291 "mm:vmscan: fix inaccurate reclaim during proactive reclaim" */
+static int cluster_cap_chunk(void *priv, const struct rr_proactive_chunk_args *a,
+			     uint64_t *out)
+{
+	uint64_t r = remaining(a);
+
+	(void)priv;
+	*out = r < RR_SWAP_CLUSTER_MAX ? r : RR_SWAP_CLUSTER_MAX;
+	return 0;
+}
+
+/* 287d5fedb377 "mm: memcg: use larger batches for proactive reclaim" */
+static int proportional_chunk(void *priv, const struct rr_proactive_chunk_args *a,
+			      uint64_t *out)
+{
+	(void)priv;
+	*out = remaining(a) / 4;
+	return 0;
+}
+
+/* ---- kernel: pick by release ---- */
+
+static int kernel_init(const char *params, void **priv)
+{
+	struct rr_kernel_policy_state *st;
+
+	if (!params || strncmp(params, "release=", 8))
+		return -EINVAL;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	if (rr_kernel_model_init(&st->km, params + 8)) {
+		free(st);
+		return -EINVAL;
+	}
+	*priv = st;
+	return 0;
+}
+
+static void kernel_fini(void *priv)
+{
+	free(priv);
+}
+
+static int kernel_scan_fract(void *priv, const struct rr_scan_fract_args *a,
+			     uint64_t *out)
+{
+	const struct rr_kernel_policy_state *st = priv;
+
+	/* v5.6 took 76073c646f5f (merged for v5.6-rc3) */
+	if (rr_kernel_at_least(&st->km, 5, 6))
+		return online_roundup_scan_fract(NULL, a, out);
+	/* v4.20 took 68600f623d69 */
+	if (rr_kernel_at_least(&st->km, 4, 20))
+		return original_scan_fract(NULL, a, out);
+	return round_floor(a, out);
+}
+
+static int kernel_chunk(void *priv, const struct rr_proactive_chunk_args *a,
+			uint64_t *out)
+{
+	const struct rr_kernel_policy_state *st = priv;
+
+	if (rr_kernel_at_least(&st->km, 6, 9))
+		return proportional_chunk(NULL, a, out);
+	if (rr_kernel_at_least(&st->km, 6, 6))
+		return cluster_cap_chunk(NULL, a, out);
+	/* before v5.19 there is no memory.reclaim; the remainder rule is the
+	 * only one that existed at its introduction */
+	return remainder_chunk(a, out);
+}
+
+static const struct rr_policy kernel_policy = {
+	.abi_version = RR_POLICY_ABI_VERSION,
+	.size = sizeof(struct rr_policy),
+	.name = "kernel",
+	.base = NULL,
+	.summary = "the recording kernel's own rules, chosen by its release",
+	.kernel_ref = "get_scan_count() and memory_reclaim() of the traced release",
+	.init = kernel_init,
+	.fini = kernel_fini,
+	.scan_fract_target = kernel_scan_fract,
+	.proactive_chunk = kernel_chunk,
+};
+
+/*
+ * "original" is the counterfactual of both seed threads: SCAN_FRACT rounded
+ * up for every memcg, and memory.reclaim passing the whole remainder.
+ * No released kernel combined the two (kernel-reclaim-model.md §15).
+ */
+static int original_chunk(void *priv, const struct rr_proactive_chunk_args *a,
+			  uint64_t *out)
+{
+	(void)priv;
+	return remainder_chunk(a, out);
+}
+
+static const struct rr_policy original_policy = {
+	.abi_version = RR_POLICY_ABI_VERSION,
+	.size = sizeof(struct rr_policy),
+	.name = "original",
+	.base = "kernel",
+	.summary = "round SCAN_FRACT targets up for every memcg; memory.reclaim asks for the whole remainder",
+	.kernel_ref = "get_scan_count(), 68600f623d69; memory_reclaim(), 94968384dde1",
+	.scan_fract_target = original_scan_fract,
+	.proactive_chunk = original_chunk,
+};
+
+static const struct rr_policy online_roundup_policy = {
+	.abi_version = RR_POLICY_ABI_VERSION,
+	.size = sizeof(struct rr_policy),
+	.name = "online-roundup",
+	.base = "kernel",
+	.summary = "round SCAN_FRACT targets up only for offline memcgs",
+	.kernel_ref = "get_scan_count(), 76073c646f5f",
+	.scan_fract_target = online_roundup_scan_fract,
+};
+
+static const struct rr_policy cluster_cap_policy = {
+	.abi_version = RR_POLICY_ABI_VERSION,
+	.size = sizeof(struct rr_policy),
+	.name = "cluster-cap",
+	.base = "kernel",
+	.summary = "memory.reclaim chunk = min(remaining, SWAP_CLUSTER_MAX) pages",
+	.kernel_ref = "memory_reclaim(), 0388536ac291",
+	.proactive_chunk = cluster_cap_chunk,
+};
+
+static const struct rr_policy proportional_policy = {
+	.abi_version = RR_POLICY_ABI_VERSION,
+	.size = sizeof(struct rr_policy),
+	.name = "proportional",
+	.base = "kernel",
+	.summary = "memory.reclaim chunk = remaining / 4 pages",
+	.kernel_ref = "memory_reclaim(), 287d5fedb377",
+	.proactive_chunk = proportional_chunk,
+};
+
+const struct rr_policy *const rr_builtin_policies[] = {
+	&kernel_policy,
+	&original_policy,
+	&online_roundup_policy,
+	&cluster_cap_policy,
+	&proportional_policy,
+	NULL,
+};
+
+const struct rr_policy *rr_builtin_find(const char *name)
+{
+	for (int i = 0; rr_builtin_policies[i]; i++)
+		if (!strcmp(rr_builtin_policies[i]->name, name))
+			return rr_builtin_policies[i];
+	return NULL;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The kernel release a replay models, and the version switches derived from
+ * it (kernel-reclaim-model.md §15, "orthogonal kernel-version switches").
+ */
+#ifndef RR_KERNEL_MODEL_H
+#define RR_KERNEL_MODEL_H
+
+#include <stdbool.h>
+
+struct rr_kernel_model {
+	int major, minor;		/* e.g. 6, 18 */
+	char release[64];		/* as given, e.g. "6.18.44-fc-v669" */
+	/* derived switches */
+	bool denominator_plus_one;	/* ap + fp + 1 before v5.8 (a4fe1631f313) */
+	bool cost_fractions;		/* anon_cost/file_cost form, v5.8+ */
+	bool cost_rotations_x32;	/* nr_pageout * 32 + rotations, v6.2+ */
+	bool cost_zero_returns;		/* zero-cost note returns early, ~v6.17+ */
+	bool cut_one_more_round;	/* v6.1+ shrink_lruvec() cut (f53af4285d77) */
+	bool partial_walk;		/* v6.11+ incremental memcg iteration */
+	bool full_walk_retry;		/* v6.11+ memcg_full_walk retry */
+	int swappiness_max;		/* 100 before v5.8, 200 since */
+};
+
+/**
+ * rr_kernel_model_init() - parse a release string and derive the switches
+ * @release: "MAJOR.MINOR[.anything]", e.g. "6.18.44-fc-v669" or "5.6".
+ *
+ * Return: 0, or -1 if @release does not start with MAJOR.MINOR or is older
+ * than 4.0 (no model for it).
+ */
+int rr_kernel_model_init(struct rr_kernel_model *km, const char *release);
+
+/* True when the model's kernel is at least @major.@minor. */
+bool rr_kernel_at_least(const struct rr_kernel_model *km, int major, int minor);
+
+#endif

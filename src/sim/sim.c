@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kernel's memcg reclaim loops, in the order they nest:
+ *
+ *   rr_proactive_loop()      memory_reclaim() chunk loop (§9)
+ *    do_try()                try_to_free_mem_cgroup_pages() +
+ *                            do_try_to_free_pages(): priorities 12..0, retries (§7, §8)
+ *     walk()                 shrink_node_memcgs(): full or partial walk (§6, §6.1)
+ *      shrink_lruvec()       batches of <= SWAP_CLUSTER_MAX, goal check, cut (§5)
+ *       get_scan_count()     scan balance and per-list targets (§3)
+ *
+ * The simulator works on a private copy of the input memcgs, so one input
+ * can be replayed under many policies.  One node is modelled.
+ */
+#include "sim.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CHUNK_CALLS (1u << 20)
+/* MAX_RECLAIM_RETRIES, mm/internal.h (d977aa939fca, v5.9) */
+#define MAX_RECLAIM_RETRIES 16
+
+enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_ANON, SCAN_FILE };
+
+struct run {
+	const struct rr_sim_input *in;
+	const struct rr_resolved_policy *pol;
+	struct rr_sim_result *out;
+	struct rr_error *err;
+	struct rr_sim_memcg *m;		/* working copy */
+	uint64_t (*sim_scanned)[2];	/* per memcg and type, for diffusion */
+	uint64_t (*sim_requested)[2];
+	uint64_t anon_cost, file_cost;	/* reclaim root's cost pair */
+	/* scan_control of the current invocation */
+	uint64_t nr_to_reclaim, nr_reclaimed;
+	int priority;
+	bool may_deactivate[2], cache_trim_mode;
+	bool force_deactivate, skipped_deactivate, memcg_full_walk;
+	uint64_t sc_anon_cost, sc_file_cost;	/* copied per pass */
+	int cursor;
+	int failed;
+};
+
+static int lru_type(int lru)
+{
+	return lru >= RR_LRU_INACTIVE_FILE;	/* 0 anon, 1 file */
+}
+
+static bool lru_active(int lru)
+{
+	return lru == RR_LRU_ACTIVE_ANON || lru == RR_LRU_ACTIVE_FILE;
+}
+
+static unsigned int int_sqrt(uint64_t x)
+{
+	uint64_t r = 0;
+
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return (unsigned int)r;
+}
+
+bool rr_inactive_is_low(uint64_t inactive, uint64_t active, unsigned int page_shift)
+{
+	uint64_t gb = (inactive + active) >> (30 - page_shift);
+	uint64_t ratio = gb ? int_sqrt(10 * gb) : 1;
+
+	return inactive * ratio < active;
+}
+
+void rr_scan_fractions(const struct rr_kernel_model *km, uint64_t anon_cost,
+		       uint64_t file_cost, int swappiness, uint64_t *ap,
+		       uint64_t *fp, uint64_t *denominator)
+{
+	uint64_t sw = (uint64_t)swappiness;
+
+	if (!km->cost_fractions) {
+		/* v5.6 form with recent_scanned == recent_rotated (§3.3) */
+		*ap = sw;
+		*fp = 200 - sw;
+		*denominator = *ap + *fp + 1;
+		return;
+	}
+	/* §3.4, mm/vmscan.c get_scan_count() v5.8+ */
+	uint64_t total = anon_cost + file_cost;
+	uint64_t a = total + anon_cost;
+	uint64_t f = total + file_cost;
+	uint64_t total2 = a + f;
+
+	*ap = sw * (total2 + 1) / (a + 1);
+	*fp = (200 - sw) * (total2 + 1) / (f + 1);
+	*denominator = *ap + *fp;
+	if (km->denominator_plus_one)
+		(*denominator)++;
+	if (!*denominator)
+		*denominator = 1;
+}
+
+/* ---- results ---- */
+
+static int add_target(struct run *r, int memcg, int lru, uint64_t nr)
+{
+	struct rr_sim_result *o = r->out;
+
+	if (!nr)
+		return 0;
+	if (o->nr_targets == o->cap_targets) {
+		size_t cap = o->cap_targets ? o->cap_targets * 2 : 64;
+		struct rr_scan_target *t = realloc(o->targets, cap * sizeof(*t));
+
+		if (!t)
+			return -1;
+		o->targets = t;
+		o->cap_targets = cap;
+	}
+	o->targets[o->nr_targets++] = (struct rr_scan_target){
+		.memcg_id = r->m[memcg].id, .priority = r->priority,
+		.lru = lru, .nr_pages = nr,
+	};
+	return 0;
+}
+
+static int add_chunk(struct rr_sim_result *o, uint64_t nr_pages)
+{
+	if (o->nr_chunks == o->cap_chunks) {
+		size_t cap = o->cap_chunks ? o->cap_chunks * 2 : 64;
+		uint64_t *c = realloc(o->chunk_requests, cap * sizeof(*c));
+
+		if (!c)
+			return -1;
+		o->chunk_requests = c;
+		o->cap_chunks = cap;
+	}
+	o->chunk_requests[o->nr_chunks++] = nr_pages;
+	return 0;
+}
+
+void rr_sim_result_free(struct rr_sim_result *r)
+{
+	free(r->targets);
+	free(r->chunk_requests);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- cost bookkeeping on the reclaim root (§3.4 lru_note_cost()) ---- */
+
+static void note_cost(struct run *r, int type, uint64_t cost)
+{
+	const uint64_t *sz = r->in->root_rstat_lru_pages;
+	uint64_t lrusize = sz[0] + sz[1] + sz[2] + sz[3];
+
+	if (!cost && r->in->km->cost_zero_returns)
+		return;
+	if (type)
+		r->file_cost += cost;
+	else
+		r->anon_cost += cost;
+	if (r->anon_cost + r->file_cost > lrusize / 4) {
+		r->anon_cost /= 2;
+		r->file_cost /= 2;
+	}
+}
+
+/* ---- one batch ---- */
+
+/* Error diffusion: the share of @n new units at ratio num/den, given
+ * *@acc units so far: floor((acc+n)*q) - floor(acc*q).  den == 0: q = 1. */
+static uint64_t diffuse(uint64_t *acc, uint64_t n, uint64_t num, uint64_t den)
+{
+	uint64_t before = *acc, after = before + n;
+
+	*acc = after;
+	if (!den)
+		return n;
+	return (uint64_t)((__uint128_t)after * num / den) -
+	       (uint64_t)((__uint128_t)before * num / den);
+}
+
+static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
+{
+	struct rr_sim_memcg *m = &r->m[mi];
+	int t = lru_type(lru);
+	uint64_t scanned, reclaimed, cost;
+
+	if (lru_active(lru)) {
+		if (!r->may_deactivate[t]) {
+			r->skipped_deactivate = true;
+			return 0;
+		}
+		r->out->batches++;
+		return 0;
+	}
+	r->out->batches++;
+	scanned = diffuse(&r->sim_requested[mi][t], b, m->taken_num[t], m->taken_den[t]);
+	if (scanned > m->lru_pages[lru])
+		scanned = m->lru_pages[lru];
+	if (!scanned)
+		return 0;	/* nr_taken == 0: no note, no PGSTEAL */
+	reclaimed = diffuse(&r->sim_scanned[mi][t], scanned, m->ratio_num[t], m->ratio_den[t]);
+	if (reclaimed > scanned)
+		reclaimed = scanned;
+	m->lru_pages[lru] -= reclaimed;
+	r->out->nr_scanned_pages += scanned;
+	/* the cost note of shrink_inactive_list() */
+	{
+		uint64_t pageout = m->pageout_den[t] ?
+			scanned * m->pageout_num[t] / m->pageout_den[t] : 0;
+
+		if (r->in->km->cost_rotations_x32)
+			cost = pageout * RR_SWAP_CLUSTER_MAX + (scanned - reclaimed);
+		else
+			cost = pageout;
+		if (r->in->km->cost_fractions)
+			note_cost(r, t, cost);
+	}
+	return reclaimed;
+}
+
+/* ---- get_scan_count() ---- */
+
+static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU])
+{
+	const struct rr_sim_memcg *m = &r->m[mi];
+	enum scan_balance balance;
+	uint64_t fraction[2] = { 1, 1 }, denominator = 1;
+	int swappiness = m->swappiness;
+
+	if (!r->in->may_swap || !r->in->swap_present)
+		balance = SCAN_FILE;
+	else if (swappiness == 0)	/* cgroup reclaim */
+		balance = SCAN_FILE;
+	else if (r->priority == 0)
+		balance = SCAN_EQUAL;
+	else if (r->cache_trim_mode)
+		balance = SCAN_FILE;
+	else
+		balance = SCAN_FRACT;
+	if (balance == SCAN_FRACT)
+		rr_scan_fractions(r->in->km, r->sc_anon_cost, r->sc_file_cost,
+				  swappiness, &fraction[0], &fraction[1], &denominator);
+
+	for (int lru = 0; lru < RR_NR_EVICTABLE_LRU; lru++) {
+		uint64_t size = m->lru_pages[lru];
+		uint64_t scan = size >> r->priority;	/* no protection on v1 (§3.5) */
+		int t = lru_type(lru);
+
+		/* "scrape out" dying cgroups */
+		if (!scan && !m->online)
+			scan = size < RR_SWAP_CLUSTER_MAX ? size : RR_SWAP_CLUSTER_MAX;
+		switch (balance) {
+		case SCAN_EQUAL:
+			break;
+		case SCAN_FRACT: {
+			struct rr_scan_fract_args a = {
+				.size = sizeof(a), .scan_pages = scan,
+				.fraction = fraction[t], .denominator = denominator,
+				.priority = r->priority, .lru = lru,
+				.memcg_online = m->online, .memcg_id = m->id,
+			};
+			uint64_t v = 0;
+			int ret = r->pol->scan_fract_target(r->pol->scan_fract_priv, &a, &v);
+
+			if (ret) {
+				rr_error_set(r->err, r->pol->name,
+					     "policy hook scan_fract_target (%s) failed: %s",
+					     r->pol->scan_fract_from, strerror(-ret));
+				return -1;
+			}
+			scan = v > scan ? scan : v;
+			break;
+		}
+		case SCAN_FILE:
+			if (!t)
+				scan = 0;
+			break;
+		case SCAN_ANON:
+			if (t)
+				scan = 0;
+			break;
+		}
+		nr[lru] = scan;
+		if (add_target(r, mi, lru, scan)) {
+			rr_error_set(r->err, "", "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- shrink_lruvec() ---- */
+
+static int shrink_lruvec(struct run *r, int mi)
+{
+	uint64_t targets[RR_NR_EVICTABLE_LRU], nr[RR_NR_EVICTABLE_LRU];
+	uint64_t local = 0;
+	bool scan_adjusted = false;	/* pre-v6.1: no more checks after the cut */
+	struct rr_sim_memcg *m = &r->m[mi];
+
+	r->out->shrink_lruvec_calls++;
+	if (get_scan_count(r, mi, nr))
+		return -1;
+	memcpy(targets, nr, sizeof(nr));
+
+	while (nr[0] || nr[2] || nr[3]) {
+		for (int lru = 0; lru < RR_NR_EVICTABLE_LRU; lru++) {
+			if (nr[lru]) {
+				uint64_t b = nr[lru] < RR_SWAP_CLUSTER_MAX ?
+					     nr[lru] : RR_SWAP_CLUSTER_MAX;
+
+				nr[lru] -= b;
+				local += shrink_list(r, mi, lru, b);
+			}
+		}
+		/* cgroup reclaim: never "proportional_reclaim" */
+		if (local < r->nr_to_reclaim || scan_adjusted)
+			continue;
+		uint64_t nr_anon = nr[0] + nr[1], nr_file = nr[2] + nr[3];
+		int small, big;
+		uint64_t pct;
+
+		if (!nr_anon || !nr_file)
+			break;
+		if (nr_file > nr_anon) {
+			small = 0;
+			big = 2;
+			pct = nr_anon * 100 / (targets[0] + targets[1] + 1);
+		} else {
+			small = 2;
+			big = 0;
+			pct = nr_file * 100 / (targets[2] + targets[3] + 1);
+		}
+		nr[small] = nr[small + 1] = 0;
+		for (int l = big; l <= big + 1; l++) {
+			uint64_t done = targets[l] - nr[l];
+
+			nr[l] = targets[l] * (100 - pct) / 100;
+			nr[l] -= nr[l] < done ? nr[l] : done;
+		}
+		if (!r->in->km->cut_one_more_round)
+			scan_adjusted = true;
+	}
+	r->nr_reclaimed += local;
+
+	/* age the active anon list if it is short on inactive pages (rstat) */
+	if (r->in->swap_present &&
+	    rr_inactive_is_low(m->rstat_lru_pages[RR_LRU_INACTIVE_ANON],
+			       m->rstat_lru_pages[RR_LRU_ACTIVE_ANON],
+			       r->in->page_shift))
+		r->out->batches++;
+	return 0;
+}
+
+/* ---- prepare_scan_control() (§4) ---- */
+
+static void prepare_scan_control(struct run *r)
+{
+	const uint64_t *rs = r->in->root_rstat_lru_pages;
+
+	if (r->force_deactivate) {
+		r->may_deactivate[0] = r->may_deactivate[1] = true;
+	} else {
+		r->may_deactivate[0] = r->in->refaults_changed[0] ||
+			rr_inactive_is_low(rs[0], rs[1], r->in->page_shift);
+		r->may_deactivate[1] = r->in->refaults_changed[1] ||
+			rr_inactive_is_low(rs[2], rs[3], r->in->page_shift);
+	}
+	r->cache_trim_mode = (rs[RR_LRU_INACTIVE_FILE] >> r->priority) != 0 &&
+			     !r->may_deactivate[1];
+	r->sc_anon_cost = r->anon_cost;
+	r->sc_file_cost = r->file_cost;
+}
+
+static bool memcg_empty(const struct rr_sim_memcg *m)
+{
+	/* below min: usage 0 (approximated by the evictable lists) */
+	return !(m->lru_pages[0] | m->lru_pages[1] | m->lru_pages[2] | m->lru_pages[3]);
+}
+
+/* ---- shrink_node_memcgs() ---- */
+
+static int walk(struct run *r)
+{
+	int n = (int)r->in->nr_memcgs;
+
+	if (r->in->km->partial_walk && !r->memcg_full_walk) {
+		int i = r->cursor + 1;
+
+		if (r->cursor < 0 || i >= n)
+			i = 0;	/* fresh cursor, or first hand-out found the end */
+		for (; i < n; i++) {
+			r->cursor = i;
+			if (memcg_empty(&r->m[i]))
+				continue;
+			if (shrink_lruvec(r, i))
+				return -1;
+			if (r->nr_reclaimed >= r->nr_to_reclaim)
+				return 0;	/* position stays on this memcg */
+		}
+		r->cursor = -1;		/* round complete: generation bumped */
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		if (memcg_empty(&r->m[i]))
+			continue;
+		if (shrink_lruvec(r, i))
+			return -1;
+	}
+	return 0;
+}
+
+/* try_to_free_mem_cgroup_pages() + do_try_to_free_pages() */
+static int do_try(struct run *r, uint64_t nr_pages, uint64_t *reclaimed)
+{
+	r->nr_to_reclaim = nr_pages > RR_SWAP_CLUSTER_MAX ? nr_pages : RR_SWAP_CLUSTER_MAX;
+	r->nr_reclaimed = 0;
+	r->force_deactivate = false;
+	r->skipped_deactivate = false;
+	r->memcg_full_walk = false;
+	r->out->calls++;
+
+	if (r->in->kind == RR_SIM_SOFTLIMIT) {
+		/* mem_cgroup_shrink_node(): priority 0, no prepare_scan_control() */
+		r->priority = 0;
+		r->may_deactivate[0] = r->may_deactivate[1] = false;
+		r->cache_trim_mode = false;
+		r->sc_anon_cost = r->sc_file_cost = 0;
+		r->out->lowest_priority = 0;
+		if (shrink_lruvec(r, 0))
+			return -1;
+		*reclaimed = r->nr_reclaimed;
+		return 0;
+	}
+	for (;;) {
+		for (r->priority = RR_DEF_PRIORITY; r->priority >= 0; r->priority--) {
+			if (r->priority < r->out->lowest_priority)
+				r->out->lowest_priority = r->priority;
+			prepare_scan_control(r);
+			if (walk(r))
+				return -1;
+			if (r->nr_reclaimed >= r->nr_to_reclaim)
+				break;
+		}
+		if (r->nr_reclaimed)
+			break;
+		if (r->in->km->full_walk_retry && !r->memcg_full_walk) {
+			r->memcg_full_walk = true;
+			r->out->retries++;
+			continue;
+		}
+		if (r->skipped_deactivate) {
+			r->force_deactivate = true;
+			r->skipped_deactivate = false;
+			r->out->retries++;
+			continue;
+		}
+		break;	/* memcg_low_skipped: v2 protection is not modelled */
+	}
+	*reclaimed = r->nr_reclaimed;
+	return 0;
+}
+
+static int do_try_cb(void *ctx, uint64_t nr_pages, uint64_t *nr_reclaimed)
+{
+	return do_try(ctx, nr_pages, nr_reclaimed);
+}
+
+int rr_proactive_loop(const struct rr_resolved_policy *policy,
+		      uint64_t nr_requested_pages, rr_reclaim_call_fn call,
+		      void *ctx, struct rr_sim_result *out, struct rr_error *err)
+{
+	uint64_t done = 0, calls = 0;
+	int retries = MAX_RECLAIM_RETRIES;
+
+	while (done < nr_requested_pages) {
+		struct rr_proactive_chunk_args a = {
+			.size = sizeof(a), .nr_requested_pages = nr_requested_pages,
+			.nr_reclaimed_pages = done, .nr_calls = calls,
+		};
+		uint64_t chunk = 0, got = 0;
+		int ret = policy->proactive_chunk(policy->chunk_priv, &a, &chunk);
+
+		if (ret) {
+			rr_error_set(err, policy->name,
+				     "policy hook proactive_chunk (%s) failed: %s",
+				     policy->chunk_from, strerror(-ret));
+			return -1;
+		}
+		if (++calls > MAX_CHUNK_CALLS) {
+			rr_error_set(err, policy->name,
+				     "memory.reclaim loop exceeded %u calls", MAX_CHUNK_CALLS);
+			return -1;
+		}
+		if (add_chunk(out, chunk)) {
+			rr_error_set(err, "", "out of memory");
+			return -1;
+		}
+		if (call(ctx, chunk, &got))
+			return -1;
+		if (!got) {
+			if (!retries)
+				break;	/* -EAGAIN */
+			retries--;
+		}
+		done += got;
+	}
+	out->nr_reclaimed_pages = done;
+	if (!out->calls)
+		out->calls = calls;
+	return 0;
+}
+
+int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *policy,
+	       struct rr_sim_result *out, struct rr_error *err)
+{
+	struct run r;
+	uint64_t got = 0;
+	int ret = -1;
+
+	if (!in->nr_memcgs) {
+		rr_error_set(err, "", "reclaim request with no memcg to reclaim from");
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	r.in = in;
+	r.pol = policy;
+	r.out = out;
+	r.err = err;
+	r.anon_cost = in->anon_cost;
+	r.file_cost = in->file_cost;
+	r.cursor = in->cursor;
+	r.m = malloc(in->nr_memcgs * sizeof(*r.m));
+	r.sim_scanned = calloc(in->nr_memcgs, sizeof(*r.sim_scanned));
+	r.sim_requested = calloc(in->nr_memcgs, sizeof(*r.sim_requested));
+	if (!r.m || !r.sim_scanned || !r.sim_requested) {
+		rr_error_set(err, "", "out of memory");
+		goto out;
+	}
+	memcpy(r.m, in->memcgs, in->nr_memcgs * sizeof(*r.m));
+	out->lowest_priority = RR_DEF_PRIORITY;
+
+	if (in->kind == RR_SIM_PROACTIVE) {
+		if (rr_proactive_loop(policy, in->nr_pages, do_try_cb, &r, out, err))
+			goto out;
+	} else {
+		if (do_try(&r, in->nr_pages, &got))
+			goto out;
+		out->nr_reclaimed_pages = got;
+	}
+	out->cursor = r.cursor;
+	ret = 0;
+out:
+	free(r.m);
+	free(r.sim_scanned);
+	free(r.sim_requested);
+	return ret;
+}

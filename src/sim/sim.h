@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The reclaim simulator: the kernel's memcg reclaim loops run over a
+ * snapshot of cgroup state, calling a resolved policy's hooks at each
+ * decision.  It needs no trace: the episode stage (src/episode) builds the
+ * input from one, and the unit tests build it by hand.
+ *
+ * Modelled (kernel-reclaim-model.md): memory.reclaim chunk loop (§9),
+ * try_to_free_mem_cgroup_pages() (§8), do_try_to_free_pages() priority
+ * loop and retries (§7), the memcg walk: full (v5.4 - v6.10) or partial
+ * with a shared per-root cursor (v6.11+, §6.1), get_scan_count() (§3.1,
+ * §3.2, §3.4 fractions from the reclaim root's anon/file cost), the
+ * shrink_lruvec() batch loop with the goal check and proportional cut (§5),
+ * and the anon aging after the loop.  v1 soft-limit victim calls (§8.3).
+ *
+ * Outcome model: an inactive batch asking for b pages takes b times the
+ * memcg's recorded taken/requested ratio for the type (anon or file; above
+ * 1 with large folios), at most the pages left on the list, and reclaims a
+ * share of that given by the recorded reclaimed/scanned ratio.  Both
+ * ratios are spread with integer error diffusion, so results are exact
+ * and deterministic.  Active
+ * batches reclaim nothing and leave sizes unchanged.
+ *
+ * All sizes are pages.
+ */
+#ifndef RR_SIM_H
+#define RR_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+#include "../policies/registry.h"
+#include "kernel-model.h"
+
+enum rr_lru { RR_LRU_INACTIVE_ANON, RR_LRU_ACTIVE_ANON, RR_LRU_INACTIVE_FILE,
+	      RR_LRU_ACTIVE_FILE, RR_NR_EVICTABLE_LRU };
+
+enum rr_sim_kind {
+	RR_SIM_MEMCG,		/* one try_to_free_mem_cgroup_pages() call */
+	RR_SIM_PROACTIVE,	/* a memory.reclaim write: the chunk loop */
+	RR_SIM_SOFTLIMIT,	/* one v1 mem_cgroup_shrink_node() victim call */
+};
+
+/* One memcg of the reclaim root's subtree, in pre-order; [0] is the root. */
+struct rr_sim_memcg {
+	uint64_t id;
+	int parent;			/* index in the array, -1 for [0] */
+	bool online;			/* mem_cgroup_online() */
+	int swappiness;			/* of this memcg (v1 per memcg, v2 global) */
+	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];	/* exact local sizes */
+	/* rstat view, hierarchical (the last flush), for inactive_is_low() of
+	 * the anon aging after the loop */
+	uint64_t rstat_lru_pages[RR_NR_EVICTABLE_LRU];
+	/* outcome model: reclaimed/scanned of inactive batches, per type
+	 * (0 anon, 1 file); den == 0 means "no data", then ratio 1 is used */
+	uint64_t ratio_num[2], ratio_den[2];
+	/* pages taken per page requested by inactive batches, per type: more
+	 * than 1 with large folios (one 512-page folio ends a 32-page batch);
+	 * den == 0 means "no data", then 1 is used */
+	uint64_t taken_num[2], taken_den[2];
+	/* write-outs per scanned page, per type, for the cost notes */
+	uint64_t pageout_num[2], pageout_den[2];
+};
+
+struct rr_sim_input {
+	const struct rr_kernel_model *km;
+	enum rr_sim_kind kind;
+	/* RR_SIM_MEMCG / SOFTLIMIT: nr_pages passed to reclaim (the kernel
+	 * floors it to SWAP_CLUSTER_MAX); RR_SIM_PROACTIVE: the whole request */
+	uint64_t nr_pages;
+	struct rr_sim_memcg *memcgs;
+	size_t nr_memcgs;
+	unsigned int page_shift;	/* log2(PAGE_SIZE in bytes), e.g. 12 */
+	bool may_swap;			/* MEMCG_RECLAIM_MAY_SWAP */
+	bool swap_present;		/* free swap (or demotion) exists: anon is
+					 * reclaimable and anon aging runs */
+	/* the reclaim root's cost pair and rstat view for prepare_scan_control() */
+	uint64_t anon_cost, file_cost;
+	uint64_t root_rstat_lru_pages[RR_NR_EVICTABLE_LRU];
+	bool refaults_changed[2];	/* WORKINGSET_ACTIVATE_* differs from snapshot */
+	/* v6.11+ cursor: index of the memcg last handed out, -1 for none */
+	int cursor;
+};
+
+/* One get_scan_count() target, as the JSON scan_targets entries. */
+struct rr_scan_target {
+	uint64_t memcg_id;
+	int priority;
+	int lru;
+	uint64_t nr_pages;
+};
+
+struct rr_sim_result {
+	uint64_t nr_scanned_pages;	/* pages isolated (scanned) by all batches */
+	uint64_t nr_reclaimed_pages;
+	uint64_t calls;			/* try_to_free_mem_cgroup_pages() calls */
+	uint64_t shrink_lruvec_calls;
+	uint64_t batches;		/* mm_vmscan_lru_isolate events it would emit */
+	int lowest_priority;		/* lowest priority reached; 12 if none */
+	int retries;			/* do_try_to_free_pages() retries taken */
+	int cursor;			/* the v6.11+ cursor afterwards */
+	struct rr_scan_target *targets;	/* non-zero targets, in decision order */
+	size_t nr_targets, cap_targets;
+	uint64_t *chunk_requests;	/* RR_SIM_PROACTIVE: nr_pages of each call */
+	size_t nr_chunks, cap_chunks;
+};
+
+/**
+ * rr_sim_run() - replay one reclaim request under one policy
+ * @in:     the request and the state at its start; not modified.
+ * @policy: resolved hooks.
+ * @out:    zeroed by the caller; filled; free with rr_sim_result_free().
+ *
+ * Return: 0, or -1 with @err set (a hook failed; out of memory; input
+ * with no memcgs or more than 2^20 chunk calls).
+ */
+int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *policy,
+	       struct rr_sim_result *out, struct rr_error *err);
+
+void rr_sim_result_free(struct rr_sim_result *r);
+
+/* What one try_to_free_mem_cgroup_pages() call reclaimed, for the chunk loop. */
+typedef int (*rr_reclaim_call_fn)(void *ctx, uint64_t nr_pages, uint64_t *nr_reclaimed);
+
+/**
+ * rr_proactive_loop() - the memory.reclaim loop of memory_reclaim() (§9)
+ * @nr_requested_pages: bytes written / PAGE_SIZE.
+ * @call: performs one try_to_free_mem_cgroup_pages(nr_pages) call; it gets
+ *        the chunk the policy chose (before the kernel's 32-page floor).
+ *
+ * Stops when the request is met, or after the 17th call that reclaimed
+ * nothing (the kernel's -EAGAIN after MAX_RECLAIM_RETRIES).  Fills
+ * calls, nr_reclaimed_pages and chunk_requests of @out.
+ * Return: 0, or -1 with @err set.
+ */
+int rr_proactive_loop(const struct rr_resolved_policy *policy,
+		      uint64_t nr_requested_pages, rr_reclaim_call_fn call,
+		      void *ctx, struct rr_sim_result *out, struct rr_error *err);
+
+/**
+ * rr_scan_fractions() - get_scan_count() SCAN_FRACT weights (§3.4)
+ * @anon_cost, @file_cost: the reclaim root's cost pair (v5.8+).
+ * @swappiness: 0..200.
+ * Sets *@ap, *@fp, *@denominator; before v5.8 (no cost form) the weights
+ * are swappiness and 200 - swappiness with denominator ap + fp + 1, i.e.
+ * the v5.6 form with equal recent_scanned and recent_rotated.
+ */
+void rr_scan_fractions(const struct rr_kernel_model *km, uint64_t anon_cost,
+		       uint64_t file_cost, int swappiness, uint64_t *ap,
+		       uint64_t *fp, uint64_t *denominator);
+
+/* inactive_is_low() of mm/vmscan.c (v5.5+): sizes in pages, page size in
+ * bytes (for the GiB conversion). */
+bool rr_inactive_is_low(uint64_t inactive_pages, uint64_t active_pages,
+			unsigned int page_shift);
+
+#endif

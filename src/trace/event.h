@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Decoded reclaim events.  The reader turns every trace record it knows into
+ * one struct rr_event and hands it to a callback; the record itself is not
+ * kept.  Field names follow the tracepoints (include/trace/events/vmscan.h,
+ * memcg.h, cgroup.h); every count is in pages.
+ */
+#ifndef RR_TRACE_EVENT_H
+#define RR_TRACE_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum rr_event_type {
+	RR_EV_NONE = 0,
+	RR_EV_MEMCG_RECLAIM_BEGIN,	/* vmscan:mm_vmscan_memcg_reclaim_begin */
+	RR_EV_MEMCG_RECLAIM_END,	/* ..._end: nr_reclaimed */
+	RR_EV_SOFTLIMIT_BEGIN,		/* mm_vmscan_memcg_softlimit_reclaim_begin */
+	RR_EV_SOFTLIMIT_END,
+	RR_EV_DIRECT_BEGIN,		/* mm_vmscan_direct_reclaim_begin */
+	RR_EV_DIRECT_END,
+	RR_EV_NODE_RECLAIM_BEGIN,	/* mm_vmscan_node_reclaim_begin */
+	RR_EV_NODE_RECLAIM_END,
+	RR_EV_KSWAPD_WAKE,		/* mm_vmscan_kswapd_wake: nid */
+	RR_EV_KSWAPD_SLEEP,
+	RR_EV_LRU_ISOLATE,		/* mm_vmscan_lru_isolate */
+	RR_EV_SHRINK_INACTIVE,		/* mm_vmscan_lru_shrink_inactive */
+	RR_EV_SHRINK_ACTIVE,		/* mm_vmscan_lru_shrink_active */
+	RR_EV_WRITE_FOLIO,		/* mm_vmscan_write_folio */
+	RR_EV_SLAB_START,		/* mm_shrink_slab_start: nid, priority */
+	RR_EV_MOD_LRUVEC,		/* memcg:mod_memcg_lruvec_state */
+	RR_EV_COUNT_EVENTS,		/* memcg:count_memcg_events */
+	RR_EV_FLUSH,			/* memcg:memcg_flush_stats */
+	RR_EV_CGROUP_MKDIR,		/* cgroup:cgroup_mkdir */
+	RR_EV_CGROUP_RMDIR,
+	RR_EV_CGROUP_RELEASE,
+	RR_EV_ATTACH,			/* cgroup:cgroup_attach_task */
+	RR_EV_MARKER,			/* ftrace:print (trace_marker lines) */
+	RR_EV__COUNT
+};
+
+/**
+ * struct rr_event - one decoded record
+ * Only the fields of the record's type are meaningful; the others are 0.
+ * @str points into the record and is valid only during the callback.
+ */
+struct rr_event {
+	enum rr_event_type type;
+	uint64_t ts_ns;
+	int pid;
+	int cpu;
+
+	uint64_t id;		/* memcg/cgroup id (cgroup_id(), the kernfs id) */
+	int item;		/* memcg events: node_stat_item / vm_event_item */
+	int64_t val;		/* memcg events: delta in pages, or count */
+	bool force, needs_flush;	/* memcg_flush_stats */
+
+	int lru;		/* isolate: enum lru_list 0..4 */
+	int priority;		/* shrink_inactive/active, slab_start */
+	int nid;
+	int reclaim_flags;
+	uint64_t nr_requested, nr_scanned, nr_taken, nr_reclaimed;
+	uint64_t nr_referenced, nr_deactivated;
+
+	int cgroup_root, cgroup_level;	/* cgroup events */
+	int attach_pid;			/* cgroup_attach_task: the task moved */
+	const char *str;		/* cgroup path or marker text */
+	int str_len;
+};
+
+const char *rr_event_type_name(enum rr_event_type type);
+
+#endif

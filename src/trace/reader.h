@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * trace.dat reader.  Opens a trace-cmd file (v6, or v7 compressed, as
+ * written by `trace-cmd record`, `trace-cmd extract` and `reclaim-replay
+ * record`) through libtracecmd, and streams the reclaim events of every
+ * buffer in it (the top buffer and all instances), merged in time order,
+ * as struct rr_event.  Nothing is kept after the callback returns.
+ */
+#ifndef RR_TRACE_READER_H
+#define RR_TRACE_READER_H
+
+#include <stdint.h>
+
+#include "../common/error.h"
+#include "event.h"
+
+struct rr_trace;
+
+/* What the reader learned about the file itself. */
+struct rr_trace_info {
+	int file_version;		/* trace.dat version: 6 or 7 */
+	int page_size_bytes;		/* host page size stored in the file */
+	char uname[256];		/* "Linux host 6.18.44 ..." if stored, else "" */
+	int nr_cpus;
+	int nr_buffers;			/* top buffer + instances that hold data */
+	unsigned int events_known;	/* reclaim event types present in the format data */
+	uint64_t nr_missed_events;	/* events the ring buffer dropped */
+};
+
+/**
+ * rr_trace_open() - open a trace file
+ * @path: file to read.
+ * @err:  filled on failure with @path and the reason.
+ *
+ * Return: a handle, or NULL when the file is missing, unreadable, not a
+ * trace.dat, or holds none of the vmscan/memcg events.
+ */
+struct rr_trace *rr_trace_open(const char *path, struct rr_error *err);
+
+const struct rr_trace_info *rr_trace_info(const struct rr_trace *trace);
+
+typedef int (*rr_event_cb)(const struct rr_event *ev, void *ctx);
+
+/**
+ * rr_trace_for_each() - stream every known event in time order
+ * @cb: called once per decoded event; a non-zero return stops the walk and
+ *      is returned.
+ *
+ * Return: 0 at the end of the trace, the callback's non-zero value, or -1
+ * with @err set when the data could not be read.
+ */
+int rr_trace_for_each(struct rr_trace *trace, rr_event_cb cb, void *ctx,
+		      struct rr_error *err);
+
+void rr_trace_close(struct rr_trace *trace);
+
+#endif
