@@ -51,20 +51,24 @@ LIB_SRCS := \
 	src/policies/registry.c \
 	src/output/json.c \
 	src/output/table.c \
-	src/output/atomic.c \
+	src/output/atomic.c
+
+# The command line: only these print and choose exit codes.
+CLI_SRCS := \
+	src/cli/main.c \
 	src/cli/cmd-compare.c \
 	src/cli/cmd-policies.c \
 	src/cli/replay.c
 
-MAIN_SRC := src/cli/main.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
-MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 
 UNIT_SRCS := tests/unit/run-unit.c tests/unit/test-sim.c tests/unit/test-policies.c \
 	tests/unit/test-kernel-model.c
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
-TEST_PLUGIN := $(BUILD)/tests/plugins/ceil-file.so
+TEST_PLUGIN := $(BUILD)/tests/plugins/ceil-file.so $(BUILD)/tests/plugins/bad-abi.so \
+	$(BUILD)/tests/plugins/no-entry.so
 
 .PHONY: all deps demo check asan clean help unit
 
@@ -96,7 +100,7 @@ $(BUILD)/tests/unit/run-unit: $(UNIT_OBJS) $(LIB_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEP_LIBS) $(CUNIT_LIBS) -ldl
 
-$(TEST_PLUGIN): tests/plugins/ceil-file.c include/reclaim-replay/policy.h
+$(BUILD)/tests/plugins/%.so: tests/plugins/%.c include/reclaim-replay/policy.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN) -Iinclude -shared -fPIC -o $@ $<
@@ -119,7 +123,8 @@ asan:
 check-asan: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD) SAN="$(SAN)" CFLAGS="$(CFLAGS)" \
 		$(BUILD)/reclaim-replay $(BUILD)/tests/unit/run-unit $(TEST_PLUGIN)
-	$(Q)BUILD=$(BUILD) RR_BIN=$(BUILD)/reclaim-replay ./tests/run-all.sh
+	$(Q)LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:fast_unwind_on_malloc=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		BUILD=$(BUILD) RR_BIN=$(BUILD)/reclaim-replay ./tests/run-all.sh
 
 $(BUILD)/reclaim-replay: $(MAIN_OBJ) $(LIB_OBJS)
 	@echo "  LD      $@"

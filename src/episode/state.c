@@ -36,13 +36,13 @@ void rr_state_free(struct rr_state *st)
 {
 	struct rr_memcg *m, *tmp;
 
+	HASH_CLEAR(hh_path, st->by_path);	/* before the items go */
 	HASH_ITER(hh, st->by_id, m, tmp) {
 		HASH_DELETE(hh, st->by_id, m);
 		free(m->path);
 		free(m->children);
 		free(m);
 	}
-	HASH_CLEAR(hh_path, st->by_path);
 }
 
 struct rr_memcg *rr_state_find(const struct rr_state *st, uint64_t id)

@@ -122,7 +122,7 @@ static int add_target(struct run *r, int memcg, int lru, uint64_t nr)
 	return 0;
 }
 
-static int add_chunk(struct rr_sim_result *o, uint64_t nr_pages)
+static int add_chunk(struct rr_sim_result *o, uint64_t nr_pages, uint64_t got)
 {
 	if (o->nr_chunks == o->cap_chunks) {
 		size_t cap = o->cap_chunks ? o->cap_chunks * 2 : 64;
@@ -131,9 +131,14 @@ static int add_chunk(struct rr_sim_result *o, uint64_t nr_pages)
 		if (!c)
 			return -1;
 		o->chunk_requests = c;
+		c = realloc(o->chunk_reclaimed, cap * sizeof(*c));
+		if (!c)
+			return -1;
+		o->chunk_reclaimed = c;
 		o->cap_chunks = cap;
 	}
-	o->chunk_requests[o->nr_chunks++] = nr_pages;
+	o->chunk_requests[o->nr_chunks] = nr_pages;
+	o->chunk_reclaimed[o->nr_chunks++] = got;
 	return 0;
 }
 
@@ -141,6 +146,7 @@ void rr_sim_result_free(struct rr_sim_result *r)
 {
 	free(r->targets);
 	free(r->chunk_requests);
+	free(r->chunk_reclaimed);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -492,12 +498,12 @@ int rr_proactive_loop(const struct rr_resolved_policy *policy,
 				     "memory.reclaim loop exceeded %u calls", MAX_CHUNK_CALLS);
 			return -1;
 		}
-		if (add_chunk(out, chunk)) {
+		if (call(ctx, chunk, &got))
+			return -1;
+		if (add_chunk(out, chunk, got)) {
 			rr_error_set(err, "", "out of memory");
 			return -1;
 		}
-		if (call(ctx, chunk, &got))
-			return -1;
 		if (!got) {
 			if (!retries)
 				break;	/* -EAGAIN */

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# compare on every bundled real trace: valid JSON of schema 1 with the
+# baseline and the four built-in policies, one episode per memcg reclaim
+# begin/end pair of `trace-cmd report`, and the recorded totals equal to
+# what trace-cmd itself decodes from the same file.
+. "$(dirname "$0")/../lib.sh"
+
+for trace in "$TOP"/traces/*.dat; do
+	name=$(basename "$trace" .dat)
+	json="$TMP/$name.json"
+	check "$name: compare exits 0" sh -c "'$RR' compare -q '$trace' -o '$json' >'$TMP/$name.table'"
+	check "$name: summary table printed" grep -q '^kernel ' "$TMP/$name.table"
+	check_eq "$name: JSON matches schema 1" "[]" "$(jq -c -f "$TOP/tests/cli/schema.jq" "$json")"
+	check_eq "$name: baseline and four policies" \
+		'["kernel","original","online-roundup","cluster-cap","proportional"]' \
+		"$(jq -c '[.policies[].name]' "$json")"
+
+	trace-cmd report "$trace" 2>/dev/null >"$TMP/$name.txt"
+	begins=$(grep -c 'mm_vmscan_memcg_reclaim_begin:' "$TMP/$name.txt")
+	ends=$(grep -c 'mm_vmscan_memcg_reclaim_end:' "$TMP/$name.txt")
+	soft=$(grep -c 'mm_vmscan_memcg_softlimit_reclaim_end:' "$TMP/$name.txt")
+	check_eq "$name: begin/end pairs in the trace" "$begins" "$ends"
+	check_eq "$name: one episode per reclaim request" "$((ends + soft))" \
+		"$(jq '.summary.episodes' "$json")"
+	check_eq "$name: every episode replayed" "$((ends + soft))" \
+		"$(jq '.summary.episodes_replayed' "$json")"
+	rec=$(grep -o 'mm_vmscan_memcg_reclaim_end: *nr_reclaimed=[0-9]*' "$TMP/$name.txt" |
+	      sed 's/.*=//' | awk '{s += $1} END {print s + 0}')
+	check_eq "$name: recorded nr_reclaimed = trace-cmd's sum" "$rec" \
+		"$(jq '.summary.recorded.nr_reclaimed' "$json")"
+	isolates=$(grep -c 'mm_vmscan_lru_isolate:' "$TMP/$name.txt")
+	check_eq "$name: every isolate batch inside an episode counted" "$isolates" \
+		"$(jq '.summary.recorded.batches' "$json")"
+	check_eq "$name: every batch attributed to a memcg" 0 \
+		"$(jq '.input.stats.lru_batches_unattributed' "$json")"
+	check_eq "$name: kernel release from the file" "6.18.44-fc-v669" \
+		"$(jq -r '.input.kernel_release' "$json")"
+	# the baseline's reclaim must stay close to what the kernel did
+	check "$name: kernel baseline within 10% of recorded reclaim" \
+		jq -e '.summary as $s | (($s.policies.kernel.nr_reclaimed - $s.recorded.nr_reclaimed)
+		       | fabs) <= 0.10 * $s.recorded.nr_reclaimed' "$json"
+	# golden totals: regenerate with tests/update-golden.sh after a model change
+	check_eq "$name: golden per-policy totals" "$(cat "$TOP/tests/golden/$name.txt")" \
+		"$(jq -r -f "$TOP/tests/cli/totals.jq" "$json")"
+done
+
+# On the 6.18 kernel the baseline is online-roundup + proportional
+json="$TMP/anon-swap.json"
+check_eq "anon-swap: online-roundup equals the 6.18 baseline" 0 \
+	"$(jq '.summary.policies["online-roundup"].episodes_differing_from_baseline' "$json")"
+check "anon-swap: original (ceil for all) changes SCAN_FRACT episodes" \
+	jq -e '.summary.policies.original.episodes_differing_from_baseline > 0' "$json"
+check_eq "anon-swap: no memory.reclaim on cgroup v1, chunk policies change nothing" "0 0" \
+	"$(jq -r '[.summary.policies["cluster-cap","proportional"].episodes_differing_from_baseline] | join(" ")' "$json")"
+# the removed child C is still walked by its parent's reclaim
+json="$TMP/offline-child.json"
+check "offline-child: the offline child is scanned after rmdir" \
+	jq -e '[.episodes[] | .results.kernel.scan_targets[] | select(.cgroup | test("-C$"))] | length > 0' "$json"
+
+finish

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "../../src/sim/kernel-model.h"
+#include "unit.h"
+
+static void test_parse_release(void)
+{
+	struct rr_kernel_model km;
+
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.18.44-fc-v669"), 0);
+	CU_ASSERT_EQUAL(km.major, 6);
+	CU_ASSERT_EQUAL(km.minor, 18);
+	CU_ASSERT_STRING_EQUAL(km.release, "6.18.44-fc-v669");
+	CU_ASSERT_TRUE(km.partial_walk);
+	CU_ASSERT_TRUE(km.cost_zero_returns);
+	CU_ASSERT_TRUE(km.cut_one_more_round);
+	CU_ASSERT_FALSE(km.denominator_plus_one);
+	CU_ASSERT_EQUAL(km.swappiness_max, 200);
+}
+
+static void test_version_switches(void)
+{
+	struct rr_kernel_model km;
+
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "5.6"), 0);
+	CU_ASSERT_TRUE(km.denominator_plus_one);	/* until a4fe1631f313, v5.8 */
+	CU_ASSERT_FALSE(km.cost_fractions);
+	CU_ASSERT_FALSE(km.cut_one_more_round);		/* f53af4285d77 is v6.1 */
+	CU_ASSERT_FALSE(km.partial_walk);
+	CU_ASSERT_EQUAL(km.swappiness_max, 100);
+
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.10"), 0);
+	CU_ASSERT_FALSE(km.partial_walk);
+	CU_ASSERT_TRUE(km.cost_rotations_x32);
+	CU_ASSERT_FALSE(km.cost_zero_returns);
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.11"), 0);
+	CU_ASSERT_TRUE(km.partial_walk);
+	CU_ASSERT_TRUE(rr_kernel_at_least(&km, 6, 11));
+	CU_ASSERT_FALSE(rr_kernel_at_least(&km, 6, 12));
+	CU_ASSERT_TRUE(rr_kernel_at_least(&km, 5, 19));
+}
+
+static void test_bad_release(void)
+{
+	struct rr_kernel_model km;
+
+	CU_ASSERT_EQUAL(rr_kernel_model_init(&km, "abc"), -1);
+	CU_ASSERT_EQUAL(rr_kernel_model_init(&km, "3.10.0"), -1);
+	CU_ASSERT_EQUAL(rr_kernel_model_init(&km, "6"), -1);
+	CU_ASSERT_EQUAL(rr_kernel_model_init(&km, ""), -1);
+	CU_ASSERT_EQUAL(rr_kernel_model_init(&km, NULL), -1);
+}
+
+int register_kernel_model_tests(void)
+{
+	CU_pSuite s = CU_add_suite("kernel-model", NULL, NULL);
+
+	if (!s || !CU_add_test(s, "parse 6.18 release string", test_parse_release) ||
+	    !CU_add_test(s, "version switches", test_version_switches) ||
+	    !CU_add_test(s, "bad release strings", test_bad_release))
+		return -1;
+	return 0;
+}

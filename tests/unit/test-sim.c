@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Simulator tests against the worked examples of
+ * ../shared/docs/kernel-reclaim-model.md §16 and the seed threads: Gavin
+ * Shan's 0x4000 vs 0x1000 pages, the memory.reclaim chunk tables, and the
+ * structural C2 model (four children of 4 GiB cold page cache).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/sim/sim.h"
+#include "unit.h"
+
+static void resolve(struct rr_resolved_policy *p, const char *spec, const char *release,
+		    struct rr_kernel_model *km)
+{
+	struct rr_error err;
+
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(km, release), 0);
+	CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(p, spec, km, &err), 0);
+}
+
+/* The priority-12 target of inactive anon for one memcg of @size pages. */
+static uint64_t anon_target_p12(const char *spec, const char *release,
+				uint64_t size, bool online)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m = {
+		.id = 7, .parent = -1, .online = online, .swappiness = 60,
+		.lru_pages = { size, 0, 0, 0 },
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_SIM_MEMCG, .nr_pages = 32, .memcgs = &m,
+		.nr_memcgs = 1, .page_shift = 12, .may_swap = true,
+		.swap_present = true, .cursor = -1,
+	};
+	struct rr_sim_result res;
+	struct rr_error err;
+	uint64_t target = 0;
+
+	memset(&res, 0, sizeof(res));
+	resolve(&pol, spec, release, &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &res, &err), 0);
+	for (size_t i = 0; i < res.nr_targets; i++)
+		if (res.targets[i].priority == 12 && res.targets[i].lru == 0)
+			target = res.targets[i].nr_pages;
+	rr_sim_result_free(&res);
+	rr_policy_release(&pol);
+	return target;
+}
+
+/* §16.1 / seed 000: swappiness 60, priority 12, v5.6 fractions 60:140/201 */
+static void test_gavin_thresholds(void)
+{
+	/* without round-up the first non-zero anon target needs 0x4000 pages */
+	CU_ASSERT_EQUAL(anon_target_p12("online-roundup", "5.6", 0x3FFF, true), 0);
+	CU_ASSERT_EQUAL(anon_target_p12("online-roundup", "5.6", 0x4000, true), 1);
+	CU_ASSERT_EQUAL(anon_target_p12("kernel", "5.6", 0x3000, true), 0);
+	CU_ASSERT_EQUAL(anon_target_p12("kernel", "5.6", 0x4000, true), 1);
+	/* with round-up (68600f623d69) 0x1000 pages are enough */
+	CU_ASSERT_EQUAL(anon_target_p12("original", "5.6", 0x0FFF, true), 0);
+	CU_ASSERT_EQUAL(anon_target_p12("original", "5.6", 0x1000, true), 1);
+	CU_ASSERT_EQUAL(anon_target_p12("original", "5.6", 0x4000, true), 2);
+	/* the v5.5 kernel rounded up for everyone */
+	CU_ASSERT_EQUAL(anon_target_p12("kernel", "5.5", 0x1000, true), 1);
+	/* v4.19 floored for everyone, offline too */
+	CU_ASSERT_EQUAL(anon_target_p12("kernel", "4.19", 0x1000, false), 0);
+	/* 76073c646f5f still rounds up offline memcgs */
+	CU_ASSERT_EQUAL(anon_target_p12("online-roundup", "5.6", 0x1000, false), 1);
+	/* v5.8+ zero costs: 60:140 over 200, the same thresholds */
+	CU_ASSERT_EQUAL(anon_target_p12("kernel", "6.18", 0x3FFF, true), 0);
+	CU_ASSERT_EQUAL(anon_target_p12("kernel", "6.18", 0x4000, true), 1);
+	CU_ASSERT_EQUAL(anon_target_p12("original", "6.18", 0x1000, true), 1);
+}
+
+static void test_fractions(void)
+{
+	struct rr_kernel_model km;
+	uint64_t ap, fp, d;
+
+	rr_kernel_model_init(&km, "5.6");
+	rr_scan_fractions(&km, 0, 0, 60, &ap, &fp, &d);
+	CU_ASSERT_EQUAL(ap, 60);
+	CU_ASSERT_EQUAL(fp, 140);
+	CU_ASSERT_EQUAL(d, 201);
+	rr_kernel_model_init(&km, "6.18");
+	rr_scan_fractions(&km, 0, 0, 60, &ap, &fp, &d);
+	CU_ASSERT_EQUAL(ap, 60);
+	CU_ASSERT_EQUAL(fp, 140);
+	CU_ASSERT_EQUAL(d, 200);
+	/* §16.1 reference values, swappiness 60 */
+	rr_scan_fractions(&km, 1000, 100, 60, &ap, &fp, &d);
+	CU_ASSERT_EQUAL(ap, 94);
+	CU_ASSERT_EQUAL(fp, 384);
+	CU_ASSERT_EQUAL(d, 478);
+	rr_scan_fractions(&km, 100, 1000, 60, &ap, &fp, &d);
+	CU_ASSERT_EQUAL(ap, 164);
+	CU_ASSERT_EQUAL(fp, 219);
+	CU_ASSERT_EQUAL(d, 383);
+	rr_scan_fractions(&km, 1141521, 7767, 60, &ap, &fp, &d);
+	CU_ASSERT_EQUAL(ap, 90);
+	CU_ASSERT_EQUAL(fp, 417);
+	CU_ASSERT_EQUAL(d, 507);
+}
+
+static void test_inactive_is_low(void)
+{
+	/* 1 GiB = 262144 pages -> ratio int_sqrt(10) = 3 */
+	CU_ASSERT_FALSE(rr_inactive_is_low(65536, 196608, 12));	/* 3*65536 = 196608 */
+	CU_ASSERT_TRUE(rr_inactive_is_low(65535, 196609, 12));
+	/* under 1 GiB: ratio 1 */
+	CU_ASSERT_TRUE(rr_inactive_is_low(10, 11, 12));
+	CU_ASSERT_FALSE(rr_inactive_is_low(11, 11, 12));
+	CU_ASSERT_FALSE(rr_inactive_is_low(0, 0, 12));
+	/* 10 GiB = 2621440 pages -> ratio 10 */
+	CU_ASSERT_TRUE(rr_inactive_is_low(200000, 2421440, 12));
+	CU_ASSERT_FALSE(rr_inactive_is_low(250000, 2371440, 12));
+}
+
+/* ---- chunk loop (§16.2 and §16.3 C1) ---- */
+
+struct exact_ctx {
+	uint64_t extra;		/* pages reclaimed beyond nr_to_reclaim */
+};
+
+/* each call reclaims its nr_to_reclaim (= max(chunk, 32)) plus extra */
+static int exact_call(void *ctx, uint64_t nr_pages, uint64_t *got)
+{
+	const struct exact_ctx *c = ctx;
+
+	*got = (nr_pages > 32 ? nr_pages : 32) + c->extra;
+	return 0;
+}
+
+static void run_chunks(const char *spec, uint64_t extra, struct rr_sim_result *res)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct exact_ctx c = { extra };
+	struct rr_error err;
+
+	memset(res, 0, sizeof(*res));
+	resolve(&pol, spec, "6.18", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_proactive_loop(&pol, 262144, exact_call, &c, res, &err), 0);
+	rr_policy_release(&pol);
+}
+
+static void test_chunk_tables(void)
+{
+	static const uint64_t quarter[] = {
+		65536, 49152, 36864, 27648, 20736, 15552, 11664, 8748, 6561, 4920,
+		3690, 2768, 2076, 1557, 1168, 876, 657, 492, 369, 277, 208, 156,
+		117, 88, 66, 49, 37, 28, 20, 12, 4,
+	};
+	struct rr_sim_result r;
+
+	/* 1 GiB = 262144 pages, each call reclaims exactly nr_to_reclaim */
+	run_chunks("original", 0, &r);
+	CU_ASSERT_EQUAL(r.calls, 1);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 262144);
+	rr_sim_result_free(&r);
+
+	run_chunks("cluster-cap", 0, &r);
+	CU_ASSERT_EQUAL(r.calls, 8192);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 262144);
+	CU_ASSERT_EQUAL(r.chunk_requests[0], 32);
+	rr_sim_result_free(&r);
+
+	run_chunks("proportional", 0, &r);
+	CU_ASSERT_EQUAL(r.calls, 31);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 262160);	/* +16: the 32 floor */
+	CU_ASSERT_EQUAL_FATAL(r.nr_chunks, sizeof(quarter) / sizeof(quarter[0]));
+	for (size_t i = 0; i < r.nr_chunks; i++)
+		CU_ASSERT_EQUAL(r.chunk_requests[i], quarter[i]);
+	rr_sim_result_free(&r);
+
+	/* the 6.18 kernel policy is the quarter rule */
+	run_chunks("kernel", 0, &r);
+	CU_ASSERT_EQUAL(r.calls, 31);
+	rr_sim_result_free(&r);
+
+	/* §16.3 C1: every call reclaims nr_to_reclaim + 32 */
+	run_chunks("original", 32, &r);
+	CU_ASSERT_EQUAL(r.calls, 1);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 262176);
+	rr_sim_result_free(&r);
+	run_chunks("cluster-cap", 32, &r);
+	CU_ASSERT_EQUAL(r.calls, 4096);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 262144);
+	rr_sim_result_free(&r);
+	run_chunks("proportional", 32, &r);
+	CU_ASSERT_EQUAL(r.calls, 27);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 262201);
+	rr_sim_result_free(&r);
+}
+
+static int zero_call(void *ctx, uint64_t nr_pages, uint64_t *got)
+{
+	(void)ctx;
+	(void)nr_pages;
+	*got = 0;
+	return 0;
+}
+
+/* 16 zero-progress calls are tolerated, the 17th fails the write */
+static void test_chunk_retries(void)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_result r;
+	struct rr_error err;
+
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", "6.18", &km);
+	CU_ASSERT_EQUAL(rr_proactive_loop(&pol, 1000, zero_call, NULL, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.calls, 17);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 0);
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+}
+
+/* ---- §16.3 C2: root without pages, four children of 4 GiB cold file ---- */
+
+static void run_c2(const char *release, const char *spec, struct rr_sim_result *res)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m[5];
+	struct rr_sim_input in;
+	struct rr_error err;
+
+	memset(m, 0, sizeof(m));
+	memset(&in, 0, sizeof(in));
+	memset(res, 0, sizeof(*res));
+	for (int i = 0; i < 5; i++) {
+		m[i].id = 100 + (uint64_t)i;
+		m[i].parent = i ? 0 : -1;
+		m[i].online = true;
+		m[i].swappiness = 60;
+		if (i)
+			m[i].lru_pages[RR_LRU_INACTIVE_FILE] = 1048576;
+	}
+	resolve(&pol, spec, release, &km);
+	in.km = &km;
+	in.kind = RR_SIM_PROACTIVE;
+	in.nr_pages = 262144;
+	in.memcgs = m;
+	in.nr_memcgs = 5;
+	in.page_shift = 12;
+	in.may_swap = true;
+	in.swap_present = false;
+	in.root_rstat_lru_pages[RR_LRU_INACTIVE_FILE] = 4 * 1048576ULL;
+	in.cursor = -1;
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, res, &err), 0);
+	rr_policy_release(&pol);
+}
+
+static void test_c2_structural(void)
+{
+	struct rr_sim_result r;
+
+	/* whole remainder, full walk (v5.19 - v6.5) */
+	run_c2("6.5", "kernel", &r);
+	CU_ASSERT_EQUAL(r.calls, 1);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 501916);
+	CU_ASSERT_EQUAL(r.lowest_priority, 4);
+	rr_sim_result_free(&r);
+
+	/* cluster cap, full walk (v6.6 - v6.8) */
+	run_c2("6.8", "kernel", &r);
+	CU_ASSERT_EQUAL(r.calls, 2048);
+	CU_ASSERT_EQUAL(r.chunk_reclaimed[0], 128);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 262144);
+	CU_ASSERT_EQUAL(r.lowest_priority, 12);
+	rr_sim_result_free(&r);
+
+	/* quarter, full walk (v6.9 - v6.10) */
+	run_c2("6.10", "kernel", &r);
+	CU_ASSERT_EQUAL(r.calls, 12);
+	CU_ASSERT_EQUAL(r.chunk_requests[0], 65536);
+	CU_ASSERT_EQUAL(r.chunk_reclaimed[0], 128712);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 262164);
+	rr_sim_result_free(&r);
+
+	/* quarter, partial walk with the shared cursor (v6.11+) */
+	run_c2("6.11", "kernel", &r);
+	CU_ASSERT_EQUAL(r.calls, 27);
+	CU_ASSERT_EQUAL(r.chunk_reclaimed[0], 80313);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 262147);
+	rr_sim_result_free(&r);
+
+	/* a policy changes only its hook: cluster-cap on a 6.11 model */
+	run_c2("6.11", "cluster-cap", &r);
+	CU_ASSERT_EQUAL(r.chunk_requests[0], 32);
+	CU_ASSERT_TRUE(r.nr_reclaimed_pages >= 262144);
+	rr_sim_result_free(&r);
+}
+
+/*
+ * shrink_lruvec() goal check and proportional cut (§5), post-v6.1: once
+ * the lruvec's own reclaim reaches nr_to_reclaim the smaller type stops
+ * and exactly one more round of the bigger type follows.
+ */
+static void test_shrink_lruvec_cut(void)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m = {
+		.id = 9, .parent = -1, .online = true, .swappiness = 100,
+		/* at priority 0 SCAN_EQUAL: targets are the whole lists */
+		.lru_pages = { 64, 0, 640, 0 },
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_SIM_SOFTLIMIT, .nr_pages = 32, .memcgs = &m,
+		.nr_memcgs = 1, .page_shift = 12, .may_swap = true,
+		.swap_present = true, .cursor = -1,
+	};
+	struct rr_sim_result r;
+	struct rr_error err;
+
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", "6.18", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	/* round 1: anon 32 + file 32 = 64 >= 32 -> cut: anon (smaller) stops,
+	 * file keeps (1 - 32/65) of its target minus what it did; then one
+	 * more round of 32 file pages and the loop ends */
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 96);
+	CU_ASSERT_EQUAL(r.batches, 3);
+	CU_ASSERT_EQUAL(r.lowest_priority, 0);
+	rr_sim_result_free(&r);
+
+	/* pre-v6.1: the bigger type's cut remainder is scanned to the end:
+	 * 640 * (100 - 49) / 100 = 326, minus the 32 done = 294 more pages */
+	rr_policy_release(&pol);
+	resolve(&pol, "kernel", "6.0", &km);
+	memset(&r, 0, sizeof(r));
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 64 + 294);
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+}
+
+int register_sim_tests(void)
+{
+	CU_pSuite s = CU_add_suite("sim", NULL, NULL);
+
+	if (!s || !CU_add_test(s, "Gavin's 0x4000 vs 0x1000 thresholds", test_gavin_thresholds) ||
+	    !CU_add_test(s, "get_scan_count fractions", test_fractions) ||
+	    !CU_add_test(s, "inactive_is_low ratios", test_inactive_is_low) ||
+	    !CU_add_test(s, "memory.reclaim chunk tables (16.2, C1)", test_chunk_tables) ||
+	    !CU_add_test(s, "memory.reclaim retry budget", test_chunk_retries) ||
+	    !CU_add_test(s, "C2 structural model (16.3)", test_c2_structural) ||
+	    !CU_add_test(s, "shrink_lruvec proportional cut", test_shrink_lruvec_cut))
+		return -1;
+	return 0;
+}
