@@ -2,6 +2,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,12 +24,36 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* Not a regular file (a FIFO, /dev/null, a terminal): write in place;
+ * renaming over it would replace the device node. */
+static int write_in_place(const char *path, const char *text, size_t len,
+			  struct rr_error *err)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+	if (fd < 0) {
+		rr_error_set(err, path, "cannot open for writing: %s", strerror(errno));
+		return -1;
+	}
+	if (write_all(fd, text, len)) {
+		rr_error_set(err, path, "write failed: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (close(fd)) {
+		rr_error_set(err, path, "write failed: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int rr_write_file_atomic(const char *path, const char *text, size_t len,
 			 struct rr_error *err)
 {
-	char *tmp;
+	char *tmp, *real = NULL;
+	struct stat st;
 	mode_t mask;
-	int fd;
+	int fd, ret;
 
 	if (!strcmp(path, "-")) {
 		if (fwrite(text, 1, len, stdout) != len || fflush(stdout)) {
@@ -36,6 +61,22 @@ int rr_write_file_atomic(const char *path, const char *text, size_t len,
 			return -1;
 		}
 		return 0;
+	}
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			rr_error_set(err, path, "is a directory");
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode))
+			return write_in_place(path, text, len, err);
+		/* a symlink stays a symlink: replace what it points to */
+		real = realpath(path, NULL);
+		if (real && strcmp(real, path)) {
+			ret = rr_write_file_atomic(real, text, len, err);
+			free(real);
+			return ret;
+		}
+		free(real);
 	}
 	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
 		rr_error_set(err, path, "out of memory");

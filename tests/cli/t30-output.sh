@@ -38,6 +38,23 @@ else
 	skip "trace-cmd convert cannot write a v6 file here"
 fi
 
+# regression: -o onto a device or FIFO must write into it, not rename a
+# regular file over it (that once replaced /dev/null)
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" >"$TMP/fifo.out" &
+reader=$!
+check "-o FIFO: exits 0" sh -c "'$RR' compare -q '$trace' -o '$TMP/fifo' >/dev/null"
+wait $reader
+check "-o FIFO: still a FIFO" test -p "$TMP/fifo"
+check "-o FIFO: the reader got the JSON" jq -e '.schema_version == 1' "$TMP/fifo.out"
+echo old >"$TMP/real.json"
+ln -s real.json "$TMP/link.json"
+check "-o symlink: exits 0" sh -c "'$RR' compare -q '$trace' -o '$TMP/link.json' >/dev/null"
+check "-o symlink: still a symlink" test -L "$TMP/link.json"
+check "-o symlink: its target holds the JSON" jq -e '.schema_version == 1' "$TMP/real.json"
+check_fails "-o onto a directory" 1 "^reclaim-replay: $TMP: is a directory" \
+	"$RR" compare -q "$trace" -o "$TMP"
+
 plugin=$BUILD/tests/plugins/ceil-file.so
 check "plug-in: compare exits 0" sh -c "'$RR' compare -q '$TOP/traces/anon-swap.dat' -p '$plugin' -o '$TMP/plug.json' >/dev/null"
 check_eq "plug-in .so loads and names its hook" "ceil-file" \
