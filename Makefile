@@ -107,7 +107,7 @@ $(BUILD)/tests/plugins/%.so: tests/plugins/%.c include/reclaim-replay/policy.h
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory reclaim-replay
-	./reclaim-replay compare traces/file-limit.dat -o demo-diff.json
+	./reclaim-replay compare traces/anon-swap.dat -o demo-diff.json
 	@echo "JSON diff written to demo-diff.json"
 
 check: deps

@@ -10,6 +10,7 @@
 #   rr_instance_start            # tracefs instance + events + filters + marker
 #   cg=$(rr_mkcg child)          # test cgroup under our own memory cgroup
 #   rr_run_in "$cg" cat file     # run a command inside a cgroup (foreground)
+#   rr_mount_tmpfs DIR MIB       # private size-limited tmpfs (shmem pages)
 #   rr_extract                   # stop tracing, trace-cmd extract -> $RR_OUT
 # Everything created through these helpers is removed by the EXIT trap, also
 # on failure.
@@ -23,6 +24,7 @@ RR_CGROUPS=()           # created cgroup dirs, in creation order
 RR_PIDS=()              # background pids to kill on cleanup
 RR_SWAPFILES=()         # swap files we swapon'd (and created)
 RR_TMPDIRS=()           # temp dirs to rm -rf
+RR_MOUNTS=()            # private tmpfs mounts (emptied + unmounted on cleanup)
 RR_MOUNTED_TRACEFS=0
 RR_OWN_CG=""            # our own memory cgroup dir (absolute)
 RR_BUF_KB=${RR_BUF_KB:-8192}
@@ -161,6 +163,11 @@ rr_cleanup() {
 		echo 0 > "$RR_INSTANCE_DIR/events/enable" 2>/dev/null
 		rmdir "$RR_INSTANCE_DIR" || rr_log "WARNING: could not rmdir $RR_INSTANCE_DIR"
 	fi
+	# Free shmem (tmpfs) pages before the cgroups go and before swapoff, so
+	# swapoff does not have to swap them back in.
+	for ((i = ${#RR_MOUNTS[@]} - 1; i >= 0; i--)); do
+		rr_umount "${RR_MOUNTS[$i]}"
+	done
 	# Remove cgroups children first (reverse creation order).
 	for ((i = ${#RR_CGROUPS[@]} - 1; i >= 0; i--)); do
 		cg=${RR_CGROUPS[$i]}
@@ -314,6 +321,33 @@ rr_extract() {
 	[ "$lost" = 0 ] || rr_log "WARNING: ring buffer overflowed; raise RR_BUF_KB or shrink the workload"
 	size=$(stat -c %s "$RR_OUT")
 	[ "$size" -lt 2097152 ] || rr_log "WARNING: $RR_OUT is $size bytes (>= 2 MiB); shrink the workload"
+}
+
+# rr_mount_tmpfs DIR MIB: mount a private tmpfs of at most MIB MiB at DIR
+# (created if missing). Pages written there are shmem: they sit on the anon
+# LRU, are charged to the writer's memcg and outlive the writer. The EXIT
+# trap empties and unmounts it (before cgroup removal and swapoff).
+rr_mount_tmpfs() {
+	mkdir -p "$1"
+	mount -t tmpfs -o "size=${2}m,nr_inodes=64,mode=0700,huge=never" \
+		"$RR_TAG-tmpfs" "$1" 2>/dev/null || rr_skip "cannot mount a tmpfs at $1"
+	RR_MOUNTS+=("$1")
+	rr_log "tmpfs $1 (${2} MiB, huge=never) mounted"
+}
+
+# rr_umount DIR: delete everything in the tmpfs DIR mounted by
+# rr_mount_tmpfs and unmount it (lazily if it is still busy).
+rr_umount() {
+	local d=$1 m keep=()
+	if mountpoint -q "$d"; then
+		find "$d" -mindepth 1 -delete || rr_log "WARNING: could not empty $d"
+		umount "$d" || {
+			rr_log "WARNING: umount $d failed; detaching it lazily"
+			umount -l "$d" || rr_log "WARNING: could not umount $d"
+		}
+	fi
+	for m in "${RR_MOUNTS[@]}"; do [ "$m" = "$d" ] || keep+=("$m"); done
+	RR_MOUNTS=("${keep[@]}")
 }
 
 # rr_swapon MIB: create a swap file of MIB MiB and enable it (swapoff and

@@ -87,10 +87,62 @@ static const char *memcg_path(uint64_t id, const struct rr_state *st)
 	return m ? m->path : NULL;
 }
 
-/* The recorded requests, summed per (memcg, priority, lru) in the order
+/*
+ * The recorded requests, summed per (memcg, priority, lru) in the order
  * they first appear: the kernel's targets where the loop ran to its end
- * (§13.1; active anon is a lower bound). */
+ * (§13.1; active anon is a lower bound).  Consecutive batches of one
+ * (memcg, priority) form one shrink_lruvec() call, so a sum runs over the
+ * batches until the memcg or priority changes.
+ */
+static size_t recorded_targets(const struct rr_episode *ep, struct rr_scan_target *out)
+{
+	size_t n = 0, call_start = 0;
+
+	for (size_t i = 0; i < ep->nr_batches; i++) {
+		const struct rr_rec_batch *b = &ep->batches[i];
+		size_t j;
+
+		if (i && (b->memcg_id != ep->batches[i - 1].memcg_id ||
+			  b->priority != ep->batches[i - 1].priority))
+			call_start = n;
+		for (j = call_start; j < n; j++)
+			if (out[j].lru == b->lru)
+				break;
+		if (j == n)
+			out[n++] = (struct rr_scan_target){
+				.memcg_id = b->memcg_id, .priority = b->priority,
+				.lru = b->lru, .nr_pages = 0,
+			};
+		out[j].nr_pages += b->nr_requested;
+	}
+	return n;
+}
+
+/* Do the inactive-list targets of @r equal the recorded sums? */
+static bool matches_recording(const struct rr_sim_result *r,
+			      const struct rr_scan_target *rec, size_t nr_rec)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < r->nr_targets && (r->targets[i].lru & 1))
+			i++;
+		while (j < nr_rec && (rec[j].lru & 1))
+			j++;
+		if (i == r->nr_targets || j == nr_rec)
+			return i == r->nr_targets && j == nr_rec;
+		if (r->targets[i].memcg_id != rec[j].memcg_id ||
+		    r->targets[i].priority != rec[j].priority ||
+		    r->targets[i].lru != rec[j].lru ||
+		    r->targets[i].nr_pages != rec[j].nr_pages)
+			return false;
+		i++;
+		j++;
+	}
+}
+
 static json_t *recorded_json(const struct rr_episode *ep, const struct rr_state *st,
+			     const struct rr_scan_target *rec, size_t nr_rec,
 			     struct rr_recorded_totals *tot)
 {
 	json_t *r = json_object(), *targets = json_array();
@@ -99,7 +151,6 @@ static json_t *recorded_json(const struct rr_episode *ep, const struct rr_state 
 
 	for (size_t i = 0; i < ep->nr_batches; i++) {
 		const struct rr_rec_batch *b = &ep->batches[i];
-		bool seen = false;
 
 		if (b->priority >= 0 && b->priority < lowest)
 			lowest = b->priority;
@@ -107,29 +158,11 @@ static json_t *recorded_json(const struct rr_episode *ep, const struct rr_state 
 			scanned += b->nr_taken;
 		reclaimed += b->nr_reclaimed;
 		req += b->nr_requested;
-		for (size_t j = 0; j < i; j++) {
-			const struct rr_rec_batch *a = &ep->batches[j];
-
-			if (a->memcg_id == b->memcg_id && a->priority == b->priority &&
-			    a->lru == b->lru) {
-				seen = true;
-				break;
-			}
-		}
-		if (seen)
-			continue;
-		uint64_t sum = 0;
-
-		for (size_t j = i; j < ep->nr_batches; j++) {
-			const struct rr_rec_batch *a = &ep->batches[j];
-
-			if (a->memcg_id == b->memcg_id && a->priority == b->priority &&
-			    a->lru == b->lru)
-				sum += a->nr_requested;
-		}
-		json_array_append_new(targets, target_json(b->memcg_id,
-				      memcg_path(b->memcg_id, st), b->priority, b->lru, sum));
 	}
+	for (size_t i = 0; i < nr_rec; i++)
+		json_array_append_new(targets, target_json(rec[i].memcg_id,
+				      memcg_path(rec[i].memcg_id, st), rec[i].priority,
+				      rec[i].lru, rec[i].nr_pages));
 	if (!ep->nr_batches)
 		lowest = RR_DEF_PRIORITY;
 	json_object_set_new(r, "nr_scanned", u64(scanned));
@@ -186,9 +219,17 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 		   const char *skip_reason)
 {
 	json_t *e = json_object(), *res = json_object(), *differ = json_array();
+	struct rr_scan_target *rec = calloc(ep->nr_batches + 1, sizeof(*rec));
+	size_t nr_rec;
 
-	if (!e || !res || !differ)
+	if (!e || !res || !differ || !rec) {
+		json_decref(e);
+		json_decref(res);
+		json_decref(differ);
+		free(rec);
 		return -1;
+	}
+	nr_rec = recorded_targets(ep, rec);
 	o->nr_episodes++;
 	json_object_set_new(e, "id", u64(ep->seq));
 	json_object_set_new(e, "kind", json_string(rr_episode_kind_name(ep->kind)));
@@ -199,7 +240,7 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 	json_object_set_new(e, "duration_ns", u64(ep->end_ns - ep->start_ns));
 	json_object_set_new(e, "nr_to_reclaim", u64(ep->nr_to_reclaim_pages));
 	json_object_set_new(e, "nr_to_reclaim_basis", json_string(ep->nr_to_reclaim_basis));
-	json_object_set_new(e, "recorded", recorded_json(ep, st, &o->recorded));
+	json_object_set_new(e, "recorded", recorded_json(ep, st, rec, nr_rec, &o->recorded));
 	if (results) {
 		o->nr_replayed++;
 		for (int i = 0; i < o->nr_policies; i++) {
@@ -216,6 +257,8 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 				t->scan_target_pages += r->targets[k].nr_pages;
 			if (r->lowest_priority < t->lowest_priority)
 				t->lowest_priority = r->lowest_priority;
+			if (matches_recording(r, rec, nr_rec))
+				t->episodes_matching_recording++;
 			if (i > 0 && !same_result(r, &results[0])) {
 				t->episodes_differing++;
 				json_array_append_new(differ, json_string(o->policies[i].name));
@@ -230,6 +273,7 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 		json_object_set_new(e, "results", json_null());
 		json_object_set_new(e, "skip_reason", json_string(skip_reason ? skip_reason : "unknown"));
 	}
+	free(rec);
 	return json_array_append_new(o->episodes, e);
 }
 
@@ -260,6 +304,7 @@ json_t *rr_out_finish(struct rr_out *o)
 		json_object_set_new(j, "scan_target_pages", u64(t->scan_target_pages));
 		json_object_set_new(j, "lowest_priority", json_integer(t->lowest_priority));
 		json_object_set_new(j, "episodes_differing_from_baseline", u64(t->episodes_differing));
+		json_object_set_new(j, "episodes_matching_recording", u64(t->episodes_matching_recording));
 		json_object_set_new(pp, o->policies[i].name, j);
 	}
 	json_object_set_new(s, "policies", pp);

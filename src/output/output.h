@@ -24,6 +24,7 @@ struct rr_policy_totals {
 	uint64_t nr_scanned, nr_reclaimed, calls, shrink_lruvec_calls, batches;
 	uint64_t scan_target_pages;
 	uint64_t episodes_differing;	/* scan targets or reclaim differ from baseline */
+	uint64_t episodes_matching_recording;	/* inactive-list targets == recorded */
 	int lowest_priority;
 };
 

@@ -35,5 +35,6 @@ def result: (type == "object")
          end) ),
     req(.summary; type == "object" and (.episodes | isint) and (.episodes == ($d.episodes | length))
         and (.policies | (keys | sort) == ($d.policies | map(.name) | sort))
-        and all(.policies[]; (.nr_scanned | isint) and (.nr_reclaimed | isint) and (.calls | isint)); "summary")
+        and all(.policies[]; (.nr_scanned | isint) and (.nr_reclaimed | isint) and (.calls | isint)
+            and (.episodes_matching_recording | isint)); "summary")
   ]

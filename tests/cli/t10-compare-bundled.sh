@@ -45,6 +45,13 @@ for trace in "$TOP"/traces/*.dat; do
 		"$(jq -r -f "$TOP/tests/cli/totals.jq" "$json")"
 done
 
+# The recording kernel floors SCAN_FRACT targets of online memcgs: its model
+# must reproduce the recorded targets far more often than ceil-for-all.
+check "anon-swap: kernel reproduces most recorded target sequences" \
+	jq -e '.summary.policies.kernel.episodes_matching_recording >= 0.8 * .summary.episodes' "$TMP/anon-swap.json"
+check "anon-swap: original (ceil for all) reproduces fewer" \
+	jq -e '.summary.policies.original.episodes_matching_recording < .summary.policies.kernel.episodes_matching_recording' "$TMP/anon-swap.json"
+
 # On the 6.18 kernel the baseline is online-roundup + proportional
 json="$TMP/anon-swap.json"
 check_eq "anon-swap: online-roundup equals the 6.18 baseline" 0 \
