@@ -64,7 +64,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 
 UNIT_SRCS := tests/unit/run-unit.c tests/unit/test-sim.c tests/unit/test-policies.c \
-	tests/unit/test-kernel-model.c
+	tests/unit/test-kernel-model.c tests/unit/test-builder.c
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
 TEST_PLUGIN := $(BUILD)/tests/plugins/ceil-file.so $(BUILD)/tests/plugins/bad-abi.so \

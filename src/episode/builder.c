@@ -28,8 +28,18 @@ struct task {
 	UT_hash_handle hh;
 };
 
+/* A cgroup event held back until the memory hierarchy is known. */
+struct held_event {
+	struct rr_event ev;
+	char *str;
+};
+
 struct rr_builder {
 	struct rr_builder_opts opts;
+	/* cgroup v1 puts every controller's hierarchy in the cgroup: events;
+	 * until a memcg: event names an id of one of them, hold them back */
+	struct held_event *held;
+	size_t nr_held, cap_held;
 	rr_episode_cb cb;
 	void *ctx;
 	struct rr_state st;
@@ -83,6 +93,9 @@ void rr_builder_free(struct rr_builder *b)
 		episode_free(t->ep);
 		free(t);
 	}
+	for (size_t i = 0; i < b->nr_held; i++)
+		free(b->held[i].str);
+	free(b->held);
 	rr_state_free(&b->st);
 	free(b);
 }
@@ -408,11 +421,94 @@ static int episode_end(struct rr_builder *b, struct task *t, const struct rr_eve
 	return ret;
 }
 
+static bool is_cgroup_event(enum rr_event_type type)
+{
+	return type == RR_EV_CGROUP_MKDIR || type == RR_EV_CGROUP_RMDIR ||
+	       type == RR_EV_CGROUP_RELEASE || type == RR_EV_ATTACH;
+}
+
+static int hold(struct rr_builder *b, const struct rr_event *ev)
+{
+	struct held_event *h;
+
+	if (b->nr_held == b->cap_held) {
+		size_t cap = b->cap_held ? b->cap_held * 2 : 64;
+
+		h = realloc(b->held, cap * sizeof(*h));
+		if (!h)
+			return -1;
+		b->held = h;
+		b->cap_held = cap;
+	}
+	h = &b->held[b->nr_held];
+	h->ev = *ev;
+	h->str = ev->str ? strndup(ev->str, (size_t)ev->str_len) : NULL;
+	if (ev->str && !h->str)
+		return -1;
+	h->ev.str = h->str;
+	b->nr_held++;
+	return 0;
+}
+
+static int feed(struct rr_builder *b, const struct rr_event *ev);
+
+/*
+ * The memory hierarchy is the one whose cgroup ids the memcg: events use
+ * (kernel-reclaim-model.md §12.3: on v1 every hierarchy emits cgroup:
+ * events).  Decide it at the first memcg: id that belongs to exactly one
+ * held hierarchy, then replay that hierarchy's held events in order.
+ */
+static int resolve_memory_root(struct rr_builder *b, uint64_t id)
+{
+	int root = -1;
+
+	for (size_t i = 0; i < b->nr_held; i++) {
+		if (b->held[i].ev.id != id)
+			continue;
+		if (root >= 0 && root != b->held[i].ev.cgroup_root)
+			return 0;	/* ambiguous: wait for another id */
+		root = b->held[i].ev.cgroup_root;
+	}
+	if (root < 0)
+		return 0;
+	b->st.memory_root = root;
+	for (size_t i = 0; i < b->nr_held; i++) {
+		int ret = 0;
+
+		if (b->held[i].ev.cgroup_root == root)
+			ret = feed(b, &b->held[i].ev);
+		free(b->held[i].str);
+		b->held[i].str = NULL;
+		if (ret)
+			return ret;
+	}
+	free(b->held);
+	b->held = NULL;
+	b->nr_held = b->cap_held = 0;
+	return 0;
+}
+
 int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev)
+{
+	b->stats.events++;
+	if (b->st.memory_root < 0) {
+		if (is_cgroup_event(ev->type))
+			return hold(b, ev);
+		if ((ev->type == RR_EV_MOD_LRUVEC || ev->type == RR_EV_COUNT_EVENTS ||
+		     ev->type == RR_EV_FLUSH) && b->nr_held) {
+			int ret = resolve_memory_root(b, ev->id);
+
+			if (ret)
+				return ret;
+		}
+	}
+	return feed(b, ev);
+}
+
+static int feed(struct rr_builder *b, const struct rr_event *ev)
 {
 	struct task *t;
 
-	b->stats.events++;
 	switch (ev->type) {
 	case RR_EV_CGROUP_MKDIR:
 	case RR_EV_CGROUP_RMDIR:
@@ -437,16 +533,18 @@ int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev)
 	if (!t)
 		return -1;
 	switch (ev->type) {
-	case RR_EV_ATTACH:
-		if (b->st.memory_root < 0 || ev->cgroup_root == b->st.memory_root)
-			for (struct task *x = t; x; x = NULL) {
-				struct task *target = task_get(b, ev->attach_pid);
+	case RR_EV_ATTACH: {
+		/* the moved task, not the writer of cgroup.procs */
+		struct task *moved;
 
-				if (!target)
-					return -1;
-				target->memcg_id = ev->id;
-			}
+		if (ev->cgroup_root != b->st.memory_root)
+			return 0;
+		moved = task_get(b, ev->attach_pid);
+		if (!moved)
+			return -1;
+		moved->memcg_id = ev->id;
 		return 0;
+	}
 	case RR_EV_MEMCG_RECLAIM_BEGIN:
 		return episode_begin(b, t, ev, RR_EP_MEMCG);
 	case RR_EV_SOFTLIMIT_BEGIN:

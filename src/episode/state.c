@@ -238,7 +238,7 @@ void rr_state_note_cost(struct rr_state *st, struct rr_memcg *m, int type,
 
 static bool root_matches(const struct rr_state *st, int root)
 {
-	return st->memory_root < 0 || root == st->memory_root;
+	return root == st->memory_root;
 }
 
 int rr_state_apply(struct rr_state *st, const struct rr_event *ev)

@@ -65,7 +65,8 @@ struct rr_state {
 	struct rr_memcg *by_id;
 	struct rr_memcg *by_path;
 	uint64_t next_synthetic_id;	/* for ancestors seen only as a path */
-	int memory_root;		/* cgroup hierarchy id of memcg, -1 unknown */
+	int memory_root;		/* cgroup hierarchy id of memcg, -1 unknown;
+					 * cgroup events of other hierarchies are ignored */
 	struct rr_item_map items;
 	bool cost_zero_returns, cost_rotations_x32, cost_fractions;
 	int default_swappiness;

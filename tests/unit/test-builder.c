@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Episode builder on hand-made event streams, in the order the 6.18 kernel
+ * emits them (kernel-reclaim-model.md §12.4): attribution of batches,
+ * the reclaim root, nr_to_reclaim inference, the v1 memory hierarchy among
+ * other hierarchies' cgroup events, and LRU sizes of new memcgs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/episode/builder.h"
+#include "unit.h"
+
+#define MAX_EPISODES 8
+
+struct seen {
+	int n;
+	struct rr_episode ep[MAX_EPISODES];
+	struct rr_rec_batch batches[MAX_EPISODES][16];
+	char root_path[MAX_EPISODES][64];
+	uint64_t snap_lru[MAX_EPISODES][4];	/* of the root, at the start */
+};
+
+static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
+{
+	struct seen *s = ctx;
+	struct rr_sim_input in;
+	struct rr_kernel_model km;
+	struct rr_error err;
+
+	(void)st;
+	if (s->n >= MAX_EPISODES)
+		return 0;
+	s->ep[s->n] = *ep;
+	memcpy(s->batches[s->n], ep->batches,
+	       (ep->nr_batches < 16 ? ep->nr_batches : 16) * sizeof(*ep->batches));
+	snprintf(s->root_path[s->n], sizeof(s->root_path[0]), "%s",
+		 ep->root_path ? ep->root_path : "");
+	rr_kernel_model_init(&km, "6.18");
+	if (!rr_episode_sim_input(ep, st, &km, 12, &in, &err)) {
+		memcpy(s->snap_lru[s->n], in.memcgs[0].lru_pages, sizeof(s->snap_lru[0]));
+		free(in.memcgs);
+	}
+	s->n++;
+	return 0;
+}
+
+static struct rr_builder *builder(struct seen *s)
+{
+	struct rr_builder_opts o = { .offline_delay_ns = 25000000, .swap_present = -1 };
+
+	memset(s, 0, sizeof(*s));
+	return rr_builder_new(&o, collect, s);
+}
+
+static uint64_t ts;
+
+static void feed(struct rr_builder *b, struct rr_event ev)
+{
+	ev.ts_ns = ts += 1000;
+	if (!ev.pid)
+		ev.pid = 100;
+	CU_ASSERT_EQUAL_FATAL(rr_builder_feed(b, &ev), 0);
+}
+
+static void mkdir_ev(struct rr_builder *b, int root, uint64_t id, const char *path)
+{
+	feed(b, (struct rr_event){ .type = RR_EV_CGROUP_MKDIR, .cgroup_root = root,
+				   .id = id, .str = path, .str_len = (int)strlen(path),
+				   .pid = 1 });
+}
+
+static void delta(struct rr_builder *b, uint64_t id, int item, int val, int pid)
+{
+	feed(b, (struct rr_event){ .type = RR_EV_MOD_LRUVEC, .id = id, .item = item,
+				   .val = val, .pid = pid });
+}
+
+/* one inactive batch: isolate, decrement, PGSCAN, shrink */
+static void batch(struct rr_builder *b, uint64_t id, int lru, uint64_t req,
+		  uint64_t taken, uint64_t reclaimed, int prio)
+{
+	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = lru,
+				   .nr_requested = req, .nr_scanned = taken, .nr_taken = taken });
+	if (taken)
+		delta(b, id, lru, -(int)taken, 100);
+	feed(b, (struct rr_event){ .type = RR_EV_COUNT_EVENTS, .id = id, .item = 30, .val = taken });
+	if (taken)
+		feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = taken,
+					   .nr_reclaimed = reclaimed, .priority = prio });
+}
+
+static void test_attribution_and_root(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+
+	/* v1: another hierarchy (2) uses the same ids and paths first */
+	mkdir_ev(b, 2, 50, "/job");
+	mkdir_ev(b, 4, 50, "/job");
+	mkdir_ev(b, 4, 60, "/job/a");
+	mkdir_ev(b, 4, 70, "/job/b");
+	mkdir_ev(b, 2, 60, "/other");
+	/* page cache charged to a and b; 4 pages in a's pending drain */
+	delta(b, 60, 2, 4096, 200);
+	delta(b, 70, 2, 8192, 200);
+	feed(b, (struct rr_event){ .type = RR_EV_ATTACH, .cgroup_root = 4, .id = 70,
+				   .attach_pid = 100, .pid = 1 });
+
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	delta(b, 60, 2, 4, 100);	/* lru_add_drain() before the isolate */
+	batch(b, 60, 2, 1, 32, 32, 12);
+	batch(b, 70, 2, 2, 32, 32, 12);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 64 });
+
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_EQUAL(rr_builder_state(b)->memory_root, 4);
+	CU_ASSERT_EQUAL(s.ep[0].nr_batches, 2);
+	CU_ASSERT_EQUAL(s.batches[0][0].memcg_id, 60);
+	CU_ASSERT_EQUAL(s.batches[0][1].memcg_id, 70);
+	CU_ASSERT_EQUAL(s.batches[0][0].priority, 12);
+	CU_ASSERT_EQUAL(s.batches[0][1].nr_reclaimed, 32);
+	/* the reclaim root is the parent of both scanned memcgs */
+	CU_ASSERT_EQUAL(s.ep[0].root_memcg_id, 50);
+	CU_ASSERT_STRING_EQUAL(s.root_path[0], "/job");
+	/* 64 reclaimed at priority 12 and stopped: T in (0, 64] -> 32 */
+	CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_pages, 32);
+	CU_ASSERT_STRING_EQUAL(s.ep[0].nr_to_reclaim_basis, "fit");
+	/* the other hierarchy's /other never became a memcg */
+	CU_ASSERT_STRING_EQUAL(rr_state_find(rr_builder_state(b), 60)->path, "/job/a");
+	/* sizes: created in the trace, so exact; a lost 32 - 4 drained + 4 */
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 60), 2), 4096 + 4 - 32);
+	rr_builder_free(b);
+}
+
+/* §8.2: an episode that went down to priority 4 and reclaimed 528 pages
+ * had T in (264, 528]: a 512-page folio charge. */
+static void test_nr_to_reclaim_inference(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+	uint64_t cum = 0;
+
+	mkdir_ev(b, 0, 9, "/w");
+	delta(b, 9, 2, 100000, 200);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	for (int prio = 12; prio >= 4; prio--) {
+		uint64_t got = prio == 5 ? 264 - cum : (prio == 4 ? 264 : 8);
+
+		if (prio > 5)
+			cum += got;
+		batch(b, 9, 2, 32, got, got, prio);
+	}
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 528 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_low, 264);
+	CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_high, 528);
+	CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_pages, 512);
+	CU_ASSERT_STRING_EQUAL(s.ep[0].nr_to_reclaim_basis, "fit");
+	/* the root's sizes at the episode start, before its batches */
+	CU_ASSERT_EQUAL(s.snap_lru[0][2], 100000);
+	rr_builder_free(b);
+}
+
+/* A batch that took nothing has no shrink event: it gets the priority of
+ * the next batch; an end without a begin is ignored. */
+static void test_empty_batch_and_orphan_end(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+
+	mkdir_ev(b, 0, 9, "/w");
+	delta(b, 9, 0, 10, 200);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 3 });
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	batch(b, 9, 2, 5, 0, 0, 11);	/* empty file list, no shrink event */
+	batch(b, 9, 0, 10, 10, 10, 11);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 10 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_EQUAL(s.ep[0].nr_batches, 2);
+	CU_ASSERT_EQUAL(s.batches[0][0].priority, 11);
+	CU_ASSERT_FALSE(s.batches[0][0].has_shrink);
+	CU_ASSERT_EQUAL(s.batches[0][0].memcg_id, 9);	/* from the PGSCAN count */
+	CU_ASSERT_EQUAL(s.ep[0].seq, 1);
+	CU_ASSERT_TRUE(s.ep[0].swap_inferred_present);	/* anon was isolated */
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->episodes[RR_EP_MEMCG], 1);
+	rr_builder_free(b);
+}
+
+int register_builder_tests(void)
+{
+	CU_pSuite s = CU_add_suite("builder", NULL, NULL);
+
+	if (!s || !CU_add_test(s, "attribution, root, v1 hierarchy", test_attribution_and_root) ||
+	    !CU_add_test(s, "nr_to_reclaim from checkpoints", test_nr_to_reclaim_inference) ||
+	    !CU_add_test(s, "empty batch, end without begin", test_empty_batch_and_orphan_end))
+		return -1;
+	return 0;
+}
