@@ -82,10 +82,11 @@ D=$RR_CG
 rr_write 60 "$D/memory.swappiness"
 rr_marker "trace=offline-anon P=${P#"$RR_MEMCG_ROOT"} P_limit_mib=$LIMIT_MIB swappiness=60 C=${C#"$RR_MEMCG_ROOT"} C_shmem_mib=$SHM_MIB C_file_mib=$FILE_MIB D=${D#"$RR_MEMCG_ROOT"} D_anon_mib=$ANON_MIB swap_mib=$SWAP_MIB"
 
-# Hierarchical memory.stat fields of a v1 memcg: "rss shmem cache" (bytes).
+# stat3 PREFIX CG: hierarchical memory.stat fields of a v1 memcg (bytes),
+# as "PREFIXrss=N PREFIXshmem=N PREFIXcache=N" (cache includes shmem).
 stat3() {
-	awk '$1 == "total_rss" { r = $2 } $1 == "total_shmem" { s = $2 } $1 == "total_cache" { c = $2 }
-	     END { printf "rss=%d shmem=%d cache=%d", r, s, c }' "$1/memory.stat"
+	awk -v p="$1" '$1 == "total_rss" { r = $2 } $1 == "total_shmem" { s = $2 } $1 == "total_cache" { c = $2 }
+	     END { printf "%srss=%d %sshmem=%d %scache=%d", p, r, p, s, p, c }' "$2/memory.stat"
 }
 
 rr_marker "phase=shmem-in-C"
@@ -93,19 +94,19 @@ rr_run_in "$C" dd if=/dev/zero of="$shm/c-shmem" bs=1M count="$SHM_MIB" status=n
 rr_marker "phase=read-in-C"
 rr_run_in "$C" cat "$fc" > /dev/null
 c_usage=$(cat "$C/memory.usage_in_bytes")
-c_stat=$(stat3 "$C")
+c_stat=$(stat3 C_ "$C")
 rr_log "C usage after fill: $c_usage bytes ($c_stat); P usage $(cat "$P/memory.usage_in_bytes")"
 # The writer and the reader have exited; make sure nothing is left in C,
 # then remove it. Its shmem and page cache stay charged to the offline C.
 rr_evacuate "$C"
-rr_marker "phase=rmdir-C C_usage=$c_usage C_$c_stat"
+rr_marker "phase=rmdir-C C_usage=$c_usage $c_stat"
 rmdir "$C"
 rr_log "C removed (offline); P usage $(cat "$P/memory.usage_in_bytes") bytes"
 
 rr_marker "phase=anon-in-D P_usage=$(cat "$P/memory.usage_in_bytes")"
 rr_run_in "$D" "$RR_TMP/anon" "$ANON_MIB" >&2
 sleep 0.5
-p_done="P_usage=$(cat "$P/memory.usage_in_bytes") P_failcnt=$(cat "$P/memory.failcnt") P_$(stat3 "$P") D_usage=$(cat "$D/memory.usage_in_bytes")"
+p_done="P_usage=$(cat "$P/memory.usage_in_bytes") P_failcnt=$(cat "$P/memory.failcnt") $(stat3 P_ "$P") D_usage=$(cat "$D/memory.usage_in_bytes")"
 rr_marker "phase=done $p_done"
 rr_log "done: $p_done; swap used $(awk -v f="/var/tmp/$RR_TAG-swapfile" '$1 == f { print $4 }' /proc/swaps) KiB"
 
