@@ -67,10 +67,10 @@ UNIT_SRCS := tests/unit/run-unit.c tests/unit/test-sim.c tests/unit/test-policie
 	tests/unit/test-kernel-model.c tests/unit/test-builder.c
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
-TEST_PLUGIN := $(BUILD)/tests/plugins/ceil-file.so $(BUILD)/tests/plugins/bad-abi.so \
-	$(BUILD)/tests/plugins/no-entry.so
+TEST_PLUGIN := $(addprefix $(BUILD)/tests/plugins/,ceil-file.so bad-abi.so no-entry.so \
+	named-kernel.so einval.so) $(BUILD)/examples/policy-example.so
 
-.PHONY: all deps demo check asan clean help unit
+.PHONY: all deps demo check asan clean help unit install
 
 all: reclaim-replay
 
@@ -100,7 +100,17 @@ $(BUILD)/tests/unit/run-unit: $(UNIT_OBJS) $(LIB_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEP_LIBS) $(CUNIT_LIBS) -ldl
 
+# The example policy, built the way a user builds one (see its header).
+examples/policy-example.so: examples/policy-example.c include/reclaim-replay/policy.h
+	@echo "  CC      $@"
+	$(Q)$(CC) -std=gnu11 $(WARN) $(CFLAGS) -Iinclude -shared -fPIC -o $@ $<
+
 $(BUILD)/tests/plugins/%.so: tests/plugins/%.c include/reclaim-replay/policy.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN) -Iinclude -shared -fPIC -o $@ $<
+
+$(BUILD)/examples/%.so: examples/%.c include/reclaim-replay/policy.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN) -Iinclude -shared -fPIC -o $@ $<
@@ -123,14 +133,24 @@ asan:
 check-asan: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD) SAN="$(SAN)" CFLAGS="$(CFLAGS)" \
 		$(BUILD)/reclaim-replay $(BUILD)/tests/unit/run-unit $(TEST_PLUGIN)
-	$(Q)LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:fast_unwind_on_malloc=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	$(Q)LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		BUILD=$(BUILD) RR_BIN=$(BUILD)/reclaim-replay ./tests/run-all.sh
 
 $(BUILD)/reclaim-replay: $(MAIN_OBJ) $(LIB_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEP_LIBS) -ldl
 
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+install: reclaim-replay
+	install -D -m 755 reclaim-replay $(DESTDIR)$(PREFIX)/bin/reclaim-replay
+	install -D -m 644 include/reclaim-replay/policy.h \
+		$(DESTDIR)$(PREFIX)/include/reclaim-replay/policy.h
+	for m in man/*.1; do install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/$$(basename $$m); done
+	for m in man/*.5; do install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man5/$$(basename $$m); done
+
 clean:
-	rm -rf build build-asan reclaim-replay demo-diff.json
+	rm -rf build build-asan reclaim-replay demo-diff.json examples/*.so
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

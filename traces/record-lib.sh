@@ -246,14 +246,18 @@ rr_instance_start() {
 	local d=$RR_INSTANCE_DIR ev
 	rr_write 0 "$d/tracing_on"
 	rr_write "$RR_BUF_KB" "$d/buffer_size_kb"
-	rr_write "$RR_LRUVEC_FILTER" "$d/events/memcg/mod_memcg_lruvec_state/filter"
-	if [ -n "$RR_EVENTS_FILTER" ]; then
-		rr_write "$RR_EVENTS_FILTER" "$d/events/memcg/count_memcg_events/filter"
+	# RR_FILTERS=0: no kernel-side filters at all, like a plain
+	# `trace-cmd record -e vmscan -e memcg -e cgroup` (used by the tests)
+	if [ "${RR_FILTERS:-1}" != 0 ]; then
+		rr_write "$RR_LRUVEC_FILTER" "$d/events/memcg/mod_memcg_lruvec_state/filter"
+		if [ -n "$RR_EVENTS_FILTER" ]; then
+			rr_write "$RR_EVENTS_FILTER" "$d/events/memcg/count_memcg_events/filter"
+		fi
+		for ev in cgroup_mkdir cgroup_rmdir cgroup_release; do
+			rr_write "root == $RR_MEMCG_HIER" "$d/events/cgroup/$ev/filter"
+		done
+		rr_write "dst_root == $RR_MEMCG_HIER" "$d/events/cgroup/cgroup_attach_task/filter"
 	fi
-	for ev in cgroup_mkdir cgroup_rmdir cgroup_release; do
-		rr_write "root == $RR_MEMCG_HIER" "$d/events/cgroup/$ev/filter"
-	done
-	rr_write "dst_root == $RR_MEMCG_HIER" "$d/events/cgroup/cgroup_attach_task/filter"
 	for ev in $RR_EVENTS; do
 		rr_write 1 "$d/events/$ev/enable"
 	done

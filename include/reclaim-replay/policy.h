@@ -13,8 +13,9 @@
  * Units: every size is in base pages (PAGE_SIZE of the recorded kernel),
  * never bytes.  Hooks are pure: they may read their inputs and their own
  * private state, but must not do I/O, touch globals or call exit().  They
- * return 0, or a negative errno value on failure; a failing hook aborts the
- * replay of that episode under that policy with an error naming the policy.
+ * return 0, or a negative errno value on failure; a failing hook stops the
+ * whole replay: `compare` exits 1 with an error naming the policy and hook,
+ * and writes no output (a policy that cannot decide gives no diff).
  *
  * Out-of-tree policies are shared objects that export one function,
  * RR_POLICY_ENTRY_SYMBOL, returning a pointer to their struct rr_policy.
@@ -98,9 +99,10 @@ struct rr_proactive_chunk_args {
  * @kernel_ref:  the kernel function and commit the policy mirrors, e.g.
  *               "get_scan_count(), 76073c646f5f".
  *
- * @init:  optional.  Parse @params ("key=value,..." or NULL) and allocate the
- *         private state returned in *@priv.  Unknown keys must return
- *         -EINVAL.  Called once per replay.
+ * @init:  optional.  Parse @params ("key=value,..." as given after ':' in
+ *         `-p ./x.so:key=value,...`, or NULL) and allocate the private state
+ *         returned in *@priv.  Unknown keys must return -EINVAL.  Called
+ *         once per replay.  A policy without init refuses parameters.
  * @fini:  optional.  Free what @init allocated.
  *
  * @scan_fract_target: the SCAN_FRACT division of get_scan_count()

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
+#include "../sim/kernel-model.h"
 #include "cli.h"
 #include "replay.h"
 
@@ -31,6 +34,24 @@ static const char compare_usage[] =
 	"  -q, --quiet              no progress line\n"
 	"  -h, --help               this text\n";
 
+/* Syntax of a policy spec: non-empty '+'-separated components. */
+static const char *spec_problem(const char *spec)
+{
+	int parts = 1;
+
+	if (!*spec)
+		return "is empty";
+	if (strlen(spec) > 120)
+		return "is longer than 120 characters";
+	if (spec[0] == '+' || spec[strlen(spec) - 1] == '+' || strstr(spec, "++"))
+		return "has an empty component around '+'";
+	for (const char *p = spec; *p; p++)
+		parts += *p == '+';
+	if (parts > RR_MAX_COMPONENTS - 1)
+		return "has too many '+' components (at most 7)";
+	return NULL;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	enum { OPT_KERNEL = 256, OPT_SWAP, OPT_OFFLINE };
@@ -53,20 +74,40 @@ int cmd_compare(int argc, char **argv)
 	char *text;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:o:qh", longopts, NULL)) != -1) {
+	opterr = 0;	/* one message per error, ours */
+	while ((c = getopt_long(argc, argv, ":p:o:qh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'p':
+		case 'p': {
+			const char *problem = spec_problem(optarg);
+
+			if (problem)
+				return rr_usage_error("compare", "policy spec '%.40s%s' %s", optarg,
+						      strlen(optarg) > 40 ? "..." : "", problem);
 			if (opts.nr_specs >= RR_MAX_POLICIES - 1)
 				return rr_usage_error("compare", "at most %d policies",
 						      RR_MAX_POLICIES - 1);
+			for (int i = 0; i < opts.nr_specs; i++)
+				if (!strcmp(opts.policy_specs[i], optarg))
+					return rr_usage_error("compare", "policy '%s' given twice",
+							      optarg);
 			opts.policy_specs[opts.nr_specs++] = optarg;
 			break;
+		}
 		case 'o':
+			if (!*optarg)
+				return rr_usage_error("compare", "-o needs a file name, or - for stdout");
 			output = optarg;
 			break;
-		case OPT_KERNEL:
+		case OPT_KERNEL: {
+			struct rr_kernel_model km;
+
+			if (rr_kernel_model_init(&km, optarg))
+				return rr_usage_error("compare", "--kernel takes a release "
+						      "MAJOR.MINOR[...] of 4.0 or later, not '%s'",
+						      optarg);
 			opts.kernel_release = optarg;
 			break;
+		}
 		case OPT_SWAP:
 			if (!strcmp(optarg, "auto"))
 				opts.swap_present = -1;
@@ -98,12 +139,17 @@ int cmd_compare(int argc, char **argv)
 		case 'h':
 			fputs(compare_usage, stdout);
 			return RR_EXIT_OK;
+		case ':':
+			return rr_usage_error("compare", "option '%s' needs an argument",
+					      argv[optind - 1]);
 		default:
-			return rr_usage_error("compare", "unknown option");
+			return rr_usage_error("compare", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
 		return rr_usage_error("compare", "no TRACE given");
+	if (!*argv[optind])
+		return rr_usage_error("compare", "empty TRACE name");
 	if (optind + 1 < argc)
 		return rr_usage_error("compare", "one TRACE at a time, got '%s' too",
 				      argv[optind + 1]);
@@ -137,7 +183,10 @@ int cmd_compare(int argc, char **argv)
 		text = nl;
 		text[len++] = '\n';
 		text[len] = 0;
-		if (rr_write_file_atomic(output, text, len, &err)) {
+		struct stat in_st;
+
+		if (rr_write_file_atomic(output, text, len,
+					 stat(opts.trace_path, &in_st) ? NULL : &in_st, &err)) {
 			rr_print_error(&err);
 			free(text);
 			goto out;

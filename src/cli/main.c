@@ -30,8 +30,8 @@ static void usage(FILE *f)
 		   "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'reclaim-replay <command> -h' shows a command's options; "
-		   "man reclaim-replay has the details.\n");
+	fprintf(f, "\n'reclaim-replay <command> -h' shows a command's options; man\n"
+		   "reclaim-replay (in the source tree: man -l man/reclaim-replay.1) has the details.\n");
 }
 
 void rr_print_error(const struct rr_error *err)
@@ -64,6 +64,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "reclaim-replay: <stdout>: write failed: %s\n",
+				strerror(errno));
+			return RR_EXIT_ERROR;
+		}
 		return RR_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
@@ -74,7 +79,8 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], commands[i].name))
 			continue;
 		ret = commands[i].fn(argc - 1, argv + 1);
-		if (fflush(stdout) || ferror(stdout)) {
+		/* a command that failed has said why already */
+		if ((fflush(stdout) || ferror(stdout)) && ret == RR_EXIT_OK) {
 			fprintf(stderr, "reclaim-replay: <stdout>: write failed: %s\n",
 				strerror(errno));
 			return RR_EXIT_ERROR;

@@ -286,6 +286,18 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 				    json_integer((json_int_t)bs->batches_unattributed));
 		json_object_set_new(stats, "rstat_flushes", json_integer((json_int_t)st->nr_flushes));
 		json_object_set_new(stats, "memcgs", json_integer(st->nr_memcgs));
+		{
+			const char *first = "";
+			unsigned int nw = rr_trace_lib_warnings(&first);
+
+			json_object_set_new(stats, "reader_warnings", json_integer(nw));
+			if (nw) {
+				json_object_set_new(stats, "reader_first_warning", json_string(first));
+				fprintf(stderr, "reclaim-replay: %s: warning: the trace reader reported %u "
+					"problem%s (first: %s); events may be missing\n",
+					opts->trace_path, nw, nw == 1 ? "" : "s", first);
+			}
+		}
 		json_object_set_new(json_object_get(out->root, "input"), "stats", stats);
 
 		input = json_object_get(out->root, "input");

@@ -48,11 +48,11 @@ static int write_in_place(const char *path, const char *text, size_t len,
 }
 
 int rr_write_file_atomic(const char *path, const char *text, size_t len,
-			 struct rr_error *err)
+			 const struct stat *protect, struct rr_error *err)
 {
 	char *tmp, *real = NULL;
 	struct stat st;
-	mode_t mask;
+	mode_t mask, mode;
 	int fd, ret;
 
 	if (!strcmp(path, "-")) {
@@ -63,6 +63,10 @@ int rr_write_file_atomic(const char *path, const char *text, size_t len,
 		return 0;
 	}
 	if (stat(path, &st) == 0) {
+		if (protect && st.st_dev == protect->st_dev && st.st_ino == protect->st_ino) {
+			rr_error_set(err, path, "is the input trace; refusing to overwrite it");
+			return -1;
+		}
 		if (S_ISDIR(st.st_mode)) {
 			rr_error_set(err, path, "is a directory");
 			return -1;
@@ -72,7 +76,7 @@ int rr_write_file_atomic(const char *path, const char *text, size_t len,
 		/* a symlink stays a symlink: replace what it points to */
 		real = realpath(path, NULL);
 		if (real && strcmp(real, path)) {
-			ret = rr_write_file_atomic(real, text, len, err);
+			ret = rr_write_file_atomic(real, text, len, protect, err);
 			free(real);
 			return ret;
 		}
@@ -84,13 +88,16 @@ int rr_write_file_atomic(const char *path, const char *text, size_t len,
 	}
 	mask = umask(0);
 	umask(mask);
+	mode = 0666 & ~mask;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		mode = st.st_mode & 07777;
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		rr_error_set(err, path, "cannot create: %s", strerror(errno));
 		free(tmp);
 		return -1;
 	}
-	if (write_all(fd, text, len) || fsync(fd) || fchmod(fd, 0666 & ~mask)) {
+	if (write_all(fd, text, len) || fsync(fd) || fchmod(fd, mode)) {
 		rr_error_set(err, path, "write failed: %s", strerror(errno));
 		close(fd);
 		unlink(tmp);

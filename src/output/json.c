@@ -284,11 +284,11 @@ json_t *rr_out_finish(struct rr_out *o)
 	json_object_set_new(s, "episodes", u64(o->nr_episodes));
 	json_object_set_new(s, "episodes_replayed", u64(o->nr_replayed));
 	json_object_set_new(s, "episodes_skipped", u64(o->nr_skipped));
-	json_object_set_new(s, "page_size_bytes", u64(o->page_size_bytes));
 	json_object_set_new(rec, "nr_scanned", u64(o->recorded.nr_scanned));
 	json_object_set_new(rec, "nr_reclaimed", u64(o->recorded.nr_reclaimed));
 	json_object_set_new(rec, "batches", u64(o->recorded.batches));
-	json_object_set_new(rec, "scan_request_pages", u64(o->recorded.scan_request_pages));
+	json_object_set_new(rec, "nr_reclaimed_bytes", u64(o->recorded.nr_reclaimed * o->page_size_bytes));
+	json_object_set_new(rec, "scan_target_pages", u64(o->recorded.scan_request_pages));
 	json_object_set_new(rec, "lowest_priority", json_integer(o->recorded.lowest_priority));
 	json_object_set_new(s, "recorded", rec);
 	for (int i = 0; i < o->nr_policies; i++) {

@@ -69,13 +69,17 @@ void rr_out_print_table(const struct rr_out *o, FILE *f);
 
 void rr_out_free(struct rr_out *o);
 
+struct stat;
+
 /**
  * rr_write_file_atomic() - write @text to @path through a temporary file
  * in the same directory and rename(2), so a failure leaves no half-written
- * file.  "-" writes to stdout.
+ * file.  "-" writes to stdout; a FIFO or device is written in place; a
+ * symlink's target is replaced; an existing file keeps its mode.
+ * @protect: if not NULL, refuse to write over this file (the input).
  * Return: 0, or -1 with @err naming @path.
  */
 int rr_write_file_atomic(const char *path, const char *text, size_t len,
-			 struct rr_error *err);
+			 const struct stat *protect, struct rr_error *err);
 
 #endif

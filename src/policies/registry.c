@@ -22,8 +22,22 @@ static bool is_path(const char *s)
 	return strchr(s, '/') || (n > 3 && !strcmp(s + n - 3, ".so"));
 }
 
+/* [a-z0-9-]+, at most 32 characters (the header's rule for names). */
+static bool valid_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n > 32)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= '0' && name[i] <= '9') || name[i] == '-'))
+			return false;
+	return true;
+}
+
 static int add_component(struct rr_resolved_policy *p, const struct rr_policy *pol,
-			 void *dl, const struct rr_kernel_model *km,
+			 void *dl, const struct rr_kernel_model *km, const char *params_in,
 			 const char *what, struct rr_error *err)
 {
 	char params[96];
@@ -35,15 +49,20 @@ static int add_component(struct rr_resolved_policy *p, const struct rr_policy *p
 			     RR_MAX_COMPONENTS);
 		return -1;
 	}
+	if (params_in && !pol->init) {
+		rr_error_set(err, what, "policy '%s' takes no parameters", pol->name);
+		return -1;
+	}
 	if (pol->init) {
 		int ret;
 
 		snprintf(params, sizeof(params), "release=%s", km->release);
-		/* only the kernel policy takes the release; plug-ins get NULL */
-		ret = pol->init(strcmp(pol->name, "kernel") ? NULL : params, &priv);
+		/* the kernel policy takes the release; others what the user gave */
+		ret = pol->init(dl ? params_in : (!strcmp(pol->name, "kernel") ? params : NULL),
+				&priv);
 		if (ret) {
 			rr_error_set(err, what, "policy '%s' init failed: %s",
-				     pol->name, strerror(-ret));
+				     pol->name, ret < 0 ? strerror(-ret) : "positive return value");
 			return -1;
 		}
 	}
@@ -98,8 +117,13 @@ static const struct rr_policy *load_so(const char *path, void **dl_out,
 			     pol->size, RR_POLICY_ABI_VERSION, sizeof(struct rr_policy));
 		goto fail;
 	}
-	if (!pol->name || !*pol->name) {
-		rr_error_set(err, path, "policy has no name");
+	if (!pol->name || !valid_name(pol->name)) {
+		rr_error_set(err, path, "policy name must be 1-32 characters of [a-z0-9-]");
+		goto fail;
+	}
+	if (rr_builtin_find(pol->name)) {
+		rr_error_set(err, path, "policy name '%s' is taken by a built-in policy",
+			     pol->name);
 		goto fail;
 	}
 	*dl_out = dl;
@@ -111,7 +135,7 @@ fail:
 
 /* Add @pol after its base chain (bases first, so @pol's own hooks win). */
 static int add_with_bases(struct rr_resolved_policy *p, const struct rr_policy *pol,
-			  void *dl, const struct rr_kernel_model *km,
+			  void *dl, const struct rr_kernel_model *km, const char *params,
 			  const char *what, int depth, struct rr_error *err)
 {
 	if (depth > RR_MAX_COMPONENTS) {
@@ -126,12 +150,17 @@ static int add_with_bases(struct rr_resolved_policy *p, const struct rr_policy *
 				     pol->name, pol->base);
 			return -1;
 		}
-		if (add_with_bases(p, base, NULL, km, what, depth + 1, err))
+		if (add_with_bases(p, base, NULL, km, NULL, what, depth + 1, err))
 			return -1;
 	}
-	if (!strcmp(pol->name, "kernel") && p->nr_components > 0)
+	if (!strcmp(pol->name, "kernel") && p->nr_components > 0) {
+		if (params) {
+			rr_error_set(err, what, "policy 'kernel' takes no parameters");
+			return -1;
+		}
 		return 0;	/* already the base */
-	return add_component(p, pol, dl, km, what, err);
+	}
+	return add_component(p, pol, dl, km, params, what, err);
 }
 
 int rr_policy_resolve(struct rr_resolved_policy *out, const char *spec,
@@ -147,15 +176,21 @@ int rr_policy_resolve(struct rr_resolved_policy *out, const char *spec,
 		return -1;
 	}
 	snprintf(out->name, sizeof(out->name), "%s", spec);
-	if (add_component(out, rr_builtin_find("kernel"), NULL, km, spec, err))
+	if (add_component(out, rr_builtin_find("kernel"), NULL, km, NULL, spec, err))
 		goto fail;
 	snprintf(buf, sizeof(buf), "%s", spec);
 	for (tok = strtok_r(buf, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
 		const struct rr_policy *pol;
+		char path[600];
+		char *params = strchr(tok, ':');
 		void *dl = NULL;
 
+		if (params)
+			*params++ = 0;	/* NAME:key=value,... */
 		if (is_path(tok)) {
-			pol = load_so(tok, &dl, err);
+			/* a bare "x.so" is a file here, not a library search */
+			snprintf(path, sizeof(path), "%s%s", strchr(tok, '/') ? "" : "./", tok);
+			pol = load_so(path, &dl, err);
 		} else {
 			pol = rr_builtin_find(tok);
 			if (!pol)
@@ -164,8 +199,9 @@ int rr_policy_resolve(struct rr_resolved_policy *out, const char *spec,
 		}
 		if (!pol)
 			goto fail;
-		if (add_with_bases(out, pol, dl, km, tok, 0, err)) {
-			if (dl)
+		if (add_with_bases(out, pol, dl, km, params, tok, 0, err)) {
+			/* add_component() keeps dl only on success */
+			if (dl && (!out->nr_components || out->dl[out->nr_components - 1] != dl))
 				dlclose(dl);
 			goto fail;
 		}

@@ -41,8 +41,10 @@ const struct rr_policy *rr_builtin_find(const char *name);
 /**
  * rr_policy_resolve() - turn a spec into a flat hook table
  * @spec: '+'-separated components; each is a built-in name or a path to a
- *        .so (anything containing '/' or ending in ".so").  A later
- *        component's hooks win.  "kernel" is always the implicit base.
+ *        .so (anything containing '/' or ending in ".so"; "x.so" means
+ *        "./x.so"), optionally followed by ":key=value,..." passed to the
+ *        plug-in's init().  A later component's hooks win.  "kernel" is
+ *        always the implicit base.
  * @km:   the modelled kernel; passed to the "kernel" policy.
  *
  * Return: 0, or -1 with @err naming the spec or .so file (unknown name,

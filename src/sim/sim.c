@@ -271,7 +271,8 @@ static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU
 			if (ret) {
 				rr_error_set(r->err, r->pol->name,
 					     "policy hook scan_fract_target (%s) failed: %s",
-					     r->pol->scan_fract_from, strerror(-ret));
+					     r->pol->scan_fract_from,
+					     ret < 0 ? strerror(-ret) : "positive return value");
 				return -1;
 			}
 			scan = v > scan ? scan : v;
@@ -490,7 +491,8 @@ int rr_proactive_loop(const struct rr_resolved_policy *policy,
 		if (ret) {
 			rr_error_set(err, policy->name,
 				     "policy hook proactive_chunk (%s) failed: %s",
-				     policy->chunk_from, strerror(-ret));
+				     policy->chunk_from,
+				     ret < 0 ? strerror(-ret) : "positive return value");
 			return -1;
 		}
 		if (++calls > MAX_CHUNK_CALLS) {

@@ -54,4 +54,13 @@ int rr_trace_for_each(struct rr_trace *trace, rr_event_cb cb, void *ctx,
 
 void rr_trace_close(struct rr_trace *trace);
 
+/**
+ * rr_trace_lib_warnings() - warnings the trace libraries raised
+ * @first: set to the first warning's text ("libtracecmd: bad page offset").
+ * Return: how many warnings were raised while reading the event data in
+ * the last rr_trace_for_each().
+ * A non-zero count means the data read may be incomplete.
+ */
+unsigned int rr_trace_lib_warnings(const char **first);
+
 #endif

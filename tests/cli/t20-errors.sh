@@ -29,9 +29,9 @@ check_eq "data cut mid-file: exit 0 or 1, never a crash" "ok" \
 
 check_fails "unknown policy" 1 "^reclaim-replay: bogus: unknown policy" \
 	"$RR" compare -q "$trace" -p bogus
-check_fails "policy given twice" 1 "policy given twice" \
+check_fails "policy given twice" 2 "policy 'original' given twice" \
 	"$RR" compare -q "$trace" -p original -p original
-check_fails "bad --kernel" 1 "kernel release 'x.y' is not MAJOR.MINOR" \
+check_fails "bad --kernel" 2 "--kernel takes a release MAJOR.MINOR\[...\] of 4.0 or later, not 'x.y'" \
 	"$RR" compare -q "$trace" --kernel x.y
 check_fails "output directory missing" 1 "^reclaim-replay: $TMP/no/dir/out.json: cannot create" \
 	"$RR" compare -q "$trace" -o "$TMP/no/dir/out.json"
@@ -43,6 +43,41 @@ check_fails "unknown option" 2 "unknown option" "$RR" compare --bogus "$trace"
 check_fails "bad --swap" 2 "--swap takes auto, yes or no" "$RR" compare --swap maybe "$trace"
 check_fails "bad --offline-delay-ms" 2 "--offline-delay-ms takes" \
 	"$RR" compare --offline-delay-ms -5 "$trace"
+# regressions from a breakage hunt: each was a crash, a hang, data loss or
+# a second error line
+cp "$trace" "$TMP/own.dat"
+check_fails "-o onto the input trace is refused" 1 "^reclaim-replay: $TMP/own.dat: is the input trace" \
+	"$RR" compare -q "$TMP/own.dat" -o "$TMP/own.dat"
+check_eq "the input trace is intact" "$(md5sum <"$trace")" "$(md5sum <"$TMP/own.dat")"
+head -c 30 "$trace" >"$TMP/head30.dat"
+check_fails "header cut at 30 bytes (libtracecmd double free)" 1 \
+	"^reclaim-replay: $TMP/head30.dat: corrupt or truncated trace file" \
+	"$RR" compare -q "$TMP/head30.dat"
+if trace-cmd convert -i "$trace" --file-version 6 -o "$TMP/v6.dat" >/dev/null 2>&1; then
+	head -c -1 "$TMP/v6.dat" >"$TMP/v6cut.dat"
+	check_fails "v6 file short by one byte (libtracecmd SIGSEGV)" 1 \
+		"^reclaim-replay: $TMP/v6cut.dat: corrupt or truncated trace file" \
+		"$RR" compare -q "$TMP/v6cut.dat"
+fi
+mkfifo "$TMP/fifo"
+check_fails "a FIFO as TRACE fails at once" 1 "^reclaim-replay: $TMP/fifo: not a regular file" \
+	timeout 10 "$RR" compare -q "$TMP/fifo"
+for spec in + original+ +original original++cluster-cap; do
+	check_fails "policy spec '$spec' is a usage error" 2 "has an empty component" \
+		"$RR" compare -q "$trace" -p "$spec"
+done
+check_fails "missing option argument: one message" 2 "^reclaim-replay compare: option '-o' needs an argument$" \
+	"$RR" compare "$trace" -o
+check_eq "missing option argument: two lines (error, hint)" 2 "$(wc -l <"$TMP/err")"
+check_fails "empty -o" 2 "-o needs a file name" "$RR" compare "$trace" -o ""
+check_fails "empty TRACE" 2 "empty TRACE name" "$RR" compare ""
+if [ -w /dev/full ]; then
+	check_fails "-o - to a full disk: one error line" 1 "^reclaim-replay: <stdout>: write failed" \
+		sh -c "'$RR' compare -q '$trace' -o - >/dev/full"
+	check_eq "-o - to a full disk: said once" 1 "$(wc -l <"$TMP/err")"
+	check_fails "--help to a full disk fails" 1 "write failed" sh -c "'$RR' --help >/dev/full"
+fi
+
 check_fails "unknown command" 2 "'frobnicate' is not a command" "$RR" frobnicate
 check_fails "no command" 2 "usage: reclaim-replay" "$RR"
 

@@ -65,5 +65,31 @@ check_fails "plug-in with a future ABI is refused" 1 "bad-abi.so: policy ABI ver
 	"$RR" compare -q "$trace" -p "$BUILD/tests/plugins/bad-abi.so"
 check_fails ".so without the entry symbol" 1 "no-entry.so: not a reclaim-replay policy" \
 	"$RR" compare -q "$trace" -p "$BUILD/tests/plugins/no-entry.so"
+check_fails "a plug-in named like a built-in is refused" 1 \
+	"named-kernel.so: policy name 'kernel' is taken by a built-in policy" \
+	"$RR" compare -q "$trace" -p "$BUILD/tests/plugins/named-kernel.so"
+check_fails "a failing hook stops the replay with its name" 1 \
+	"policy hook scan_fract_target \(einval\) failed: Invalid argument" \
+	"$RR" compare -q "$TOP/traces/anon-swap.dat" -p "$BUILD/tests/plugins/einval.so" -o "$TMP/einval.json"
+check "a failing hook writes no output" test ! -e "$TMP/einval.json"
+check_fails "parameters for a policy without init" 1 "policy 'ceil-file' takes no parameters" \
+	"$RR" compare -q "$trace" -p "$plugin:x=1"
+check "a bare x.so is a file in the current directory" \
+	sh -c "cd '$BUILD/tests/plugins' && '$RR' compare -q '$trace' -p ceil-file.so >/dev/null"
+
+# the shipped example policy, with and without its parameter
+example=$BUILD/examples/policy-example.so
+ex="$TOP/traces/offline-anon.dat"
+check "example policy loads" sh -c "'$RR' compare -q '$ex' -p '$example' -p '$example:offline_only=1' -o '$TMP/ex.json' >/dev/null"
+check_eq "example policy: named round-nearest" "round-nearest round-nearest" \
+	"$(jq -r '[.policies[1,2].scan_fract_target_from] | join(" ")' "$TMP/ex.json")"
+check "example policy: nearest rounding changes SCAN_FRACT episodes" \
+	jq -e ".summary.policies[\"$example\"].episodes_differing_from_baseline > 0" "$TMP/ex.json"
+check_fails "example policy: an unknown parameter is refused" 1 "init failed: Invalid argument" \
+	"$RR" compare -q "$ex" -p "$example:bogus=1"
+echo keep >"$TMP/mode.json"
+chmod 600 "$TMP/mode.json"
+"$RR" compare -q "$trace" -o "$TMP/mode.json" >/dev/null
+check_eq "an existing output file keeps its mode" 600 "$(stat -c %a "$TMP/mode.json")"
 
 finish

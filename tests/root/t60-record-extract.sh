@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Needs root and tracefs: record a fresh file-cache reclaim trace on this
+# kernel (private tracefs instance, a child memory cgroup with a 64 MiB
+# limit, `trace-cmd extract`; traces/record-file-limit.sh cleans up after
+# itself, also on failure), once with the recorder's filters and once with
+# none, and replay both.
+. "$(dirname "$0")/../lib.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "not root: cannot record a kernel trace"
+	finish
+fi
+for filters in 1 0; do
+	out=$TMP/fresh-$filters.dat
+	RR_FILTERS=$filters bash "$TOP/traces/record-file-limit.sh" "$out" >"$TMP/rec.log" 2>&1
+	rc=$?
+	if [ $rc -eq 77 ]; then
+		skip "$(grep -o 'SKIP: .*\*' "$TMP/rec.log" | head -1)"
+		continue
+	fi
+	check_eq "filters=$filters: recording succeeded" 0 "$rc"
+	[ $rc -eq 0 ] || { sed 's/^/    | /' "$TMP/rec.log" | tail -5; continue; }
+	check "filters=$filters: compare replays the fresh trace" \
+		sh -c "'$RR' compare -q '$out' -o '$TMP/fresh-$filters.json' >/dev/null"
+	begins=$(trace-cmd report "$out" 2>/dev/null | grep -c 'mm_vmscan_memcg_reclaim_begin:')
+	check "filters=$filters: the workload reclaimed" test "$begins" -gt 0
+	check_eq "filters=$filters: one episode per begin/end pair" "$begins" \
+		"$(jq '.summary.episodes_replayed' "$TMP/fresh-$filters.json")"
+	check_eq "filters=$filters: reclaim root is the test cgroup" "true" \
+		"$(jq '[.episodes[].cgroup | test("/rrtrace-[0-9]+-file$")] | all' "$TMP/fresh-$filters.json")"
+	check "filters=$filters: baseline within 10% of recorded reclaim" \
+		jq -e '.summary as $s | (($s.policies.kernel.nr_reclaimed - $s.recorded.nr_reclaimed)
+		       | fabs) <= 0.10 * $s.recorded.nr_reclaimed' "$TMP/fresh-$filters.json"
+done
+check "no recorder instance left behind" \
+	sh -c "! ls /sys/kernel/tracing/instances 2>/dev/null | grep -q '^rr-'"
+check "no test cgroup left behind" \
+	sh -c "! find /sys/fs/cgroup/memory -maxdepth 4 -name 'rrtrace-*' 2>/dev/null | grep -q ."
+finish
