@@ -198,6 +198,13 @@ static json_t *result_json(const struct rr_sim_result *r, const struct rr_state 
 	json_object_set_new(j, "batches", u64(r->batches));
 	json_object_set_new(j, "lowest_priority", json_integer(r->lowest_priority));
 	json_object_set_new(j, "retries", json_integer(r->retries));
+	{
+		json_t *calls = json_array();
+
+		for (size_t i = 0; i < r->nr_chunks; i++)
+			json_array_append_new(calls, u64(r->chunk_requests[i]));
+		json_object_set_new(j, "call_requests_pages", calls);
+	}
 	json_object_set_new(j, "scan_targets", targets);
 	return j;
 }

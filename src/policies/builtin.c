@@ -81,6 +81,20 @@ static int proportional_chunk(void *priv, const struct rr_proactive_chunk_args *
 	return 0;
 }
 
+/* T.J. Mercier's first posting of 287d5fedb377 (v1,
+ * 20240131162442.3487473-1-tjmercier@google.com): max(r / 4, r % 4).
+ * Johannes Weiner's review: the % 4 term only matters below 4 pages, where
+ * try_to_free_mem_cgroup_pages() floors the request to 32 anyway. */
+static int proportional_v1_chunk(void *priv, const struct rr_proactive_chunk_args *a,
+				 uint64_t *out)
+{
+	uint64_t r = remaining(a);
+
+	(void)priv;
+	*out = r / 4 > r % 4 ? r / 4 : r % 4;
+	return 0;
+}
+
 /* ---- kernel: pick by release ---- */
 
 static int kernel_init(const char *params, void **priv)
@@ -189,6 +203,16 @@ static const struct rr_policy cluster_cap_policy = {
 	.proactive_chunk = cluster_cap_chunk,
 };
 
+static const struct rr_policy proportional_v1_policy = {
+	.abi_version = RR_POLICY_ABI_VERSION,
+	.size = sizeof(struct rr_policy),
+	.name = "proportional-v1",
+	.base = "kernel",
+	.summary = "memory.reclaim chunk = max(remaining / 4, remaining % 4) pages (first posting)",
+	.kernel_ref = "memory_reclaim(), 287d5fedb377 v1 posting",
+	.proactive_chunk = proportional_v1_chunk,
+};
+
 static const struct rr_policy proportional_policy = {
 	.abi_version = RR_POLICY_ABI_VERSION,
 	.size = sizeof(struct rr_policy),
@@ -205,6 +229,7 @@ const struct rr_policy *const rr_builtin_policies[] = {
 	&online_roundup_policy,
 	&cluster_cap_policy,
 	&proportional_policy,
+	&proportional_v1_policy,
 	NULL,
 };
 

@@ -33,7 +33,7 @@ struct rr_resolved_policy {
 };
 
 /* The built-in policy tables, NULL-terminated: kernel, original,
- * online-roundup, cluster-cap, proportional. */
+ * online-roundup, cluster-cap, proportional, proportional-v1. */
 extern const struct rr_policy *const rr_builtin_policies[];
 
 const struct rr_policy *rr_builtin_find(const char *name);

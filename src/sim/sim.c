@@ -40,7 +40,6 @@ struct run {
 	bool force_deactivate, skipped_deactivate, memcg_full_walk;
 	uint64_t sc_anon_cost, sc_file_cost;	/* copied per pass */
 	int cursor;
-	int failed;
 };
 
 static int lru_type(int lru)
@@ -554,6 +553,10 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 	} else {
 		if (do_try(&r, in->nr_pages, &got))
 			goto out;
+		if (add_chunk(out, in->nr_pages, got)) {
+			rr_error_set(err, "", "out of memory");
+			goto out;
+		}
 		out->nr_reclaimed_pages = got;
 	}
 	out->cursor = r.cursor;

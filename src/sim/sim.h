@@ -103,7 +103,7 @@ struct rr_sim_result {
 	int cursor;			/* the v6.11+ cursor afterwards */
 	struct rr_scan_target *targets;	/* non-zero targets, in decision order */
 	size_t nr_targets, cap_targets;
-	uint64_t *chunk_requests;	/* RR_SIM_PROACTIVE: nr_pages of each call */
+	uint64_t *chunk_requests;	/* nr_pages of each reclaim call, in order */
 	uint64_t *chunk_reclaimed;	/* ... and what each call reclaimed */
 	size_t nr_chunks, cap_chunks;
 };

@@ -8,11 +8,12 @@ def target: (type == "object")
   and (.cgroup_id | isint) and (.priority | isint) and .priority <= 12
   and (.lru | IN("inactive_anon","active_anon","inactive_file","active_file","unevictable"))
   and (.nr_pages | isint);
-def result: (type == "object")
-  and (.nr_scanned | isint) and (.nr_reclaimed | isint) and (.calls | isint)
+def result: type == "object" and (.calls as $calls
+  | (.nr_scanned | isint) and (.nr_reclaimed | isint) and ($calls | isint)
   and (.shrink_lruvec_calls | isint) and (.batches | isint)
   and (.lowest_priority | isint) and .lowest_priority <= 12 and (.retries | isint)
-  and (.scan_targets | type == "array" and all(.[]; target));
+  and (.call_requests_pages | type == "array" and length == $calls and all(.[]; isint))
+  and (.scan_targets | type == "array" and all(.[]; target)));
 . as $d
 | [ req(.schema_version; . == 1; "schema_version"),
     req(.tool; type == "object" and .name == "reclaim-replay" and (.version | type == "string"); "tool"),

@@ -60,6 +60,13 @@ static void test_builtins(void)
 	CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(&p, "proportional", &km618, &err), 0);
 	CU_ASSERT_EQUAL(chunk(&p, 262144, 0), 65536);
 	CU_ASSERT_EQUAL(chunk(&p, 262144, 262128), 4);	/* the host floors to 32 */
+	CU_ASSERT_EQUAL(chunk(&p, 1000, 997), 0);
+	rr_policy_release(&p);
+
+	CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(&p, "proportional-v1", &km618, &err), 0);
+	CU_ASSERT_EQUAL(chunk(&p, 262144, 0), 65536);
+	CU_ASSERT_EQUAL(chunk(&p, 1000, 997), 3);	/* r % 4 wins below 4 pages */
+	CU_ASSERT_EQUAL(chunk(&p, 1000, 993), 3);	/* max(7/4, 7%4) = 3 */
 	rr_policy_release(&p);
 }
 

@@ -175,6 +175,21 @@ static void test_chunk_tables(void)
 		CU_ASSERT_EQUAL(r.chunk_requests[i], quarter[i]);
 	rr_sim_result_free(&r);
 
+	/* T.J.'s first posting, max(r/4, r%4): the % 4 term is dead code */
+	{
+		struct rr_sim_result v1;
+
+		run_chunks("proportional", 0, &r);
+		run_chunks("proportional-v1", 0, &v1);
+		CU_ASSERT_EQUAL(v1.calls, r.calls);
+		CU_ASSERT_EQUAL(v1.nr_reclaimed_pages, r.nr_reclaimed_pages);
+		CU_ASSERT_EQUAL_FATAL(v1.nr_chunks, r.nr_chunks);
+		for (size_t i = 0; i < r.nr_chunks; i++)
+			CU_ASSERT_EQUAL(v1.chunk_requests[i], r.chunk_requests[i]);
+		rr_sim_result_free(&v1);
+		rr_sim_result_free(&r);
+	}
+
 	/* the 6.18 kernel policy is the quarter rule */
 	run_chunks("kernel", 0, &r);
 	CU_ASSERT_EQUAL(r.calls, 31);
