@@ -38,6 +38,7 @@ struct run {
 	int priority;
 	bool may_deactivate[2], cache_trim_mode;
 	bool force_deactivate, skipped_deactivate, memcg_full_walk;
+	bool memcg_low_reclaim, memcg_low_skipped;
 	uint64_t sc_anon_cost, sc_file_cost;	/* copied per pass */
 	int cursor;
 };
@@ -225,6 +226,51 @@ static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 
 /* ---- get_scan_count() ---- */
 
+static uint64_t usage_pages(const struct rr_sim_memcg *m)
+{
+	return m->lru_pages[0] + m->lru_pages[1] + m->lru_pages[2] + m->lru_pages[3] +
+	       m->unevictable_pages;
+}
+
+/*
+ * memory.min/low scaling of one list (§3.5, mm/vmscan.c get_scan_count()):
+ * v5.14+ (f56ce412a59d) with the +1 of 32d4f4b782bb from v5.15; the
+ * v5.6 - v5.13 form before.  The reclaim root ([0]) is never protected.
+ */
+static uint64_t protect(struct run *r, int mi, uint64_t size)
+{
+	const struct rr_sim_memcg *m = &r->m[mi];
+	const struct rr_kernel_model *km = r->in->km;
+	uint64_t min = m->min_pages, low = m->low_pages, protection, cgroup_size, scan;
+
+	if (mi == 0 || !(min || low))
+		return size;
+	if (rr_kernel_at_least(km, 5, 14)) {
+		if (!r->memcg_low_reclaim && low > min) {
+			protection = low;
+			r->memcg_low_skipped = true;
+		} else {
+			protection = min;
+		}
+	} else {
+		protection = r->memcg_low_reclaim ? min : (min > low ? min : low);
+		if (!protection)
+			return size;
+	}
+	cgroup_size = usage_pages(m);
+	if (cgroup_size < protection)
+		cgroup_size = protection;
+	if (rr_kernel_at_least(km, 5, 15))
+		cgroup_size++;
+	scan = size - (uint64_t)((__uint128_t)size * protection / (cgroup_size ? cgroup_size : 1));
+	return scan > RR_SWAP_CLUSTER_MAX ? scan : RR_SWAP_CLUSTER_MAX;
+}
+
+static bool cgroup_reclaim(const struct run *r)
+{
+	return r->in->kind != RR_SIM_DIRECT;
+}
+
 static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU])
 {
 	const struct rr_sim_memcg *m = &r->m[mi];
@@ -234,7 +280,7 @@ static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU
 
 	if (!r->in->may_swap || !r->in->swap_present)
 		balance = SCAN_FILE;
-	else if (swappiness == 0)	/* cgroup reclaim */
+	else if (cgroup_reclaim(r) && swappiness == 0)
 		balance = SCAN_FILE;
 	else if (r->priority == 0)
 		balance = SCAN_EQUAL;
@@ -242,13 +288,18 @@ static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU
 		balance = SCAN_FILE;
 	else
 		balance = SCAN_FRACT;
-	if (balance == SCAN_FRACT)
+	if (balance == SCAN_FRACT && m->fraction_override) {
+		fraction[0] = m->override_fraction[0];
+		fraction[1] = m->override_fraction[1];
+		denominator = m->override_denominator ? m->override_denominator : 1;
+	} else if (balance == SCAN_FRACT) {
 		rr_scan_fractions(r->in->km, r->sc_anon_cost, r->sc_file_cost,
 				  swappiness, &fraction[0], &fraction[1], &denominator);
+	}
 
 	for (int lru = 0; lru < RR_NR_EVICTABLE_LRU; lru++) {
 		uint64_t size = m->lru_pages[lru];
-		uint64_t scan = size >> r->priority;	/* no protection on v1 (§3.5) */
+		uint64_t scan = protect(r, mi, size) >> r->priority;
 		int t = lru_type(lru);
 
 		/* "scrape out" dying cgroups */
@@ -302,6 +353,8 @@ static int shrink_lruvec(struct run *r, int mi)
 	uint64_t targets[RR_NR_EVICTABLE_LRU], nr[RR_NR_EVICTABLE_LRU];
 	uint64_t local = 0;
 	bool scan_adjusted = false;	/* pre-v6.1: no more checks after the cut */
+	/* global direct reclaim at priority 12 never checks the goal */
+	bool proportional = !cgroup_reclaim(r) && r->priority == RR_DEF_PRIORITY;
 	struct rr_sim_memcg *m = &r->m[mi];
 
 	r->out->shrink_lruvec_calls++;
@@ -319,8 +372,7 @@ static int shrink_lruvec(struct run *r, int mi)
 				local += shrink_list(r, mi, lru, b);
 			}
 		}
-		/* cgroup reclaim: never "proportional_reclaim" */
-		if (local < r->nr_to_reclaim || scan_adjusted)
+		if (local < r->nr_to_reclaim || scan_adjusted || proportional)
 			continue;
 		uint64_t nr_anon = nr[0] + nr[1], nr_file = nr[2] + nr[3];
 		int small, big;
@@ -378,10 +430,29 @@ static void prepare_scan_control(struct run *r)
 	r->sc_file_cost = r->file_cost;
 }
 
-static bool memcg_empty(const struct rr_sim_memcg *m)
+/*
+ * Skip a memcg the walk must not reclaim (mm/vmscan.c shrink_node_memcgs(),
+ * mem_cgroup_below_min/low()).  The reclaim root ([0], also the root memcg
+ * of direct reclaim) is never protected.  Below min covers an empty memcg
+ * (emin 0 >= usage 0), on v1 too.  Below low is skipped unless this is the
+ * memcg_low_reclaim retry.  Usage is approximated by the LRU sizes.
+ */
+static bool walk_skips(struct run *r, int mi)
 {
-	/* below min: usage 0 (approximated by the evictable lists) */
-	return !(m->lru_pages[0] | m->lru_pages[1] | m->lru_pages[2] | m->lru_pages[3]);
+	const struct rr_sim_memcg *m = &r->m[mi];
+	uint64_t usage = usage_pages(m);
+
+	if (mi == 0)
+		return false;
+	if (m->min_pages >= usage)
+		return true;
+	if (m->low_pages >= usage) {
+		if (!r->memcg_low_reclaim) {
+			r->memcg_low_skipped = true;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* ---- shrink_node_memcgs() ---- */
@@ -397,7 +468,7 @@ static int walk(struct run *r)
 			i = 0;	/* fresh cursor, or first hand-out found the end */
 		for (; i < n; i++) {
 			r->cursor = i;
-			if (memcg_empty(&r->m[i]))
+			if (walk_skips(r, i))
 				continue;
 			if (shrink_lruvec(r, i))
 				return -1;
@@ -408,7 +479,7 @@ static int walk(struct run *r)
 		return 0;
 	}
 	for (int i = 0; i < n; i++) {
-		if (memcg_empty(&r->m[i]))
+		if (walk_skips(r, i))
 			continue;
 		if (shrink_lruvec(r, i))
 			return -1;
@@ -416,15 +487,26 @@ static int walk(struct run *r)
 	return 0;
 }
 
-/* try_to_free_mem_cgroup_pages() + do_try_to_free_pages() */
+/* try_to_free_mem_cgroup_pages() (or try_to_free_pages() for direct
+ * reclaim, nr_to_reclaim = SWAP_CLUSTER_MAX) + do_try_to_free_pages() */
 static int do_try(struct run *r, uint64_t nr_pages, uint64_t *reclaimed)
 {
 	r->nr_to_reclaim = nr_pages > RR_SWAP_CLUSTER_MAX ? nr_pages : RR_SWAP_CLUSTER_MAX;
+	if (r->in->kind == RR_SIM_DIRECT)
+		r->nr_to_reclaim = RR_SWAP_CLUSTER_MAX;
 	r->nr_reclaimed = 0;
 	r->force_deactivate = false;
 	r->skipped_deactivate = false;
 	r->memcg_full_walk = false;
+	r->memcg_low_reclaim = false;
+	r->memcg_low_skipped = false;
 	r->out->calls++;
+
+	if (r->in->outcome == RR_OUTCOME_EXACT) {
+		*reclaimed = r->nr_to_reclaim + r->in->exact_extra_pages;
+		r->out->nr_scanned_pages += *reclaimed;
+		return 0;
+	}
 
 	if (r->in->kind == RR_SIM_SOFTLIMIT) {
 		/* mem_cgroup_shrink_node(): priority 0, no prepare_scan_control() */
@@ -461,7 +543,14 @@ static int do_try(struct run *r, uint64_t nr_pages, uint64_t *reclaimed)
 			r->out->retries++;
 			continue;
 		}
-		break;	/* memcg_low_skipped: v2 protection is not modelled */
+		if (r->memcg_low_skipped) {
+			r->force_deactivate = false;
+			r->memcg_low_reclaim = true;
+			r->memcg_low_skipped = false;
+			r->out->retries++;
+			continue;
+		}
+		break;
 	}
 	*reclaimed = r->nr_reclaimed;
 	return 0;

@@ -41,6 +41,15 @@ enum rr_sim_kind {
 	RR_SIM_MEMCG,		/* one try_to_free_mem_cgroup_pages() call */
 	RR_SIM_PROACTIVE,	/* a memory.reclaim write: the chunk loop */
 	RR_SIM_SOFTLIMIT,	/* one v1 mem_cgroup_shrink_node() victim call */
+	RR_SIM_DIRECT,		/* try_to_free_pages(): global direct reclaim, the
+				 * walk root [0] is the root memcg */
+};
+
+/* How many pages a reclaim call gets (kernel-reclaim-model.md §16). */
+enum rr_outcome_model {
+	RR_OUTCOME_STRUCTURAL,	/* run the loops; batches reclaim by the ratios */
+	RR_OUTCOME_EXACT,	/* each call reclaims its nr_to_reclaim plus
+				 * exact_extra_pages (§16.2, §16.3 C1) */
 };
 
 /* One memcg of the reclaim root's subtree, in pre-order; [0] is the root. */
@@ -50,6 +59,13 @@ struct rr_sim_memcg {
 	bool online;			/* mem_cgroup_online() */
 	int swappiness;			/* of this memcg (v1 per memcg, v2 global) */
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];	/* exact local sizes */
+	uint64_t unevictable_pages;	/* counted in the usage only */
+	/* effective memory.min / memory.low in pages (cgroup v2; 0 on v1),
+	 * relative to the reclaim root (§3.5) */
+	uint64_t min_pages, low_pages;
+	/* a fixed SCAN_FRACT fraction instead of the computed one */
+	bool fraction_override;
+	uint64_t override_fraction[2], override_denominator;
 	/* rstat view, hierarchical (the last flush), for inactive_is_low() of
 	 * the anon aging after the loop */
 	uint64_t rstat_lru_pages[RR_NR_EVICTABLE_LRU];
@@ -70,6 +86,8 @@ struct rr_sim_input {
 	/* RR_SIM_MEMCG / SOFTLIMIT: nr_pages passed to reclaim (the kernel
 	 * floors it to SWAP_CLUSTER_MAX); RR_SIM_PROACTIVE: the whole request */
 	uint64_t nr_pages;
+	enum rr_outcome_model outcome;
+	uint64_t exact_extra_pages;	/* RR_OUTCOME_EXACT */
 	struct rr_sim_memcg *memcgs;
 	size_t nr_memcgs;
 	unsigned int page_shift;	/* log2(PAGE_SIZE in bytes), e.g. 12 */

@@ -356,6 +356,114 @@ static void test_shrink_lruvec_cut(void)
 	rr_policy_release(&pol);
 }
 
+/*
+ * memory.low (§3.5, §6, §7): a child whose usage is below its low is
+ * skipped while another child can be reclaimed; when nothing else is left,
+ * do_try_to_free_pages() retries with memcg_low_reclaim and takes it.
+ */
+static void test_protection(void)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m[3];
+	struct rr_sim_input in;
+	struct rr_sim_result r;
+	struct rr_error err;
+
+	memset(m, 0, sizeof(m));
+	memset(&in, 0, sizeof(in));
+	for (int i = 0; i < 3; i++) {
+		m[i].id = 10 + (uint64_t)i;
+		m[i].parent = i ? 0 : -1;
+		m[i].online = true;
+		m[i].swappiness = 60;
+	}
+	m[1].lru_pages[RR_LRU_INACTIVE_FILE] = 8192;
+	m[1].low_pages = 10000;			/* below low: protected */
+	m[2].lru_pages[RR_LRU_INACTIVE_FILE] = 8192;
+	resolve(&pol, "kernel", "6.18", &km);
+	in.km = &km;
+	in.kind = RR_SIM_MEMCG;
+	in.nr_pages = 32;
+	in.memcgs = m;
+	in.nr_memcgs = 3;
+	in.page_shift = 12;
+	in.may_swap = true;
+	in.cursor = -1;
+	memset(&r, 0, sizeof(r));
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	for (size_t i = 0; i < r.nr_targets; i++)
+		CU_ASSERT_NOT_EQUAL(r.targets[i].memcg_id, 11);	/* never touched */
+	CU_ASSERT_EQUAL(r.retries, 0);
+	CU_ASSERT_TRUE(r.nr_reclaimed_pages >= 32);
+	rr_sim_result_free(&r);
+
+	/* only the protected child has pages: the low-reclaim retry takes it */
+	m[2].lru_pages[RR_LRU_INACTIVE_FILE] = 0;
+	memset(&r, 0, sizeof(r));
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.retries, 2);		/* full-walk retry, then low */
+	CU_ASSERT_TRUE(r.nr_reclaimed_pages >= 32);
+	/* the retry scales by min (0), so the first target is 8192 >> 12 */
+	CU_ASSERT_EQUAL_FATAL(r.nr_targets >= 1, 1);
+	CU_ASSERT_EQUAL(r.targets[0].memcg_id, 11);
+	CU_ASSERT_EQUAL(r.targets[0].nr_pages, 2);
+	rr_sim_result_free(&r);
+
+	/* min protection scales the target (v5.15+ formula): at priority 7
+	 * the list holds 8192 - 15 reclaimed = 8177 pages, and
+	 * 8177 - 8177 * 6000 / (8177 + 1) = 2178, >> 7 = 17 */
+	m[1].low_pages = 0;
+	m[1].min_pages = 6000;
+	m[2].lru_pages[RR_LRU_INACTIVE_FILE] = 0;
+	memset(&r, 0, sizeof(r));
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	{
+		bool seen = false;
+
+		for (size_t i = 0; i < r.nr_targets; i++)
+			if (r.targets[i].memcg_id == 11 && r.targets[i].priority == 7) {
+				CU_ASSERT_EQUAL(r.targets[i].nr_pages, 17);
+				seen = true;
+			}
+		CU_ASSERT_TRUE(seen);
+	}
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+}
+
+/* Direct reclaim never checks the goal at priority 12 (§5 proportional):
+ * the whole priority-12 target is scanned, unlike limit reclaim. */
+static void test_direct_priority12(void)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m = {
+		.id = 1, .parent = -1, .online = true, .swappiness = 60,
+		.lru_pages = { 0, 0, 1 << 20, 0 },	/* 4 GiB inactive file */
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_SIM_DIRECT, .nr_pages = 32, .memcgs = &m,
+		.nr_memcgs = 1, .page_shift = 12, .may_swap = true, .cursor = -1,
+		.root_rstat_lru_pages = { 0, 0, 1 << 20, 0 },
+	};
+	struct rr_sim_result r;
+	struct rr_error err;
+
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", "6.18", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 256);	/* (1 << 20) >> 12 */
+	CU_ASSERT_EQUAL(r.lowest_priority, 12);
+	rr_sim_result_free(&r);
+	in.kind = RR_SIM_MEMCG;
+	memset(&r, 0, sizeof(r));
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 32);	/* stops after one batch */
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+}
+
 int register_sim_tests(void)
 {
 	CU_pSuite s = CU_add_suite("sim", NULL, NULL);
@@ -366,7 +474,9 @@ int register_sim_tests(void)
 	    !CU_add_test(s, "memory.reclaim chunk tables (16.2, C1)", test_chunk_tables) ||
 	    !CU_add_test(s, "memory.reclaim retry budget", test_chunk_retries) ||
 	    !CU_add_test(s, "C2 structural model (16.3)", test_c2_structural) ||
-	    !CU_add_test(s, "shrink_lruvec proportional cut", test_shrink_lruvec_cut))
+	    !CU_add_test(s, "shrink_lruvec proportional cut", test_shrink_lruvec_cut) ||
+	    !CU_add_test(s, "memory.min/low protection", test_protection) ||
+	    !CU_add_test(s, "direct reclaim at priority 12", test_direct_priority12))
 		return -1;
 	return 0;
 }
