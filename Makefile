@@ -47,6 +47,7 @@ LIB_SRCS := \
 	src/episode/builder.c \
 	src/sim/kernel-model.c \
 	src/sim/sim.c \
+	src/scenario/scenario.c \
 	src/policies/builtin.c \
 	src/policies/registry.c \
 	src/output/json.c \

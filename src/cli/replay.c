@@ -15,6 +15,7 @@
 #include <uthash.h>
 
 #include "../episode/builder.h"
+#include "../scenario/scenario.h"
 #include "../sim/kernel-model.h"
 #include "../trace/reader.h"
 
@@ -156,6 +157,144 @@ static void assume(json_t *input, const char *text)
 	json_array_append_new(json_object_get(input, "assumptions"), json_string(text));
 }
 
+/* The baseline first, then the policies asked for. */
+static int resolve_policies(const struct rr_replay_opts *opts, const struct rr_kernel_model *km,
+			    struct rr_resolved_policy *policies, int *n, struct rr_error *err)
+{
+	*n = 0;
+	if (rr_policy_resolve(&policies[0], "kernel", km, err))
+		return -1;
+	*n = 1;
+	for (int i = 0; i < opts->nr_specs; i++) {
+		if (!strcmp(opts->policy_specs[i], "kernel"))
+			continue;
+		if (*n >= RR_MAX_POLICIES) {
+			rr_error_set(err, opts->policy_specs[i], "at most %d policies",
+				     RR_MAX_POLICIES - 1);
+			return -1;
+		}
+		if (rr_policy_resolve(&policies[*n], opts->policy_specs[i], km, err))
+			return -1;
+		(*n)++;
+	}
+	return 0;
+}
+
+/*
+ * A scenario: each request from the scenario's initial state, replayed
+ * under every policy, written like the episodes of a trace with
+ * "recorded": null.  Paths come from a memcg table fed with mkdir events.
+ */
+static int replay_scenario(const struct rr_replay_opts *opts, struct rr_out *out,
+			   struct rr_resolved_policy *policies, int *nr_policies,
+			   struct rr_error *err)
+{
+	static const enum rr_episode_kind kinds[] = {
+		[RR_SIM_MEMCG] = RR_EP_MEMCG, [RR_SIM_PROACTIVE] = RR_EP_PROACTIVE,
+		[RR_SIM_SOFTLIMIT] = RR_EP_SOFTLIMIT, [RR_SIM_DIRECT] = RR_EP_DIRECT,
+	};
+	struct rr_sim_result res[RR_MAX_POLICIES];
+	struct rr_kernel_model km;
+	struct rr_scenario sc;
+	struct rr_state st;
+	json_t *input, *as, *stats;
+	int ret = -1, np = 0;
+
+	rr_state_init(&st);
+	st.memory_root = 0;
+	if (rr_scenario_load(opts->trace_path, &sc, err))
+		return -1;
+	if (rr_kernel_model_init(&km, opts->kernel_release ? opts->kernel_release : sc.kernel)) {
+		rr_error_set(err, opts->trace_path, "kernel: '%s' is not a release MAJOR.MINOR "
+			     "of 4.0 or later", sc.kernel);
+		goto out;
+	}
+	if (resolve_policies(opts, &km, policies, &np, err))
+		goto out;
+	for (int i = 0; i < sc.nr_cgroups; i++) {
+		struct rr_event ev = {
+			.type = RR_EV_CGROUP_MKDIR, .id = (uint64_t)i + 1,
+			.str = sc.cgroups[i].path, .str_len = (int)strlen(sc.cgroups[i].path),
+		};
+
+		if (rr_state_apply(&st, &ev)) {
+			rr_error_set(err, "", "out of memory");
+			goto out;
+		}
+	}
+	input = json_object();
+	as = json_array();
+	stats = json_object();
+	json_object_set_new(input, "file", json_string(opts->trace_path));
+	json_object_set_new(input, "scenario", json_integer(RR_SCENARIO_VERSION));
+	json_object_set_new(input, "kernel_release", json_string(km.release));
+	json_object_set_new(input, "kernel_release_source",
+			    json_string(opts->kernel_release ? "option" : "scenario"));
+	json_object_set_new(input, "page_size_bytes", json_integer((json_int_t)sc.page_size_bytes));
+	json_object_set_new(input, "swap", json_boolean(sc.swap));
+	json_object_set_new(input, "outcome_model",
+			    json_string(sc.outcome == RR_OUTCOME_EXACT ? "exact" : "structural"));
+	json_array_append_new(as, json_string("each request starts from the scenario's initial state"));
+	json_array_append_new(as, json_string("effective memory.min/low are the configured values (no recursive distribution)"));
+	json_array_append_new(as, json_string("anon/file costs are 0 (fractions from swappiness alone) unless scan_fraction is given"));
+	json_object_set_new(input, "assumptions", as);
+	json_object_set_new(stats, "events", json_integer(0));
+	json_object_set_new(stats, "cgroups", json_integer(sc.nr_cgroups));
+	json_object_set_new(stats, "requests", json_integer(sc.nr_requests));
+	json_object_set_new(input, "stats", stats);
+	if (rr_out_init(out, input, policies, np, sc.page_size_bytes)) {
+		rr_error_set(err, "", "out of memory");
+		goto out;
+	}
+	out->has_recording = false;
+
+	for (int q = 0; q < sc.nr_requests; q++) {
+		struct rr_episode ep;
+		struct rr_sim_input in;
+
+		memset(res, 0, sizeof(res));
+		memset(&ep, 0, sizeof(ep));
+		if (rr_scenario_sim_input(&sc, q, &km, &in)) {
+			rr_error_set(err, "", "out of memory");
+			goto out;
+		}
+		ep.seq = (uint64_t)q + 1;
+		ep.kind = kinds[sc.requests[q].kind];
+		ep.root_memcg_id = (uint64_t)sc.requests[q].cgroup + 1;
+		ep.root_path = sc.cgroups[sc.requests[q].cgroup].path;
+		ep.nr_to_reclaim_pages = sc.requests[q].nr_pages;
+		ep.nr_to_reclaim_basis = "scenario";
+		ep.no_recording = true;
+		ret = 0;
+		for (int p = 0; p < np; p++) {
+			if (rr_sim_run(&in, &policies[p], &res[p], err)) {
+				ret = -1;
+				break;
+			}
+		}
+		if (!ret && rr_out_episode(out, &ep, &st, res, NULL)) {
+			rr_error_set(err, "", "out of memory");
+			ret = -1;
+		}
+		for (int p = 0; p < np; p++)
+			rr_sim_result_free(&res[p]);
+		free(in.memcgs);
+		if (ret)
+			goto out;
+	}
+	*nr_policies = np;
+	ret = 0;
+out:
+	if (ret) {
+		for (int i = 0; i < np; i++)
+			rr_policy_release(&policies[i]);
+		rr_out_free(out);
+	}
+	rr_scenario_free(&sc);
+	rr_state_free(&st);
+	return ret;
+}
+
 int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 	      struct rr_resolved_policy *policies, int *nr_policies,
 	      struct rr_error *err)
@@ -177,6 +316,8 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 	o.offline_delay_ns = bopts.offline_delay_ns;
 	*nr_policies = 0;
 	memset(out, 0, sizeof(*out));
+	if (rr_scenario_sniff(opts->trace_path))
+		return replay_scenario(opts, out, policies, nr_policies, err);
 	trace = rr_trace_open(opts->trace_path, err);
 	if (!trace)
 		return -1;
@@ -206,29 +347,8 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 			r.page_shift = s;
 	}
 
-	/* the baseline first, then the policies asked for */
-	if (rr_policy_resolve(&policies[0], "kernel", &r.km, err))
+	if (resolve_policies(opts, &r.km, policies, &r.nr_policies, err))
 		goto out;
-	r.nr_policies = 1;
-	for (int i = 0; i < opts->nr_specs; i++) {
-		if (!strcmp(opts->policy_specs[i], "kernel"))
-			continue;
-		if (r.nr_policies >= RR_MAX_POLICIES) {
-			rr_error_set(err, opts->policy_specs[i], "at most %d policies",
-				     RR_MAX_POLICIES - 1);
-			goto out;
-		}
-		for (int j = 0; j < r.nr_policies; j++) {
-			if (!strcmp(policies[j].name, opts->policy_specs[i])) {
-				rr_error_set(err, opts->policy_specs[i], "policy given twice");
-				goto out;
-			}
-		}
-		if (rr_policy_resolve(&policies[r.nr_policies], opts->policy_specs[i],
-				      &r.km, err))
-			goto out;
-		r.nr_policies++;
-	}
 
 	input = input_json(&r, ti, release_source);
 	if (!input || rr_out_init(out, input, policies, r.nr_policies,

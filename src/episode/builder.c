@@ -52,6 +52,8 @@ struct rr_builder {
 static const char *const kind_names[RR_EP__COUNT] = {
 	[RR_EP_MEMCG] = "memcg",
 	[RR_EP_SOFTLIMIT] = "softlimit",
+	[RR_EP_PROACTIVE] = "proactive",
+	[RR_EP_DIRECT] = "direct",
 };
 
 const char *rr_episode_kind_name(enum rr_episode_kind kind)

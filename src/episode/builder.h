@@ -21,6 +21,8 @@
 enum rr_episode_kind {
 	RR_EP_MEMCG,		/* charge path / v1 limit write / force_empty */
 	RR_EP_SOFTLIMIT,	/* v1 soft-limit victim call */
+	RR_EP_PROACTIVE,	/* a memory.reclaim write (scenarios) */
+	RR_EP_DIRECT,		/* global direct reclaim (scenarios) */
 	RR_EP__COUNT
 };
 
@@ -71,6 +73,7 @@ struct rr_episode {
 	bool swap_inferred_present;
 	bool in_offline_window;		/* a memcg of the subtree was within the
 					 * rmdir -> offline window */
+	bool no_recording;		/* a scenario request: nothing recorded */
 	UT_hash_handle hh;
 };
 

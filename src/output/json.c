@@ -30,6 +30,7 @@ int rr_out_init(struct rr_out *o, json_t *input,
 	o->nr_policies = nr_policies;
 	o->page_size_bytes = page_size_bytes;
 	o->recorded.lowest_priority = RR_DEF_PRIORITY;
+	o->has_recording = true;
 	o->totals = calloc((size_t)nr_policies, sizeof(*o->totals));
 	o->root = json_object();
 	o->episodes = json_array();
@@ -201,9 +202,19 @@ static json_t *result_json(const struct rr_sim_result *r, const struct rr_state 
 	{
 		json_t *calls = json_array();
 
-		for (size_t i = 0; i < r->nr_chunks; i++)
-			json_array_append_new(calls, u64(r->chunk_requests[i]));
+		json_t *floored = json_array(), *got = json_array();
+
+		for (size_t i = 0; i < r->nr_chunks; i++) {
+			uint64_t c = r->chunk_requests[i];
+
+			json_array_append_new(calls, u64(c));
+			json_array_append_new(got, u64(r->chunk_reclaimed[i]));
+			json_array_append_new(floored, u64(c > RR_SWAP_CLUSTER_MAX ? c :
+							     RR_SWAP_CLUSTER_MAX));
+		}
 		json_object_set_new(j, "call_requests_pages", calls);
+		json_object_set_new(j, "call_nr_to_reclaim_pages", floored);
+		json_object_set_new(j, "call_reclaimed_pages", got);
 	}
 	json_object_set_new(j, "scan_targets", targets);
 	return j;
@@ -236,7 +247,7 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 		free(rec);
 		return -1;
 	}
-	nr_rec = recorded_targets(ep, rec);
+	nr_rec = ep->no_recording ? 0 : recorded_targets(ep, rec);
 	o->nr_episodes++;
 	json_object_set_new(e, "id", u64(ep->seq));
 	json_object_set_new(e, "kind", json_string(rr_episode_kind_name(ep->kind)));
@@ -247,7 +258,11 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 	json_object_set_new(e, "duration_ns", u64(ep->end_ns - ep->start_ns));
 	json_object_set_new(e, "nr_to_reclaim", u64(ep->nr_to_reclaim_pages));
 	json_object_set_new(e, "nr_to_reclaim_basis", json_string(ep->nr_to_reclaim_basis));
-	json_object_set_new(e, "recorded", recorded_json(ep, st, rec, nr_rec, &o->recorded));
+	if (ep->no_recording)
+		json_object_set_new(e, "recorded", json_null());
+	else
+		json_object_set_new(e, "recorded",
+				    recorded_json(ep, st, rec, nr_rec, &o->recorded));
 	if (results) {
 		o->nr_replayed++;
 		for (int i = 0; i < o->nr_policies; i++) {
@@ -264,7 +279,7 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 				t->scan_target_pages += r->targets[k].nr_pages;
 			if (r->lowest_priority < t->lowest_priority)
 				t->lowest_priority = r->lowest_priority;
-			if (matches_recording(r, rec, nr_rec))
+			if (!ep->no_recording && matches_recording(r, rec, nr_rec))
 				t->episodes_matching_recording++;
 			if (i > 0 && !same_result(r, &results[0])) {
 				t->episodes_differing++;
@@ -297,7 +312,12 @@ json_t *rr_out_finish(struct rr_out *o)
 	json_object_set_new(rec, "nr_reclaimed_bytes", u64(o->recorded.nr_reclaimed * o->page_size_bytes));
 	json_object_set_new(rec, "scan_target_pages", u64(o->recorded.scan_request_pages));
 	json_object_set_new(rec, "lowest_priority", json_integer(o->recorded.lowest_priority));
-	json_object_set_new(s, "recorded", rec);
+	if (o->has_recording) {
+		json_object_set_new(s, "recorded", rec);
+	} else {
+		json_decref(rec);
+		json_object_set_new(s, "recorded", json_null());
+	}
 	for (int i = 0; i < o->nr_policies; i++) {
 		const struct rr_policy_totals *t = &o->totals[i];
 		json_t *j = json_object();

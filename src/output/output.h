@@ -42,6 +42,7 @@ struct rr_out {
 	struct rr_policy_totals *totals;
 	struct rr_recorded_totals recorded;
 	uint64_t nr_episodes, nr_replayed, nr_skipped;
+	bool has_recording;		/* false for scenarios */
 	uint64_t page_size_bytes;
 };
 

@@ -35,11 +35,12 @@ void rr_out_print_table(const struct rr_out *o, FILE *f)
 	fprintf(f, "%-*s %12s %12s %13s %7s %12s %11s %8s %7s\n", w, "policy",
 		"scanned_pg", "reclaimed_pg", "reclaimed_MiB", "calls", "lruvec_calls",
 		"lowest_prio", "differ", "as_rec");
-	fprintf(f, "%-*s %12llu %12llu %13.1f %7s %12s %11d %8s %7s\n", w, "(recorded)",
-		(unsigned long long)o->recorded.nr_scanned,
-		(unsigned long long)o->recorded.nr_reclaimed,
-		mib(o->recorded.nr_reclaimed, o->page_size_bytes), "-", "-",
-		o->recorded.lowest_priority, "-", "-");
+	if (o->has_recording)
+		fprintf(f, "%-*s %12llu %12llu %13.1f %7s %12s %11d %8s %7s\n", w, "(recorded)",
+			(unsigned long long)o->recorded.nr_scanned,
+			(unsigned long long)o->recorded.nr_reclaimed,
+			mib(o->recorded.nr_reclaimed, o->page_size_bytes), "-", "-",
+			o->recorded.lowest_priority, "-", "-");
 	for (int i = 0; i < o->nr_policies; i++) {
 		const struct rr_policy_totals *t = &o->totals[i];
 		char differ[32];
@@ -49,14 +50,18 @@ void rr_out_print_table(const struct rr_out *o, FILE *f)
 		else
 			snprintf(differ, sizeof(differ), "%llu",
 				 (unsigned long long)t->episodes_differing);
-		fprintf(f, "%-*s %12llu %12llu %13.1f %7llu %12llu %11d %8s %7llu\n", w,
+		char as_rec[32] = "-";
+
+		if (o->has_recording)
+			snprintf(as_rec, sizeof(as_rec), "%llu",
+				 (unsigned long long)t->episodes_matching_recording);
+		fprintf(f, "%-*s %12llu %12llu %13.1f %7llu %12llu %11d %8s %7s\n", w,
 			o->policies[i].name, (unsigned long long)t->nr_scanned,
 			(unsigned long long)t->nr_reclaimed,
 			mib(t->nr_reclaimed, o->page_size_bytes),
 			(unsigned long long)t->calls,
 			(unsigned long long)t->shrink_lruvec_calls,
-			t->lowest_priority, differ,
-			(unsigned long long)t->episodes_matching_recording);
+			t->lowest_priority, differ, as_rec);
 	}
 	fprintf(f, "\nscanned_pg: pages taken off inactive lists; lruvec_calls: shrink_lruvec() calls;\n"
 		   "lowest_prio: lowest reclaim priority reached (12 = none below the first);\n"
@@ -65,7 +70,8 @@ void rr_out_print_table(const struct rr_out *o, FILE *f)
 		base ? o->policies[0].name : "the baseline");
 	if (!base)
 		return;
-	fprintf(f, "\n%s against the recording: scanned %+.1f%%, reclaimed %+.1f%%, "
+	if (o->has_recording)
+		fprintf(f, "\n%s against the recording: scanned %+.1f%%, reclaimed %+.1f%%, "
 		   "%llu of %llu episodes reproduce the recorded targets\n",
 		o->policies[0].name, pct(base->nr_scanned, o->recorded.nr_scanned),
 		pct(base->nr_reclaimed, o->recorded.nr_reclaimed),

@@ -13,6 +13,8 @@ def result: type == "object" and (.calls as $calls
   and (.shrink_lruvec_calls | isint) and (.batches | isint)
   and (.lowest_priority | isint) and .lowest_priority <= 12 and (.retries | isint)
   and (.call_requests_pages | type == "array" and length == $calls and all(.[]; isint))
+  and (.call_nr_to_reclaim_pages | type == "array" and length == $calls and all(.[]; isint and . >= 32))
+  and (.call_reclaimed_pages | type == "array" and length == $calls and all(.[]; isint))
   and (.scan_targets | type == "array" and all(.[]; target)));
 . as $d
 | [ req(.schema_version; . == 1; "schema_version"),
@@ -24,11 +26,12 @@ def result: type == "object" and (.calls as $calls
     req(.baseline; . == $d.policies[0].name; "baseline"),
     req(.episodes; type == "array"; "episodes"),
     ( .episodes[] | . as $e
-      | req(.; (.id | isint) and (.kind | IN("memcg","softlimit")) and (.pid | isint)
+      | req(.; (.id | isint) and (.kind | IN("memcg","softlimit","proactive","direct")) and (.pid | isint)
             and (.start_ns | isint) and (.duration_ns | isint) and (.nr_to_reclaim | isint)
             and (.cgroup | type == "string" or type == "null")
-            and (.recorded | type == "object" and (.nr_reclaimed | isint) and (.nr_scanned | isint)
-                 and (.scan_targets | type == "array" and all(.[]; target))); "episode \($e.id)"),
+            and (if $d.input.scenario then .recorded == null
+                 else (.recorded | type == "object" and (.nr_reclaimed | isint) and (.nr_scanned | isint)
+                       and (.scan_targets | type == "array" and all(.[]; target))) end); "episode \($e.id)"),
         (if .results == null then req(.skip_reason; type == "string"; "episode \($e.id) skip_reason")
          else req(.results; (keys | sort) == ($d.policies | map(.name) | sort)
                   and all(.[]; result); "episode \($e.id) results"),

@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Scenario files (jansson).  Every value is checked with its JSON path in
+ * the error, so a typo reads "cgroups[1].lru.inactive_anon: ..." rather
+ * than a silent zero.  Unknown keys are errors too.
+ */
+#include "scenario.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+bool rr_scenario_sniff(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int c;
+
+	if (!f)
+		return false;
+	do
+		c = fgetc(f);
+	while (c != EOF && isspace(c));
+	fclose(f);
+	return c == '{';
+}
+
+struct ctx {
+	const char *path;
+	struct rr_error *err;
+};
+
+static int fail(struct ctx *c, const char *where, const char *what)
+{
+	rr_error_set(c->err, c->path, "%s: %s", where, what);
+	return -1;
+}
+
+static int only_keys(struct ctx *c, json_t *obj, const char *where, const char *const *keys)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(obj, k, v) {
+		bool ok = false;
+		char msg[160];
+
+		(void)v;
+		for (int i = 0; keys[i]; i++)
+			ok |= !strcmp(k, keys[i]);
+		if (!ok) {
+			snprintf(msg, sizeof(msg), "unknown key '%.60s'", k);
+			return fail(c, where, msg);
+		}
+	}
+	return 0;
+}
+
+/* A whole number >= 0 (JSON integer, or a real with no fraction). */
+static int get_u64(struct ctx *c, json_t *obj, const char *key, const char *where,
+		   bool required, uint64_t def, uint64_t *out)
+{
+	json_t *v = json_object_get(obj, key);
+	char at[200];
+
+	snprintf(at, sizeof(at), "%s%s%s", where, *where ? "." : "", key);
+	if (!v) {
+		if (required)
+			return fail(c, at, "missing");
+		*out = def;
+		return 0;
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return fail(c, at, "not a whole number >= 0");
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+static int get_bool(struct ctx *c, json_t *obj, const char *key, const char *where,
+		    bool def, bool *out)
+{
+	json_t *v = json_object_get(obj, key);
+	char at[200];
+
+	snprintf(at, sizeof(at), "%s%s%s", where, *where ? "." : "", key);
+	if (!v) {
+		*out = def;
+		return 0;
+	}
+	if (!json_is_boolean(v))
+		return fail(c, at, "not true or false");
+	*out = json_is_true(v);
+	return 0;
+}
+
+static int find_cgroup(const struct rr_scenario *sc, const char *path, size_t len)
+{
+	for (int i = 0; i < sc->nr_cgroups; i++)
+		if (strlen(sc->cgroups[i].path) == len && !strncmp(sc->cgroups[i].path, path, len))
+			return i;
+	return -1;
+}
+
+static int add_cgroup(struct ctx *c, struct rr_scenario *sc, json_t *jc, int idx)
+{
+	static const char *const keys[] = { "path", "online", "swappiness", "lru",
+					    "scan_fraction", "min_pages", "low_pages", NULL };
+	static const char *const lru_keys[] = { "inactive_anon", "active_anon",
+						"inactive_file", "active_file",
+						"unevictable", NULL };
+	struct rr_scenario_cgroup *cg = &sc->cgroups[sc->nr_cgroups];
+	char where[64];
+	const char *path;
+	json_t *lru, *frac;
+	uint64_t sw;
+	size_t len;
+
+	snprintf(where, sizeof(where), "cgroups[%d]", idx);
+	if (!json_is_object(jc))
+		return fail(c, where, "not an object");
+	if (only_keys(c, jc, where, keys))
+		return -1;
+	path = json_string_value(json_object_get(jc, "path"));
+	if (!path || path[0] != '/' || strlen(path) > 4000 ||
+	    (strlen(path) > 1 && path[strlen(path) - 1] == '/') || strstr(path, "//"))
+		return fail(c, where, "path must be an absolute cgroup path like \"/a/b\"");
+	len = strlen(path);
+	if (find_cgroup(sc, path, len) >= 0)
+		return fail(c, where, "path listed twice");
+	cg->path = strdup(path);
+	if (!cg->path)
+		return fail(c, where, "out of memory");
+	cg->parent = -1;
+	if (len > 1) {
+		size_t plen = len;
+
+		while (path[plen - 1] != '/')
+			plen--;
+		plen = plen > 1 ? plen - 1 : 1;
+		cg->parent = find_cgroup(sc, path, plen);
+		if (cg->parent < 0) {
+			free(cg->path);
+			cg->path = NULL;
+			return fail(c, where, "parent cgroup must be listed before its children");
+		}
+	}
+	if (get_bool(c, jc, "online", where, true, &cg->online) ||
+	    get_u64(c, jc, "swappiness", where, false, 60, &sw) ||
+	    get_u64(c, jc, "min_pages", where, false, 0, &cg->min_pages) ||
+	    get_u64(c, jc, "low_pages", where, false, 0, &cg->low_pages))
+		goto bad;
+	if (sw > 200) {
+		fail(c, where, "swappiness must be 0..200");
+		goto bad;
+	}
+	cg->swappiness = (int)sw;
+	lru = json_object_get(jc, "lru");
+	if (lru) {
+		char at[80];
+
+		snprintf(at, sizeof(at), "%s.lru", where);
+		if (!json_is_object(lru) || only_keys(c, lru, at, lru_keys)) {
+			if (!json_is_object(lru))
+				fail(c, at, "not an object");
+			goto bad;
+		}
+		for (int l = 0; l < 5; l++)
+			if (get_u64(c, lru, lru_keys[l], at, false, 0, &cg->lru_pages[l]))
+				goto bad;
+	}
+	frac = json_object_get(jc, "scan_fraction");
+	if (frac) {
+		static const char *const fkeys[] = { "anon", "file", "denominator", NULL };
+		char at[80];
+
+		snprintf(at, sizeof(at), "%s.scan_fraction", where);
+		if (!json_is_object(frac)) {
+			fail(c, at, "not an object");
+			goto bad;
+		}
+		if (only_keys(c, frac, at, fkeys) ||
+		    get_u64(c, frac, "anon", at, true, 0, &cg->fraction[0]) ||
+		    get_u64(c, frac, "file", at, true, 0, &cg->fraction[1]) ||
+		    get_u64(c, frac, "denominator", at, true, 0, &cg->denominator))
+			goto bad;
+		if (!cg->denominator) {
+			fail(c, at, "denominator must be > 0");
+			goto bad;
+		}
+		cg->fraction_override = true;
+	}
+	sc->nr_cgroups++;
+	return 0;
+bad:
+	free(cg->path);
+	cg->path = NULL;
+	return -1;
+}
+
+static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int idx)
+{
+	static const char *const keys[] = { "kind", "cgroup", "nr_pages", "bytes", NULL };
+	struct rr_scenario_request *rq = &sc->requests[idx];
+	const char *kind, *cg;
+	char where[64];
+	uint64_t v;
+
+	snprintf(where, sizeof(where), "requests[%d]", idx);
+	if (!json_is_object(jr))
+		return fail(c, where, "not an object");
+	if (only_keys(c, jr, where, keys))
+		return -1;
+	kind = json_string_value(json_object_get(jr, "kind"));
+	if (!kind)
+		return fail(c, where, "kind missing (limit, proactive or direct)");
+	if (!strcmp(kind, "limit"))
+		rq->kind = RR_SIM_MEMCG;
+	else if (!strcmp(kind, "proactive"))
+		rq->kind = RR_SIM_PROACTIVE;
+	else if (!strcmp(kind, "direct"))
+		rq->kind = RR_SIM_DIRECT;
+	else
+		return fail(c, where, "kind must be limit, proactive or direct");
+	cg = json_string_value(json_object_get(jr, "cgroup"));
+	if (rq->kind == RR_SIM_DIRECT && !cg)
+		cg = "/";
+	if (!cg)
+		return fail(c, where, "cgroup missing");
+	rq->cgroup = find_cgroup(sc, cg, strlen(cg));
+	if (rq->cgroup < 0)
+		return fail(c, where, "cgroup is not in the cgroups list");
+	if (rq->kind == RR_SIM_DIRECT && rq->cgroup != 0)
+		return fail(c, where, "direct reclaim is global: its cgroup is \"/\"");
+	if (json_object_get(jr, "nr_pages") && json_object_get(jr, "bytes"))
+		return fail(c, where, "give nr_pages or bytes, not both");
+	if (json_object_get(jr, "bytes")) {
+		if (get_u64(c, jr, "bytes", where, true, 0, &v))
+			return -1;
+		rq->nr_pages = v / sc->page_size_bytes;	/* memory_reclaim(): truncating */
+	} else if (get_u64(c, jr, "nr_pages", where, rq->kind != RR_SIM_DIRECT, 32, &rq->nr_pages)) {
+		return -1;
+	}
+	if (rq->kind == RR_SIM_PROACTIVE && rq->nr_pages > (1ULL << 40))
+		return fail(c, where, "request larger than 2^40 pages");
+	return 0;
+}
+
+int rr_scenario_load(const char *path, struct rr_scenario *sc, struct rr_error *err)
+{
+	static const char *const keys[] = { "scenario", "kernel", "page_size", "swap",
+					    "cgroups", "requests", "outcome", NULL };
+	struct ctx c = { path, err };
+	json_error_t jerr;
+	json_t *root, *cgs, *reqs, *outcome;
+	const char *kernel;
+	uint64_t v;
+	size_t i;
+
+	memset(sc, 0, sizeof(*sc));
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		rr_error_set(err, path, "not valid JSON: %s (line %d, column %d)",
+			     jerr.text, jerr.line, jerr.column);
+		return -1;
+	}
+	if (!json_is_object(root)) {
+		fail(&c, "top level", "not a JSON object");
+		goto bad;
+	}
+	if (get_u64(&c, root, "scenario", "", true, 0, &v))
+		goto bad;
+	if (v != RR_SCENARIO_VERSION) {
+		fail(&c, "scenario", "unsupported version (this reclaim-replay reads 1)");
+		goto bad;
+	}
+	if (only_keys(&c, root, "top level", keys))
+		goto bad;
+	kernel = json_string_value(json_object_get(root, "kernel"));
+	if (!kernel) {
+		fail(&c, "kernel", "missing: the release to model, e.g. \"6.18\"");
+		goto bad;
+	}
+	snprintf(sc->kernel, sizeof(sc->kernel), "%s", kernel);
+	if (get_u64(&c, root, "page_size", "", false, 4096, &sc->page_size_bytes))
+		goto bad;
+	if (sc->page_size_bytes < 4096 || sc->page_size_bytes > (1u << 20) ||
+	    (sc->page_size_bytes & (sc->page_size_bytes - 1))) {
+		fail(&c, "page_size", "must be a power of two from 4096 to 1048576 bytes");
+		goto bad;
+	}
+	while ((1ULL << sc->page_shift) < sc->page_size_bytes)
+		sc->page_shift++;
+	if (get_bool(&c, root, "swap", "", true, &sc->swap))
+		goto bad;
+
+	cgs = json_object_get(root, "cgroups");
+	if (!json_is_array(cgs) || !json_array_size(cgs)) {
+		fail(&c, "cgroups", "missing or empty: a list of cgroups, \"/\" first");
+		goto bad;
+	}
+	sc->cgroups = calloc(json_array_size(cgs) + 1, sizeof(*sc->cgroups));
+	if (!sc->cgroups) {
+		fail(&c, "cgroups", "out of memory");
+		goto bad;
+	}
+	for (i = 0; i < json_array_size(cgs); i++)
+		if (add_cgroup(&c, sc, json_array_get(cgs, i), (int)i))
+			goto bad;
+	if (strcmp(sc->cgroups[0].path, "/")) {
+		fail(&c, "cgroups[0]", "the first cgroup must be \"/\"");
+		goto bad;
+	}
+	reqs = json_object_get(root, "requests");
+	if (!json_is_array(reqs) || !json_array_size(reqs)) {
+		fail(&c, "requests", "missing or empty");
+		goto bad;
+	}
+	sc->requests = calloc(json_array_size(reqs), sizeof(*sc->requests));
+	if (!sc->requests) {
+		fail(&c, "requests", "out of memory");
+		goto bad;
+	}
+	sc->nr_requests = (int)json_array_size(reqs);
+	for (i = 0; i < json_array_size(reqs); i++)
+		if (add_request(&c, sc, json_array_get(reqs, i), (int)i))
+			goto bad;
+
+	sc->outcome = RR_OUTCOME_STRUCTURAL;
+	sc->ratio_num = sc->ratio_den = 1;
+	outcome = json_object_get(root, "outcome");
+	if (outcome) {
+		static const char *const okeys[] = { "model", "reclaim_ratio", "extra_pages", NULL };
+		json_t *ratio = json_object_get(outcome, "reclaim_ratio");
+		const char *model;
+
+		if (!json_is_object(outcome) || only_keys(&c, outcome, "outcome", okeys)) {
+			if (!json_is_object(outcome))
+				fail(&c, "outcome", "not an object");
+			goto bad;
+		}
+		model = json_string_value(json_object_get(outcome, "model"));
+		if (model && !strcmp(model, "exact")) {
+			sc->outcome = RR_OUTCOME_EXACT;
+		} else if (model && strcmp(model, "structural")) {
+			fail(&c, "outcome.model", "must be structural or exact");
+			goto bad;
+		}
+		if (get_u64(&c, outcome, "extra_pages", "outcome", false, 0, &sc->exact_extra_pages))
+			goto bad;
+		if (ratio) {
+			double r = json_number_value(ratio);
+
+			if (!json_is_number(ratio) || r < 0 || r > 1) {
+				fail(&c, "outcome.reclaim_ratio", "must be a number from 0 to 1");
+				goto bad;
+			}
+			/* a fixed-point ratio: exact and deterministic */
+			sc->ratio_den = 1000000;
+			sc->ratio_num = (uint64_t)(r * 1000000.0 + 0.5);
+		}
+	}
+	json_decref(root);
+	return 0;
+bad:
+	json_decref(root);
+	rr_scenario_free(sc);
+	return -1;
+}
+
+void rr_scenario_free(struct rr_scenario *sc)
+{
+	for (int i = 0; i < sc->nr_cgroups; i++)
+		free(sc->cgroups[i].path);
+	free(sc->cgroups);
+	free(sc->requests);
+	memset(sc, 0, sizeof(*sc));
+}
+
+static bool in_subtree(const struct rr_scenario *sc, int i, int root)
+{
+	for (; i >= 0; i = sc->cgroups[i].parent)
+		if (i == root)
+			return true;
+	return false;
+}
+
+static void preorder(const struct rr_scenario *sc, int node, int parent_out,
+		     struct rr_sim_memcg *out, size_t *n)
+{
+	const struct rr_scenario_cgroup *cg = &sc->cgroups[node];
+	struct rr_sim_memcg *m = &out[*n];
+	int me = (int)(*n)++;
+
+	memset(m, 0, sizeof(*m));
+	m->id = (uint64_t)node + 1;
+	m->parent = parent_out;
+	m->online = cg->online;
+	m->swappiness = cg->swappiness;
+	memcpy(m->lru_pages, cg->lru_pages, sizeof(m->lru_pages));
+	m->unevictable_pages = cg->lru_pages[4];
+	m->min_pages = cg->min_pages;
+	m->low_pages = cg->low_pages;
+	m->fraction_override = cg->fraction_override;
+	m->override_fraction[0] = cg->fraction[0];
+	m->override_fraction[1] = cg->fraction[1];
+	m->override_denominator = cg->denominator;
+	for (int t = 0; t < 2; t++) {
+		m->ratio_num[t] = sc->ratio_num;
+		m->ratio_den[t] = sc->ratio_den;
+		m->taken_num[t] = m->taken_den[t] = 1;
+	}
+	for (int i = 0; i < sc->nr_cgroups; i++)
+		if (sc->cgroups[i].parent == node)
+			preorder(sc, i, me, out, n);
+}
+
+int rr_scenario_sim_input(const struct rr_scenario *sc, int req,
+			  const struct rr_kernel_model *km, struct rr_sim_input *in)
+{
+	const struct rr_scenario_request *rq = &sc->requests[req];
+	size_t n = 0;
+
+	memset(in, 0, sizeof(*in));
+	in->memcgs = calloc((size_t)sc->nr_cgroups, sizeof(*in->memcgs));
+	if (!in->memcgs)
+		return -1;
+	preorder(sc, rq->cgroup, -1, in->memcgs, &n);
+	in->nr_memcgs = n;
+	in->km = km;
+	in->kind = rq->kind;
+	in->nr_pages = rq->nr_pages;
+	in->outcome = sc->outcome;
+	in->exact_extra_pages = sc->exact_extra_pages;
+	in->page_shift = sc->page_shift;
+	in->may_swap = true;
+	in->swap_present = sc->swap;
+	in->cursor = -1;
+	/* the root's hierarchical sizes: the rstat view of a settled system */
+	for (int i = 0; i < sc->nr_cgroups; i++) {
+		if (!in_subtree(sc, i, rq->cgroup))
+			continue;
+		for (int l = 0; l < 4; l++)
+			in->root_rstat_lru_pages[l] += sc->cgroups[i].lru_pages[l];
+	}
+	for (size_t i = 0; i < n; i++) {
+		int node = (int)in->memcgs[i].id - 1;
+
+		for (int j = 0; j < sc->nr_cgroups; j++) {
+			if (!in_subtree(sc, j, node))
+				continue;
+			for (int l = 0; l < 4; l++)
+				in->memcgs[i].rstat_lru_pages[l] += sc->cgroups[j].lru_pages[l];
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What-if scenarios: a JSON file describing a cgroup tree and reclaim
+ * requests, for questions no recording answers (another page size, a huge
+ * folio, thousands of offline cgroups).  Format: man/reclaim-replay-scenario.5.
+ * Each request is replayed from the scenario's initial state.
+ */
+#ifndef RR_SCENARIO_H
+#define RR_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+#include "../sim/sim.h"
+
+#define RR_SCENARIO_VERSION 1
+
+struct rr_scenario_cgroup {
+	char *path;			/* "/", "/a", "/a/b" */
+	int parent;			/* index, -1 for "/" */
+	bool online;
+	int swappiness;
+	uint64_t lru_pages[5];		/* enum lru_list order */
+	bool fraction_override;
+	uint64_t fraction[2], denominator;
+	uint64_t min_pages, low_pages;
+};
+
+struct rr_scenario_request {
+	enum rr_sim_kind kind;		/* MEMCG ("limit"), PROACTIVE, DIRECT */
+	int cgroup;			/* index of the target */
+	uint64_t nr_pages;
+};
+
+struct rr_scenario {
+	char kernel[64];
+	uint64_t page_size_bytes;
+	unsigned int page_shift;
+	bool swap;
+	struct rr_scenario_cgroup *cgroups;	/* parents before children */
+	int nr_cgroups;
+	struct rr_scenario_request *requests;
+	int nr_requests;
+	enum rr_outcome_model outcome;
+	uint64_t ratio_num, ratio_den;		/* reclaimed per scanned page */
+	uint64_t exact_extra_pages;
+};
+
+/* Does @path look like a scenario (a JSON object) rather than a trace? */
+bool rr_scenario_sniff(const char *path);
+
+/**
+ * rr_scenario_load() - read and check a scenario file
+ * Return: 0, or -1 with @err naming @path and the JSON element at fault
+ * ("cgroups[2].lru.inactive_anon: not a whole number of pages").
+ */
+int rr_scenario_load(const char *path, struct rr_scenario *sc, struct rr_error *err);
+
+void rr_scenario_free(struct rr_scenario *sc);
+
+/**
+ * rr_scenario_sim_input() - simulator input for request @req
+ * @in: filled; in->memcgs is allocated (free it).  The subtree of the
+ *      request's cgroup in pre-order (siblings in file order); direct
+ *      reclaim walks the whole tree from "/".
+ * Return: 0, or -1 on ENOMEM.
+ */
+int rr_scenario_sim_input(const struct rr_scenario *sc, int req,
+			  const struct rr_kernel_model *km, struct rr_sim_input *in);
+
+#endif

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# What-if scenarios through compare: the seed threads' and the spec's
+# numbers (kernel-reclaim-model.md 16.1 - 16.3) end to end, and clear
+# errors for malformed scenario files.
+. "$(dirname "$0")/../lib.sh"
+
+S=$TOP/scenarios
+run() {	# run NAME ARGS...: compare -o - into $TMP/NAME.json
+	local name=$1
+	shift
+	"$RR" compare -q "$@" -o - >"$TMP/$name.json" 2>"$TMP/$name.err"
+}
+# p12 FILE CGROUP POLICY: the priority-12 inactive_anon target
+p12() {
+	jq -r --arg c "$2" --arg p "$3" '.episodes[] | select(.cgroup == $c) | .results[$p]
+	    | ([.scan_targets[] | select(.priority == 12 and .lru == "inactive_anon") | .nr_pages] | first // 0)' "$1"
+}
+
+for f in "$S"/*.json; do
+	n=$(basename "$f" .json)
+	run "schema-$n" "$f"
+	check_eq "$n: valid schema-1 JSON" "[]" "$(jq -c -f "$TOP/tests/cli/schema.jq" "$TMP/schema-$n.json")"
+done
+
+# Gavin Shan, 76073c646f5f: swappiness 60, priority 12, 60/140/201
+run gavin "$S/gavin-thresholds.json" -p original -p online-roundup
+j=$TMP/gavin.json
+check_eq "0x1000 pages: online-roundup scans 0" 0 "$(p12 "$j" /anon-0x1000 online-roundup)"
+check_eq "0x1000 pages: original (68600f623d69) scans 1" 1 "$(p12 "$j" /anon-0x1000 original)"
+check_eq "0x3fff pages: online-roundup scans 0" 0 "$(p12 "$j" /anon-0x3fff online-roundup)"
+check_eq "0x4000 pages: online-roundup scans 1" 1 "$(p12 "$j" /anon-0x4000 online-roundup)"
+check_eq "v5.6 kernel baseline is online-roundup" 0 \
+	"$(jq '.summary.policies["online-roundup"].episodes_differing_from_baseline' "$j")"
+
+# the offline one-page list: 0 without round-up (v4.19 floor), 1 with
+run offline "$S/offline-one-page.json" -p original -p online-roundup
+j=$TMP/offline.json
+check_eq "offline 1-page list, v4.19 floor: 0" 0 "$(p12 "$j" /dying kernel)"
+check_eq "offline 1-page list, original: 1" 1 "$(p12 "$j" /dying original)"
+check_eq "offline 1-page list, online-roundup: 1" 1 "$(p12 "$j" /dying online-roundup)"
+
+# 1 GiB memory.reclaim, every call reclaiming exactly its nr_to_reclaim
+run exact "$S/chunk-1gib-exact.json" -p original -p cluster-cap -p proportional -p proportional-v1
+j=$TMP/exact.json
+calls() { jq -r ".episodes[0].results[\"$2\"] | \"\(.calls) \(.nr_reclaimed)\"" "$1"; }
+check_eq "whole remainder: 1 call" "1 262144" "$(calls "$j" original)"
+check_eq "cluster-cap: 8192 calls" "8192 262144" "$(calls "$j" cluster-cap)"
+check_eq "proportional: 31 calls, 16 pages over" "31 262160" "$(calls "$j" proportional)"
+check_eq "proportional: the request sequence" \
+	"65536 49152 36864 27648 20736 15552 11664 8748 6561 4920 3690 2768 2076 1557 1168 876 657 492 369 277 208 156 117 88 66 49 37 32 32 32 32" \
+	"$(jq -r '.episodes[0].results.proportional.call_nr_to_reclaim_pages | join(" ")' "$j")"
+check_eq "proportional-v1 decides exactly as proportional" \
+	"$(jq -c '.episodes[0].results.proportional' "$j")" \
+	"$(jq -c '.episodes[0].results["proportional-v1"]' "$j")"
+run c1 "$S/chunk-1gib-plus-batch.json" -p original -p cluster-cap -p proportional
+check_eq "C1 (+32 per call): whole, cap, quarter" "1 262176|4096 262144|27 262201" \
+	"$(calls "$TMP/c1.json" original)|$(calls "$TMP/c1.json" cluster-cap)|$(calls "$TMP/c1.json" proportional)"
+
+# C2: four children of 4 GiB cold page cache, through the whole simulator
+for row in "6.5 1 501916 4" "6.8 2048 262144 12" "6.10 12 262164 6" "6.11 27 262147 6"; do
+	set -- $row
+	run "c2-$1" "$S/c2-overreclaim.json" --kernel "$1" -p original
+	check_eq "C2 on $1: calls, reclaimed, lowest priority" "$2 $3 $4" \
+		"$(jq -r '.episodes[0].results.kernel | "\(.calls) \(.nr_reclaimed) \(.lowest_priority)"' "$TMP/c2-$1.json")"
+done
+check_eq "C2 6.10: the first call asks 65536 pages and gets 128712" "65536 128712" \
+	"$(jq -r '.episodes[0].results.kernel | "\(.call_requests_pages[0]) \(.call_reclaimed_pages[0])"' "$TMP/c2-6.10.json")"
+check_eq "C2 6.11: the first call gets 80313 (partial walk)" 80313 \
+	"$(jq -r '.episodes[0].results.kernel.call_reclaimed_pages[0]' "$TMP/c2-6.11.json")"
+
+# malformed scenarios: one clear line naming the file and the element
+bad() {	# bad NAME PATTERN JSON
+	printf '%s\n' "$3" >"$TMP/$1.json"
+	check_fails "bad scenario: $1" 1 "^reclaim-replay: $TMP/$1.json: $2" "$RR" compare -q "$TMP/$1.json"
+}
+bad syntax "not valid JSON: .* \(line 2, column 0\)" '{"scenario": 1, '
+bad version "scenario: unsupported version" '{"scenario": 2, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/"}]}'
+bad unknown-key "top level: unknown key 'cgroup'" '{"scenario": 1, "kernel": "6.18", "cgroup": []}'
+bad no-kernel "kernel: missing" '{"scenario": 1, "cgroups": [{"path": "/"}]}'
+bad orphan "cgroups\[1\]: parent cgroup must be listed before its children" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}, {"path": "/a/b"}], "requests": [{"kind": "limit", "cgroup": "/"}]}'
+bad negative "cgroups\[1\].lru.inactive_anon: not a whole number" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}, {"path": "/a", "lru": {"inactive_anon": -5}}], "requests": [{"kind": "limit", "cgroup": "/a"}]}'
+bad lru-typo "cgroups\[1\].lru: unknown key 'inactive_anonn'" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}, {"path": "/a", "lru": {"inactive_anonn": 5}}], "requests": [{"kind": "limit", "cgroup": "/a"}]}'
+bad no-such-cgroup "requests\[0\]: cgroup is not in the cgroups list" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/x"}]}'
+bad kind "requests\[0\]: kind must be limit, proactive or direct" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "kswapd", "cgroup": "/"}]}'
+bad page-size "page_size: must be a power of two" \
+	'{"scenario": 1, "kernel": "6.18", "page_size": 5000, "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/"}]}'
+bad old-kernel "kernel: '3.10' is not a release" \
+	'{"scenario": 1, "kernel": "3.10", "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/", "nr_pages": 1}]}'
+
+finish
