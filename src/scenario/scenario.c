@@ -10,14 +10,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
 bool rr_scenario_sniff(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	struct stat st;
+	FILE *f;
 	int c;
 
+	/* only regular files: opening a FIFO would wait for a writer */
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	f = fopen(path, "r");
 	if (!f)
 		return false;
 	do
