@@ -207,7 +207,7 @@ bad:
 
 static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int idx)
 {
-	static const char *const keys[] = { "kind", "cgroup", "nr_pages", "bytes", NULL };
+	static const char *const keys[] = { "kind", "cgroup", "nr_pages", "bytes", "may_swap", NULL };
 	struct rr_scenario_request *rq = &sc->requests[idx];
 	const char *kind, *cg;
 	char where[64];
@@ -248,6 +248,8 @@ static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int id
 	} else if (get_u64(c, jr, "nr_pages", where, rq->kind != RR_SIM_DIRECT, 32, &rq->nr_pages)) {
 		return -1;
 	}
+	if (get_bool(c, jr, "may_swap", where, true, &rq->may_swap))
+		return -1;
 	if (rq->kind == RR_SIM_PROACTIVE && rq->nr_pages > (1ULL << 40))
 		return fail(c, where, "request larger than 2^40 pages");
 	return 0;
@@ -256,7 +258,8 @@ static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int id
 int rr_scenario_load(const char *path, struct rr_scenario *sc, struct rr_error *err)
 {
 	static const char *const keys[] = { "scenario", "kernel", "page_size", "swap",
-					    "cgroups", "requests", "outcome", NULL };
+					    "cgroups", "requests", "outcome", "node_free_pages",
+					    "node_high_wmark_pages", NULL };
 	struct ctx c = { path, err };
 	json_error_t jerr;
 	json_t *root, *cgs, *reqs, *outcome;
@@ -298,7 +301,9 @@ int rr_scenario_load(const char *path, struct rr_scenario *sc, struct rr_error *
 	}
 	while ((1ULL << sc->page_shift) < sc->page_size_bytes)
 		sc->page_shift++;
-	if (get_bool(&c, root, "swap", "", true, &sc->swap))
+	if (get_bool(&c, root, "swap", "", true, &sc->swap) ||
+	    get_u64(&c, root, "node_free_pages", "", false, 0, &sc->node_free_pages) ||
+	    get_u64(&c, root, "node_high_wmark_pages", "", false, 0, &sc->node_high_wmark_pages))
 		goto bad;
 
 	cgs = json_object_get(root, "cgroups");
@@ -440,8 +445,10 @@ int rr_scenario_sim_input(const struct rr_scenario *sc, int req,
 	in->outcome = sc->outcome;
 	in->exact_extra_pages = sc->exact_extra_pages;
 	in->page_shift = sc->page_shift;
-	in->may_swap = true;
+	in->may_swap = rq->may_swap;
 	in->swap_present = sc->swap;
+	in->node_free_pages = sc->node_free_pages;
+	in->node_high_wmark_pages = sc->node_high_wmark_pages;
 	in->cursor = -1;
 	/* the root's hierarchical sizes: the rstat view of a settled system */
 	for (int i = 0; i < sc->nr_cgroups; i++) {

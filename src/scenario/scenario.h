@@ -31,6 +31,7 @@ struct rr_scenario_request {
 	enum rr_sim_kind kind;		/* MEMCG ("limit"), PROACTIVE, DIRECT */
 	int cgroup;			/* index of the target */
 	uint64_t nr_pages;
+	bool may_swap;			/* MEMCG_RECLAIM_MAY_SWAP, default true */
 };
 
 struct rr_scenario {
@@ -42,6 +43,7 @@ struct rr_scenario {
 	int nr_cgroups;
 	struct rr_scenario_request *requests;
 	int nr_requests;
+	uint64_t node_free_pages, node_high_wmark_pages;	/* direct reclaim */
 	enum rr_outcome_model outcome;
 	uint64_t ratio_num, ratio_den;		/* reclaimed per scanned page */
 	uint64_t exact_extra_pages;

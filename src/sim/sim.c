@@ -36,7 +36,7 @@ struct run {
 	/* scan_control of the current invocation */
 	uint64_t nr_to_reclaim, nr_reclaimed;
 	int priority;
-	bool may_deactivate[2], cache_trim_mode;
+	bool may_deactivate[2], cache_trim_mode, file_is_tiny;
 	bool force_deactivate, skipped_deactivate, memcg_full_walk;
 	bool memcg_low_reclaim, memcg_low_skipped;
 	uint64_t sc_anon_cost, sc_file_cost;	/* copied per pass */
@@ -284,6 +284,8 @@ static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU
 		balance = SCAN_FILE;
 	else if (r->priority == 0)
 		balance = SCAN_EQUAL;
+	else if (r->file_is_tiny)
+		balance = SCAN_ANON;
 	else if (r->cache_trim_mode)
 		balance = SCAN_FILE;
 	else
@@ -426,6 +428,12 @@ static void prepare_scan_control(struct run *r)
 	}
 	r->cache_trim_mode = (rs[RR_LRU_INACTIVE_FILE] >> r->priority) != 0 &&
 			     !r->may_deactivate[1];
+	/* global reclaim only: anon is worth scanning when the file cache
+	 * is tiny next to the high watermarks (53138cea7f39) */
+	r->file_is_tiny = !cgroup_reclaim(r) && r->in->node_high_wmark_pages &&
+		r->in->node_free_pages + rs[RR_LRU_INACTIVE_FILE] + rs[RR_LRU_ACTIVE_FILE] <=
+		r->in->node_high_wmark_pages &&
+		!r->may_deactivate[0] && (rs[RR_LRU_INACTIVE_ANON] >> r->priority) != 0;
 	r->sc_anon_cost = r->anon_cost;
 	r->sc_file_cost = r->file_cost;
 }

@@ -98,6 +98,9 @@ struct rr_sim_input {
 	uint64_t anon_cost, file_cost;
 	uint64_t root_rstat_lru_pages[RR_NR_EVICTABLE_LRU];
 	bool refaults_changed[2];	/* WORKINGSET_ACTIVATE_* differs from snapshot */
+	/* RR_SIM_DIRECT only, for file_is_tiny (§4): the node's free pages
+	 * and the sum of its zones' high watermarks; 0/0 = never tiny */
+	uint64_t node_free_pages, node_high_wmark_pages;
 	/* v6.11+ cursor: index of the memcg last handed out, -1 for none */
 	int cursor;
 };

@@ -40,6 +40,15 @@ for trace in "$TOP"/traces/*.dat; do
 	check "$name: kernel baseline within 10% of recorded reclaim" \
 		jq -e '.summary as $s | (($s.policies.kernel.nr_reclaimed - $s.recorded.nr_reclaimed)
 		       | fabs) <= 0.10 * $s.recorded.nr_reclaimed' "$json"
+	# the baseline's inactive-list targets at each episode's first recorded
+	# priority equal the recorded nr_requested sums (issue: simulator)
+	first=$(jq '[.episodes[] | (.recorded.scan_targets | map(select(.lru | test("inactive")))) as $r
+		| ($r | map(.priority) | max) as $p
+		| ([$r[] | select(.priority == $p) | {cgroup_id, priority, lru, nr_pages}])
+		  == [.results.kernel.scan_targets[] | select(.priority == $p and (.lru | test("inactive")))
+		      | {cgroup_id, priority, lru, nr_pages}]] | (map(select(.)) | length) / length' "$json")
+	check "$name: first-priority targets match the recording in >= 95% of episodes ($first)" \
+		jq -n -e "$first >= 0.95"
 	# golden totals: regenerate with tests/update-golden.sh after a model change
 	check_eq "$name: golden per-policy totals" "$(cat "$TOP/tests/golden/$name.txt")" \
 		"$(jq -r -f "$TOP/tests/cli/totals.jq" "$json")"

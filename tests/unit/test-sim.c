@@ -461,6 +461,29 @@ static void test_direct_priority12(void)
 	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
 	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 32);	/* stops after one batch */
 	rr_sim_result_free(&r);
+
+	/* file_is_tiny (§4): free + file <= high watermarks, anon present:
+	 * SCAN_ANON, only the anon lists get targets */
+	m.lru_pages[RR_LRU_INACTIVE_FILE] = 100;
+	m.lru_pages[RR_LRU_INACTIVE_ANON] = 65536;
+	in.root_rstat_lru_pages[RR_LRU_INACTIVE_FILE] = 100;
+	in.root_rstat_lru_pages[RR_LRU_INACTIVE_ANON] = 65536;
+	in.kind = RR_SIM_DIRECT;
+	in.swap_present = true;
+	in.node_free_pages = 1000;
+	in.node_high_wmark_pages = 2000;
+	memset(&r, 0, sizeof(r));
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(r.nr_targets >= 1, 1);
+	CU_ASSERT_EQUAL(r.targets[0].lru, RR_LRU_INACTIVE_ANON);
+	CU_ASSERT_EQUAL(r.targets[0].nr_pages, 16);	/* 65536 >> 12, SCAN_ANON */
+	rr_sim_result_free(&r);
+	/* plenty free: not tiny, SCAN_FRACT with zero costs: 16 * 60 / 200 */
+	in.node_free_pages = 100000;
+	memset(&r, 0, sizeof(r));
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.targets[0].nr_pages, 4);
+	rr_sim_result_free(&r);
 	rr_policy_release(&pol);
 }
 
