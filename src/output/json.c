@@ -258,6 +258,9 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 	json_object_set_new(e, "duration_ns", u64(ep->end_ns - ep->start_ns));
 	json_object_set_new(e, "nr_to_reclaim", u64(ep->nr_to_reclaim_pages));
 	json_object_set_new(e, "nr_to_reclaim_basis", json_string(ep->nr_to_reclaim_basis));
+	/* a memcg of the walk was removed less than the assumed offline delay
+	 * before: its online state, and so its rounding, is a guess (§12.3) */
+	json_object_set_new(e, "online_state_uncertain", json_boolean(ep->in_offline_window));
 	if (ep->no_recording)
 		json_object_set_new(e, "recorded", json_null());
 	else

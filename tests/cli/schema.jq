@@ -28,6 +28,7 @@ def result: type == "object" and (.calls as $calls
     ( .episodes[] | . as $e
       | req(.; (.id | isint) and (.kind | IN("memcg","softlimit","proactive","direct")) and (.pid | isint)
             and (.start_ns | isint) and (.duration_ns | isint) and (.nr_to_reclaim | isint)
+            and (.online_state_uncertain | type == "boolean")
             and (.cgroup | type == "string" or type == "null")
             and (if $d.input.scenario then .recorded == null
                  else (.recorded | type == "object" and (.nr_reclaimed | isint) and (.nr_scanned | isint)
