@@ -48,6 +48,7 @@ LIB_SRCS := \
 	src/sim/kernel-model.c \
 	src/sim/sim.c \
 	src/scenario/scenario.c \
+	src/fidelity/fidelity.c \
 	src/policies/builtin.c \
 	src/policies/registry.c \
 	src/output/json.c \
@@ -59,6 +60,7 @@ CLI_SRCS := \
 	src/cli/main.c \
 	src/cli/cmd-compare.c \
 	src/cli/cmd-policies.c \
+	src/cli/cmd-report.c \
 	src/cli/replay.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)

@@ -94,9 +94,13 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	int ret = -1;
 
 	memset(res, 0, sizeof(res));
-	if (rr_episode_sim_input(ep, st, &r->km, r->page_shift, &in, &serr))
+	if (rr_episode_sim_input(ep, st, &r->km, r->page_shift, &in, &serr)) {
+		if (rr_fidelity_episode(&r->out->fidelity, ep, st, &r->km, r->page_shift,
+					&r->policies[0], NULL, r->err))
+			return -1;
 		return rr_out_episode(r->out, ep, st, NULL,
 				      "reclaim root unknown: no batch was attributed to a memcg");
+	}
 	c = cursor_get(r, ep, &in);
 	if (!c)
 		goto out;
@@ -106,6 +110,9 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 			goto out;
 		c->pos_id[p] = res[p].cursor >= 0 ? in.memcgs[res[p].cursor].id : 0;
 	}
+	if (rr_fidelity_episode(&r->out->fidelity, ep, st, &r->km, r->page_shift,
+				&r->policies[0], &res[0], r->err))
+		goto out;
 	ret = rr_out_episode(r->out, ep, st, res, NULL);
 out:
 	for (int p = 0; p < r->nr_policies; p++)
@@ -356,6 +363,7 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		rr_error_set(err, "", "out of memory");
 		goto out;
 	}
+	bopts.partial_walk = r.km.partial_walk;
 	r.builder = rr_builder_new(&bopts, on_episode, &r);
 	if (!r.builder) {
 		rr_error_set(err, "", "out of memory");

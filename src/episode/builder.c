@@ -16,8 +16,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DRAIN_MAX 64
+
+struct drain_delta {
+	uint64_t id;
+	int item;
+	int64_t val;
+};
+
 struct task {
 	int pid;
+	/* this task's LRU deltas since its last vmscan event: the
+	 * lru_add_drain() of the next batch (§12.4) */
+	struct drain_delta drain[DRAIN_MAX];
+	int nr_drain;
+	bool drain_overflow;
+	struct drain_delta batch_drain[DRAIN_MAX];	/* frozen at the isolate */
+	int nr_batch_drain;
 	struct rr_episode *ep;		/* open episode of this task */
 	bool batch_open;		/* an isolate waits for its shrink event */
 	bool awaiting_memcg;
@@ -46,6 +61,7 @@ struct rr_builder {
 	struct task *tasks;
 	uint64_t next_seq;
 	bool anon_scanned_seen;
+	uint64_t first_lost_ns;		/* the first record after lost events */
 	struct rr_builder_stats stats;
 };
 
@@ -80,6 +96,7 @@ static void episode_free(struct rr_episode *ep)
 	if (!ep)
 		return;
 	free(ep->batches);
+	free(ep->ctx);
 	free(ep->snap);
 	free(ep);
 }
@@ -269,10 +286,21 @@ static void batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 	t->pageouts = 0;
 }
 
+/* A vmscan event of the task: later LRU deltas of it belong to the next
+ * batch's lru_add_drain(). */
+static void drain_reset(struct task *t)
+{
+	t->nr_drain = 0;
+	t->drain_overflow = false;
+}
+
 static int on_isolate(struct rr_builder *b, struct task *t, const struct rr_event *ev)
 {
 	if (t->batch_open)	/* nr_taken == 0 inactive batch: no shrink event */
 		batch_close(b, t, NULL);
+	memcpy(t->batch_drain, t->drain, (size_t)t->nr_drain * sizeof(t->drain[0]));
+	t->nr_batch_drain = t->drain_overflow ? -1 : t->nr_drain;
+	drain_reset(t);
 	b->stats.batches++;
 	memset(&t->batch, 0, sizeof(t->batch));
 	t->batch.lru = ev->lru;
@@ -291,26 +319,71 @@ static int on_isolate(struct rr_builder *b, struct task *t, const struct rr_even
 		if (ep->nr_batches == ep->cap_batches) {
 			size_t cap = ep->cap_batches ? ep->cap_batches * 2 : 32;
 			struct rr_rec_batch *nb = realloc(ep->batches, cap * sizeof(*nb));
+			struct rr_batch_ctx *nc;
 
 			if (!nb)
 				return -1;
 			ep->batches = nb;
+			nc = realloc(ep->ctx, cap * sizeof(*nc));
+			if (!nc)
+				return -1;
+			ep->ctx = nc;
 			ep->cap_batches = cap;
 		}
 		t->ep_index = ep->nr_batches;
+		t->batch.ts_ns = ev->ts_ns;
+		ep->ctx[ep->nr_batches].valid = false;
 		ep->batches[ep->nr_batches++] = t->batch;
 	}
 	return 0;
 }
 
-static void attribute(struct task *t, uint64_t memcg_id)
+/* Capture the decision inputs of the batch in flight (see rr_batch_ctx). */
+static void capture(struct rr_builder *b, struct task *t, uint64_t memcg_id)
+{
+	struct rr_batch_ctx *c;
+	struct rr_memcg *m = rr_state_find(&b->st, memcg_id);
+	bool window = false;
+	int d = 0;
+
+	if (!t->ep || t->ep_index >= t->ep->nr_batches || !m || t->nr_batch_drain < 0)
+		return;
+	c = &t->ep->ctx[t->ep_index];
+	memset(c, 0, sizeof(*c));
+	for (int l = 0; l < 4; l++) {
+		int64_t v = (int64_t)rr_memcg_lru_pages(m, l);
+
+		for (int i = 0; i < t->nr_batch_drain; i++)
+			if (t->batch_drain[i].id == memcg_id && t->batch_drain[i].item == l)
+				v -= t->batch_drain[i].val;
+		c->lru_pages[l] = v > 0 ? (uint64_t)v : 0;
+	}
+	c->online = memcg_online_at(b, m, t->batch.ts_ns, &window);
+	c->swappiness = m->swappiness;
+	for (struct rr_memcg *a = m; a && d < RR_CHAIN_MAX; a = a->parent, d++) {
+		c->chain[d].id = a->id;
+		c->chain[d].anon_cost = a->anon_cost;
+		c->chain[d].file_cost = a->file_cost;
+		rr_memcg_rstat_lru(a, c->chain[d].rstat_lru_pages);
+		for (int k = 0; k < 2; k++)
+			c->chain[d].refaults_changed[k] = a->refault_snapshot_valid &&
+				a->rstat_ws_activate[k] != a->refault_snapshot[k];
+	}
+	c->depth = d;
+	/* in the rmdir -> offline window the online state is a guess */
+	c->valid = !window;
+}
+
+static void attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 {
 	struct rr_rec_batch *eb = ep_batch(t);
 
 	t->batch.memcg_id = memcg_id;
 	t->awaiting_memcg = false;
-	if (eb)
+	if (eb) {
 		eb->memcg_id = memcg_id;
+		capture(b, t, memcg_id);
+	}
 }
 
 /* Lowest common ancestor of two memcgs; NULL if they share no tree. */
@@ -332,11 +405,57 @@ static struct rr_memcg *lca(struct rr_memcg *a, struct rr_memcg *b)
  * pass, if reclaim stopped above priority 0 or reached >= 32, says
  * T <= total.  Take the smallest max(2^k, 32) inside the interval.
  */
-static void infer_nr_to_reclaim(struct rr_episode *ep)
+/*
+ * Inside one shrink_lruvec() call: every round that another round followed
+ * without a cut says T > the call's own reclaim at that point (§8.2, third
+ * checkpoint).  Only calls that scanned a single type are used: with both,
+ * a cut (v6.1+) is followed by one more round although T was reached.
+ */
+static uint64_t call_round_bound(const struct rr_episode *ep, size_t i, size_t j)
+{
+	uint64_t local = 0, low = 0;
+	bool anon = false, file = false;
+
+	for (size_t k = i; k < j; k++) {
+		anon |= ep->batches[k].lru < 2;
+		file |= ep->batches[k].lru >= 2;
+	}
+	if (anon && file)
+		return 0;
+	for (size_t k = i; k < j; k++) {
+		/* a new round starts when the list index does not grow */
+		if (k > i && ep->batches[k].lru <= ep->batches[k - 1].lru && local > low)
+			low = local;
+		local += ep->batches[k].nr_reclaimed;
+	}
+	return low;
+}
+
+static void infer_nr_to_reclaim(struct rr_episode *ep, bool partial_walk)
 {
 	uint64_t low = 0, cum = 0, total = ep->recorded_nr_reclaimed;
 	int prio = -1, last_prio = -1;
 	bool upper = false;
+
+	/* checkpoints inside calls, and (v6.11+) between the memcgs of a pass */
+	for (size_t i = 0; i < ep->nr_batches;) {
+		size_t j = i;
+		uint64_t b;
+
+		while (j < ep->nr_batches && ep->batches[j].memcg_id == ep->batches[i].memcg_id &&
+		       ep->batches[j].priority == ep->batches[i].priority)
+			j++;
+		b = call_round_bound(ep, i, j);
+		if (b > low)
+			low = b;
+		for (size_t k = i; k < j; k++)
+			cum += ep->batches[k].nr_reclaimed;
+		if (partial_walk && j < ep->nr_batches &&
+		    ep->batches[j].priority == ep->batches[i].priority && cum > low)
+			low = cum;	/* the walk went on to another memcg */
+		i = j;
+	}
+	cum = 0;
 
 	if (ep->kind == RR_EP_SOFTLIMIT) {
 		ep->nr_to_reclaim_pages = 32;	/* mem_cgroup_shrink_node() */
@@ -383,6 +502,7 @@ static int episode_end(struct rr_builder *b, struct task *t, const struct rr_eve
 	t->ep = NULL;
 	ep->end_ns = ev->ts_ns;
 	ep->recorded_nr_reclaimed = ev->nr_reclaimed;
+	ep->first_lost_ns = b->first_lost_ns;
 	ep->seq = ++b->next_seq;
 	b->stats.episodes[ep->kind]++;
 
@@ -409,7 +529,7 @@ static int episode_end(struct rr_builder *b, struct task *t, const struct rr_eve
 	ep->root_path = root ? root->path : NULL;
 	ep->swap_inferred_present = b->opts.swap_present >= 0 ?
 				    b->opts.swap_present : b->anon_scanned_seen;
-	infer_nr_to_reclaim(ep);
+	infer_nr_to_reclaim(ep, b->opts.partial_walk);
 
 	ret = b->cb(ep, &b->st, b->ctx);
 
@@ -493,6 +613,8 @@ static int resolve_memory_root(struct rr_builder *b, uint64_t id)
 int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev)
 {
 	b->stats.events++;
+	if (ev->lost_before && !b->first_lost_ns)
+		b->first_lost_ns = ev->ts_ns ? ev->ts_ns : 1;
 	if (b->st.memory_root < 0) {
 		if (is_cgroup_event(ev->type))
 			return hold(b, ev);
@@ -548,8 +670,10 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 		return 0;
 	}
 	case RR_EV_MEMCG_RECLAIM_BEGIN:
+		drain_reset(t);
 		return episode_begin(b, t, ev, RR_EP_MEMCG);
 	case RR_EV_SOFTLIMIT_BEGIN:
+		drain_reset(t);
 		return episode_begin(b, t, ev, RR_EP_SOFTLIMIT);
 	case RR_EV_MEMCG_RECLAIM_END:
 	case RR_EV_SOFTLIMIT_END:
@@ -557,12 +681,23 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	case RR_EV_LRU_ISOLATE:
 		return on_isolate(b, t, ev);
 	case RR_EV_MOD_LRUVEC:
-		if (t->awaiting_memcg && ev->val < 0 && ev->item == t->batch.lru)
-			attribute(t, ev->id);
+		if (t->awaiting_memcg && ev->val < 0 && ev->item == t->batch.lru) {
+			attribute(b, t, ev->id);
+		} else if (ev->item >= 0 && ev->item < 4 && !t->batch_open) {
+			if (t->nr_drain < DRAIN_MAX)
+				t->drain[t->nr_drain++] = (struct drain_delta){
+					.id = ev->id, .item = ev->item, .val = ev->val };
+			else
+				t->drain_overflow = true;
+		}
 		return rr_state_apply(&b->st, ev);
 	case RR_EV_COUNT_EVENTS:
-		if (t->awaiting_memcg)
-			attribute(t, ev->id);
+		if (t->awaiting_memcg) {
+			attribute(b, t, ev->id);
+			/* nothing taken: no shrink event will close it (§12.4) */
+			if (!t->batch.nr_taken && t->batch_open)
+				batch_close(b, t, NULL);
+		}
 		return 0;
 	case RR_EV_WRITE_FOLIO:
 		if (t->batch_open)
@@ -572,8 +707,10 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	case RR_EV_SHRINK_ACTIVE:
 		if (t->batch_open)
 			batch_close(b, t, ev);
+		drain_reset(t);
 		return 0;
 	case RR_EV_SLAB_START:
+		drain_reset(t);
 		if (t->ep && t->ep->nr_batches) {
 			for (size_t i = t->ep->nr_batches; i-- > 0 &&
 			     t->ep->batches[i].priority < 0;)

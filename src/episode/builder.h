@@ -28,6 +28,29 @@ enum rr_episode_kind {
 
 const char *rr_episode_kind_name(enum rr_episode_kind kind);
 
+#define RR_CHAIN_MAX 8
+
+/*
+ * State the kernel's decisions read when a batch began, captured when the
+ * batch was attributed to its memcg (before its own decrement): the
+ * memcg's exact sizes before this task's lru_add_drain() deltas (§3.2,
+ * §12.4), and for the memcg and each ancestor the cost pair and rstat view
+ * that prepare_scan_control() would copy if it were the reclaim root.
+ */
+struct rr_batch_ctx {
+	bool valid;
+	bool online;
+	int swappiness;
+	uint64_t lru_pages[4];
+	int depth;
+	struct {
+		uint64_t id;
+		uint64_t anon_cost, file_cost;
+		uint64_t rstat_lru_pages[4];
+		bool refaults_changed[2];
+	} chain[RR_CHAIN_MAX];	/* [0] the memcg itself, then its ancestors */
+};
+
 /* One recorded LRU batch (one mm_vmscan_lru_isolate). */
 struct rr_rec_batch {
 	uint64_t memcg_id;	/* 0: not attributed */
@@ -36,6 +59,7 @@ struct rr_rec_batch {
 	uint64_t nr_requested, nr_scanned, nr_taken;
 	uint64_t nr_reclaimed;	/* from lru_shrink_inactive; 0 for active */
 	bool has_shrink;	/* an lru_shrink_* event closed the batch */
+	uint64_t ts_ns;
 };
 
 /* Per-memcg values at the episode's start. */
@@ -63,7 +87,9 @@ struct rr_episode {
 	const char *root_path;		/* valid during the callback */
 	uint64_t recorded_nr_reclaimed;	/* mm_vmscan_memcg_reclaim_end */
 	struct rr_rec_batch *batches;
+	struct rr_batch_ctx *ctx;	/* one per batch */
 	size_t nr_batches, cap_batches;
+	uint64_t first_lost_ns;		/* events were lost before this (0: none) */
 	struct rr_snap_memcg *snap;	/* sorted by id */
 	size_t nr_snap;
 	/* nr_to_reclaim inferred from the checkpoints (§8.2) */
@@ -79,6 +105,7 @@ struct rr_episode {
 
 struct rr_builder_opts {
 	uint64_t offline_delay_ns;	/* rmdir -> offline assumed delay */
+	bool partial_walk;		/* v6.11+: goal checked after each memcg */
 	int swap_present;		/* -1 infer from anon scanning, 0, 1 */
 };
 

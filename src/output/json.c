@@ -339,6 +339,8 @@ json_t *rr_out_finish(struct rr_out *o)
 	}
 	json_object_set_new(s, "policies", pp);
 	json_object_set_new(o->root, "summary", s);
+	json_object_set_new(o->root, "fidelity",
+			    o->has_recording ? rr_fidelity_json(&o->fidelity) : json_null());
 	return o->root;
 }
 

@@ -14,6 +14,7 @@
 
 #include "../common/error.h"
 #include "../episode/builder.h"
+#include "../fidelity/fidelity.h"
 #include "../policies/registry.h"
 #include "../sim/sim.h"
 
@@ -43,6 +44,7 @@ struct rr_out {
 	struct rr_recorded_totals recorded;
 	uint64_t nr_episodes, nr_replayed, nr_skipped;
 	bool has_recording;		/* false for scenarios */
+	struct rr_fidelity fidelity;	/* of the baseline; traces only */
 	uint64_t page_size_bytes;
 };
 

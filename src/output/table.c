@@ -77,6 +77,10 @@ void rr_out_print_table(const struct rr_out *o, FILE *f)
 		pct(base->nr_reclaimed, o->recorded.nr_reclaimed),
 		(unsigned long long)base->episodes_matching_recording,
 		(unsigned long long)o->nr_replayed);
+	if (o->has_recording) {
+		fputc('\n', f);
+		rr_fidelity_print(&o->fidelity, f);
+	}
 	if (o->nr_policies > 1)
 		fprintf(f, "\nchange against %s:\n", o->policies[0].name);
 	for (int i = 1; i < o->nr_policies; i++) {

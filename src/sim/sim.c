@@ -41,7 +41,37 @@ struct run {
 	bool memcg_low_reclaim, memcg_low_skipped;
 	uint64_t sc_anon_cost, sc_file_cost;	/* copied per pass */
 	int cursor;
+	/* rr_sim_predict_call(): record batches, feed recorded reclaim */
+	struct rr_pred_batch *pred;
+	size_t pred_cap, nr_pred;
+	const struct rr_call_input *feed;
+	bool diverged;
 };
+
+/* A batch the kernel would emit an mm_vmscan_lru_isolate for. */
+static void note_batch(struct run *r, int lru, uint64_t b)
+{
+	r->out->batches++;
+	if (!r->pred)
+		return;
+	if (r->nr_pred < r->pred_cap)
+		r->pred[r->nr_pred] = (struct rr_pred_batch){ .lru = lru, .nr_requested = b };
+	r->nr_pred++;
+}
+
+/* Recorded reclaim of the batch just noted, while the prediction agrees. */
+static uint64_t fed_reclaim(struct run *r, int lru, uint64_t b)
+{
+	size_t k = r->nr_pred - 1;
+	const struct rr_call_input *f = r->feed;
+
+	if (r->diverged || k >= f->nr_recorded || f->recorded[k].lru != lru ||
+	    f->recorded[k].nr_requested != b) {
+		r->diverged = true;
+		return 0;
+	}
+	return f->recorded_reclaimed[k];
+}
 
 static int lru_type(int lru)
 {
@@ -195,10 +225,12 @@ static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 			r->skipped_deactivate = true;
 			return 0;
 		}
-		r->out->batches++;
+		note_batch(r, lru, b);
 		return 0;
 	}
-	r->out->batches++;
+	note_batch(r, lru, b);
+	if (r->feed)
+		return fed_reclaim(r, lru, b);
 	scanned = diffuse(&r->sim_requested[mi][t], b, m->taken_num[t], m->taken_den[t]);
 	if (scanned > m->lru_pages[lru])
 		scanned = m->lru_pages[lru];
@@ -408,7 +440,7 @@ static int shrink_lruvec(struct run *r, int mi)
 	    rr_inactive_is_low(m->rstat_lru_pages[RR_LRU_INACTIVE_ANON],
 			       m->rstat_lru_pages[RR_LRU_ACTIVE_ANON],
 			       r->in->page_shift))
-		r->out->batches++;
+		note_batch(r, RR_LRU_ACTIVE_ANON, RR_SWAP_CLUSTER_MAX);
 	return 0;
 }
 
@@ -613,6 +645,63 @@ int rr_proactive_loop(const struct rr_resolved_policy *policy,
 	if (!out->calls)
 		out->calls = calls;
 	return 0;
+}
+
+int rr_sim_predict_call(const struct rr_call_input *ci,
+			const struct rr_resolved_policy *policy,
+			struct rr_pred_batch *out, size_t cap, size_t *nr_out,
+			uint64_t targets[RR_NR_EVICTABLE_LRU], struct rr_error *err)
+{
+	struct rr_sim_memcg m = ci->memcg;
+	struct rr_sim_input in;
+	struct rr_sim_result res;
+	uint64_t zero[1][2] = { { 0, 0 } }, zero2[1][2] = { { 0, 0 } };
+	struct run r;
+	int ret;
+
+	memset(&in, 0, sizeof(in));
+	memset(&res, 0, sizeof(res));
+	memset(&r, 0, sizeof(r));
+	in.km = ci->km;
+	in.kind = ci->kind;
+	in.nr_pages = ci->nr_to_reclaim;
+	in.memcgs = &m;
+	in.nr_memcgs = 1;
+	in.page_shift = ci->page_shift;
+	in.may_swap = ci->may_swap;
+	in.swap_present = ci->swap_present;
+	in.anon_cost = ci->anon_cost;
+	in.file_cost = ci->file_cost;
+	memcpy(in.root_rstat_lru_pages, ci->root_rstat_lru_pages, sizeof(in.root_rstat_lru_pages));
+	memcpy(in.refaults_changed, ci->refaults_changed, sizeof(in.refaults_changed));
+	r.in = &in;
+	r.pol = policy;
+	r.out = &res;
+	r.err = err;
+	r.m = &m;
+	r.sim_scanned = zero;
+	r.sim_requested = zero2;
+	r.anon_cost = ci->anon_cost;
+	r.file_cost = ci->file_cost;
+	r.pred = out;
+	r.pred_cap = cap;
+	r.feed = ci;
+	r.priority = ci->priority;
+	r.nr_to_reclaim = ci->nr_to_reclaim > RR_SWAP_CLUSTER_MAX ?
+			  ci->nr_to_reclaim : RR_SWAP_CLUSTER_MAX;
+	if (ci->kind == RR_SIM_SOFTLIMIT) {
+		r.sc_anon_cost = r.sc_file_cost = 0;	/* no prepare_scan_control() */
+	} else {
+		prepare_scan_control(&r);
+	}
+	ret = shrink_lruvec(&r, 0);
+	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
+		targets[l] = 0;
+	for (size_t i = 0; i < res.nr_targets; i++)
+		targets[res.targets[i].lru] = res.targets[i].nr_pages;
+	*nr_out = r.nr_pred;
+	rr_sim_result_free(&res);
+	return ret;
 }
 
 int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *policy,

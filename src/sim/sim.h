@@ -143,6 +143,47 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 
 void rr_sim_result_free(struct rr_sim_result *r);
 
+/* One batch of a shrink_lruvec() call: its list and nr_requested. */
+struct rr_pred_batch {
+	int lru;
+	uint64_t nr_requested;
+};
+
+/* One recorded shrink_lruvec() call, for the decision check (§20.1). */
+struct rr_call_input {
+	const struct rr_kernel_model *km;
+	enum rr_sim_kind kind;		/* RR_SIM_MEMCG or RR_SIM_SOFTLIMIT */
+	unsigned int page_shift;
+	int priority;
+	uint64_t nr_to_reclaim;		/* of the episode, in pages */
+	struct rr_sim_memcg memcg;	/* sizes at the call boundary */
+	bool may_swap, swap_present;
+	/* the reclaim root's, as prepare_scan_control() read them */
+	uint64_t anon_cost, file_cost;
+	uint64_t root_rstat_lru_pages[RR_NR_EVICTABLE_LRU];
+	bool refaults_changed[2];
+	/* the recorded batches: the loop is fed their reclaim */
+	const struct rr_pred_batch *recorded;
+	const uint64_t *recorded_reclaimed;
+	size_t nr_recorded;
+};
+
+/**
+ * rr_sim_predict_call() - the batches one shrink_lruvec() call would make
+ * @out:    up to @cap batches, in order, including the anon aging batch
+ *          after the loop; *@nr_out may exceed @cap (then @out is cut).
+ * @targets: the four get_scan_count() targets, in pages.
+ *
+ * Conditioned on the recorded call (kernel-reclaim-model.md §20.1): batch k
+ * reclaims what recorded batch k reclaimed while the predicted batches
+ * still agree with the recorded ones, 0 after.
+ * Return: 0, or -1 with @err set when a policy hook fails.
+ */
+int rr_sim_predict_call(const struct rr_call_input *in,
+			const struct rr_resolved_policy *policy,
+			struct rr_pred_batch *out, size_t cap, size_t *nr_out,
+			uint64_t targets[RR_NR_EVICTABLE_LRU], struct rr_error *err);
+
 /* What one try_to_free_mem_cgroup_pages() call reclaimed, for the chunk loop. */
 typedef int (*rr_reclaim_call_fn)(void *ctx, uint64_t nr_pages, uint64_t *nr_reclaimed);
 

@@ -49,6 +49,7 @@ struct rr_event {
 	uint64_t ts_ns;
 	int pid;
 	int cpu;
+	uint64_t lost_before;	/* events the ring buffer dropped before this one */
 
 	uint64_t id;		/* memcg/cgroup id (cgroup_id(), the kernfs id) */
 	int item;		/* memcg events: node_stat_item / vm_event_item */

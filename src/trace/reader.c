@@ -69,6 +69,7 @@ struct rr_trace {
 	rr_event_cb cb;
 	void *ctx;
 	int cb_ret;
+	uint64_t pending_lost;
 };
 
 struct event_desc {
@@ -428,8 +429,10 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	struct decoder *dec;
 	struct rr_event ev;
 
-	if (rec->missed_events > 0)
+	if (rec->missed_events > 0) {
 		t->info.nr_missed_events += (uint64_t)rec->missed_events;
+		t->pending_lost += (uint64_t)rec->missed_events;
+	}
 	memset(&key, 0, sizeof(key));
 	key.tep = tep;
 	key.id = tep_data_type(tep, rec);
@@ -442,6 +445,8 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	ev.ts_ns = rec->ts;
 	ev.cpu = cpu;
 	ev.pid = tep_data_pid(tep, rec);
+	ev.lost_before = t->pending_lost;	/* also losses before skipped records */
+	t->pending_lost = 0;
 	ev.id = num(dec->field[F_ID], rec->data);
 	ev.item = (int)num(dec->field[F_ITEM], rec->data);
 	ev.val = (int64_t)num(dec->field[F_VAL], rec->data);

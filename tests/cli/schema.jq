@@ -38,6 +38,14 @@ def result: type == "object" and (.calls as $calls
                   and all(.[]; result); "episode \($e.id) results"),
               req(.differs_from_baseline; type == "array"; "episode \($e.id) differs_from_baseline")
          end) ),
+    req(.fidelity; if $d.input.scenario then . == null else
+        (type == "object") and (.decisions_checked | isint) and (.exact | isint)
+        and (.within_one_batch | isint) and (.mismatched | isint) and (.off_by_one | isint)
+        and (.exact_share | type == "number" and . >= 0 and . <= 1)
+        and (.trajectory_checked | isint) and (.trajectory_exact_share | type == "number")
+        and (.episodes_total | isint) and (.episodes_checkable | isint)
+        and (.unchecked_reasons | type == "object" and all(.[]; isint))
+        and (.exact + .mismatched <= .decisions_checked) end; "fidelity"),
     req(.summary; type == "object" and (.episodes | isint) and (.episodes == ($d.episodes | length))
         and (.policies | (keys | sort) == ($d.policies | map(.name) | sort))
         and all(.policies[]; (.nr_scanned | isint) and (.nr_reclaimed | isint) and (.calls | isint)

@@ -29,6 +29,9 @@ for filters in 1 0; do
 		"$(jq '.summary.episodes_replayed' "$TMP/fresh-$filters.json")"
 	check_eq "filters=$filters: reclaim root is the test cgroup" "true" \
 		"$(jq '[.episodes[].cgroup | test("/rrtrace-[0-9]+-file$")] | all' "$TMP/fresh-$filters.json")"
+	check "filters=$filters: decision exact share >= 0.99 on a fresh trace" \
+		jq -e '.fidelity.exact_share >= 0.99' "$TMP/fresh-$filters.json"
+	jq -r '"    fresh trace, filters='"$filters"': \(.fidelity.decisions_checked) calls, exact share \(.fidelity.exact_share), trajectory exact share \(.fidelity.trajectory_exact_share)"' "$TMP/fresh-$filters.json"
 	check "filters=$filters: baseline within 10% of recorded reclaim" \
 		jq -e '.summary as $s | (($s.policies.kernel.nr_reclaimed - $s.recorded.nr_reclaimed)
 		       | fabs) <= 0.10 * $s.recorded.nr_reclaimed' "$TMP/fresh-$filters.json"

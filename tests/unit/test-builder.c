@@ -162,6 +162,27 @@ static void test_nr_to_reclaim_inference(void)
 	rr_builder_free(b);
 }
 
+/* Inside one call, a round followed by another says T > the call's own
+ * reclaim so far (§8.2): 4 file batches of 128 reclaimed pages at
+ * priority 12, stopping there, give T in (384, 512]. */
+static void test_nr_to_reclaim_rounds(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+
+	mkdir_ev(b, 0, 9, "/w");
+	delta(b, 9, 2, 100000, 200);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	for (int k = 0; k < 4; k++)
+		batch(b, 9, 2, 32, 128, 128, 12);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 512 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_low, 384);
+	CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_high, 512);
+	CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_pages, 512);
+	rr_builder_free(b);
+}
+
 /* A batch that took nothing has no shrink event: it gets the priority of
  * the next batch; an end without a begin is ignored. */
 static void test_empty_batch_and_orphan_end(void)
@@ -193,6 +214,7 @@ int register_builder_tests(void)
 
 	if (!s || !CU_add_test(s, "attribution, root, v1 hierarchy", test_attribution_and_root) ||
 	    !CU_add_test(s, "nr_to_reclaim from checkpoints", test_nr_to_reclaim_inference) ||
+	    !CU_add_test(s, "nr_to_reclaim from rounds inside a call", test_nr_to_reclaim_rounds) ||
 	    !CU_add_test(s, "empty batch, end without begin", test_empty_batch_and_orphan_end))
 		return -1;
 	return 0;
