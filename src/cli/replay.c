@@ -118,6 +118,8 @@ out:
 	for (int p = 0; p < r->nr_policies; p++)
 		rr_sim_result_free(&res[p]);
 	free(in.memcgs);
+	free(in.outcomes);
+	free(in.boundaries);
 	return ret;
 }
 

@@ -248,13 +248,17 @@ static void batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 	if (ev) {
 		t->batch.priority = ev->priority;
 		t->batch.has_shrink = true;
-		if (ev->type == RR_EV_SHRINK_INACTIVE)
+		if (ev->type == RR_EV_SHRINK_INACTIVE) {
 			t->batch.nr_reclaimed = ev->nr_reclaimed;
+			t->batch.nr_activate = ev->nr_activate;
+		}
 	}
 	if (eb) {
 		eb->priority = t->batch.priority;
 		eb->has_shrink = t->batch.has_shrink;
 		eb->nr_reclaimed = t->batch.nr_reclaimed;
+		eb->nr_activate = t->batch.nr_activate;
+		eb->nr_pageout = t->pageouts;
 		eb->memcg_id = t->batch.memcg_id;
 		/* earlier nr_taken == 0 batches had no priority of their own */
 		if (eb->priority >= 0)
@@ -816,6 +820,7 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 			 const struct rr_kernel_model *km, unsigned int page_shift,
 			 struct rr_sim_input *in, struct rr_error *err)
 {
+	/* (in->outcomes is set below; the caller frees it with in->memcgs) */
 	const struct rr_memcg *root = ep->root_memcg_id ?
 				      rr_state_find(st, ep->root_memcg_id) : NULL;
 	const struct rr_snap_memcg *rs;
@@ -831,6 +836,71 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 		free(w.out);
 		rr_error_set(err, "", "out of memory");
 		return -1;
+	}
+	/* each memcg's recorded inactive batches, in order, for the outcome
+	 * model, and the sizes at each recorded call's start */
+	in->outcomes = calloc(ep->nr_batches + 1, sizeof(*in->outcomes));
+	in->boundaries = calloc(ep->nr_batches + 1, sizeof(*in->boundaries));
+	if (!in->outcomes || !in->boundaries) {
+		free(w.out);
+		free(in->outcomes);
+		free(in->boundaries);
+		in->outcomes = NULL;
+		in->boundaries = NULL;
+		rr_error_set(err, "", "out of memory");
+		return -1;
+	}
+	{
+		size_t nb = 0;
+
+		for (size_t k = 0; k < w.n; k++) {
+			uint64_t removed[4] = { 0, 0, 0, 0 };
+			int last_prio = 99;
+
+			w.out[k].boundaries = &in->boundaries[nb];
+			for (size_t i = 0; i < ep->nr_batches; i++) {
+				const struct rr_rec_batch *bt = &ep->batches[i];
+
+				if (bt->memcg_id != w.out[k].id)
+					continue;
+				if (bt->priority != last_prio && bt->priority >= 0 && ep->ctx &&
+				    ep->ctx[i].valid && bt->priority < last_prio) {
+					struct rr_sim_boundary *bd = &in->boundaries[nb++];
+
+					bd->priority = bt->priority;
+					memcpy(bd->lru_pages, ep->ctx[i].lru_pages, sizeof(bd->lru_pages));
+					memcpy(bd->removed_before, removed, sizeof(removed));
+					w.out[k].nr_boundaries++;
+				}
+				if (bt->priority >= 0)
+					last_prio = bt->priority;
+				if (bt->lru < 4 && !(bt->lru & 1)) {
+					removed[bt->lru] += bt->nr_reclaimed + bt->nr_activate;
+					if (bt->nr_activate)
+						removed[bt->lru + 1] -= bt->nr_activate;
+				}
+			}
+		}
+	}
+	{
+		size_t n = 0;
+
+		for (size_t k = 0; k < w.n; k++) {
+			w.out[k].recorded = &in->outcomes[n];
+			for (size_t i = 0; i < ep->nr_batches; i++) {
+				const struct rr_rec_batch *bt = &ep->batches[i];
+
+				if (bt->memcg_id != w.out[k].id || (bt->lru & 1) || bt->lru > 2)
+					continue;
+				in->outcomes[n++] = (struct rr_sim_outcome){
+					.lru = bt->lru, .nr_requested = bt->nr_requested,
+					.nr_taken = bt->nr_taken, .nr_reclaimed = bt->nr_reclaimed,
+					.nr_activate = bt->nr_activate,
+					.nr_pageout = bt->nr_pageout,
+				};
+				w.out[k].nr_recorded++;
+			}
+		}
 	}
 	in->km = km;
 	in->kind = ep->kind == RR_EP_SOFTLIMIT ? RR_SIM_SOFTLIMIT : RR_SIM_MEMCG;

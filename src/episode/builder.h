@@ -58,6 +58,8 @@ struct rr_rec_batch {
 	int priority;		/* -1 until known */
 	uint64_t nr_requested, nr_scanned, nr_taken;
 	uint64_t nr_reclaimed;	/* from lru_shrink_inactive; 0 for active */
+	uint64_t nr_activate;	/* from lru_shrink_inactive: put back active */
+	uint64_t nr_pageout;	/* mm_vmscan_write_folio events of the batch */
 	bool has_shrink;	/* an lru_shrink_* event closed the batch */
 	uint64_t ts_ns;
 };
@@ -137,7 +139,9 @@ const struct rr_builder_stats *rr_builder_stats(const struct rr_builder *b);
 
 /**
  * rr_episode_sim_input() - the simulator input for an episode
- * @in:   filled; in->memcgs is allocated (free it); cursor set to -1.
+ * @in:   filled; in->memcgs, in->outcomes and in->boundaries are
+ *        allocated (free all three);
+ *        cursor set to -1.
  * Uses the snapshot of the episode and the tree of @st (pre-order of the
  * root's subtree; memcgs created after the episode's start are left out).
  * Return: 0, or -1 when the root is unknown or on ENOMEM (@err set).

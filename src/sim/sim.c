@@ -32,6 +32,8 @@ struct run {
 	struct rr_sim_memcg *m;		/* working copy */
 	uint64_t (*sim_scanned)[2];	/* per memcg and type, for diffusion */
 	uint64_t (*sim_requested)[2];
+	size_t (*rec_pos)[2];		/* next recorded outcome per memcg, inactive list */
+	uint64_t (*removed)[RR_NR_EVICTABLE_LRU];	/* pages the run took off each list */
 	uint64_t anon_cost, file_cost;	/* reclaim root's cost pair */
 	/* scan_control of the current invocation */
 	uint64_t nr_to_reclaim, nr_reclaimed;
@@ -214,11 +216,32 @@ static uint64_t diffuse(uint64_t *acc, uint64_t n, uint64_t num, uint64_t den)
 	       (uint64_t)((__uint128_t)before * num / den);
 }
 
+/* The memcg's next recorded batch of @lru, if it asked for @b pages too. */
+static bool next_recorded(struct run *r, int mi, int lru, uint64_t b,
+			  uint64_t *taken, uint64_t *reclaimed, uint64_t *activated,
+			  uint64_t *pageout)
+{
+	const struct rr_sim_memcg *m = &r->m[mi];
+	size_t *pos = &r->rec_pos[mi][lru_type(lru)];
+
+	while (*pos < m->nr_recorded && m->recorded[*pos].lru != lru)
+		(*pos)++;
+	if (*pos >= m->nr_recorded || m->recorded[*pos].nr_requested != b)
+		return false;
+	*taken = m->recorded[*pos].nr_taken;
+	*reclaimed = m->recorded[*pos].nr_reclaimed;
+	*activated = m->recorded[*pos].nr_activate;
+	*pageout = m->recorded[*pos].nr_pageout;
+	(*pos)++;
+	return true;
+}
+
 static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 {
 	struct rr_sim_memcg *m = &r->m[mi];
 	int t = lru_type(lru);
-	uint64_t scanned, reclaimed, cost;
+	uint64_t scanned, reclaimed, cost, activated = 0, pageout = 0;
+	bool from_recording = false;
 
 	if (lru_active(lru)) {
 		if (!r->may_deactivate[t]) {
@@ -231,21 +254,40 @@ static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 	note_batch(r, lru, b);
 	if (r->feed)
 		return fed_reclaim(r, lru, b);
-	scanned = diffuse(&r->sim_requested[mi][t], b, m->taken_num[t], m->taken_den[t]);
-	if (scanned > m->lru_pages[lru])
-		scanned = m->lru_pages[lru];
-	if (!scanned)
-		return 0;	/* nr_taken == 0: no note, no PGSTEAL */
-	reclaimed = diffuse(&r->sim_scanned[mi][t], scanned, m->ratio_num[t], m->ratio_den[t]);
+	if (r->rec_pos && next_recorded(r, mi, lru, b, &scanned, &reclaimed, &activated,
+					&pageout)) {
+		from_recording = true;
+		if (scanned > m->lru_pages[lru])
+			scanned = m->lru_pages[lru];
+		if (!scanned)
+			return 0;
+		if (activated > scanned - (reclaimed < scanned ? reclaimed : scanned))
+			activated = 0;
+		/* activated folios go back to the active list */
+		m->lru_pages[lru] -= activated;
+		m->lru_pages[lru + 1] += activated;
+		if (r->removed)
+			r->removed[mi][lru] += activated;
+	} else {
+		scanned = diffuse(&r->sim_requested[mi][t], b, m->taken_num[t], m->taken_den[t]);
+		if (scanned > m->lru_pages[lru])
+			scanned = m->lru_pages[lru];
+		if (!scanned)
+			return 0;	/* nr_taken == 0: no note, no PGSTEAL */
+		reclaimed = diffuse(&r->sim_scanned[mi][t], scanned, m->ratio_num[t],
+				    m->ratio_den[t]);
+	}
 	if (reclaimed > scanned)
 		reclaimed = scanned;
 	m->lru_pages[lru] -= reclaimed;
+	if (r->removed)
+		r->removed[mi][lru] += reclaimed;
 	r->out->nr_scanned_pages += scanned;
 	/* the cost note of shrink_inactive_list() */
 	{
-		uint64_t pageout = m->pageout_den[t] ?
-			scanned * m->pageout_num[t] / m->pageout_den[t] : 0;
-
+		if (!from_recording)
+			pageout = m->pageout_den[t] ?
+				  scanned * m->pageout_num[t] / m->pageout_den[t] : 0;
 		if (r->in->km->cost_rotations_x32)
 			cost = pageout * RR_SWAP_CLUSTER_MAX + (scanned - reclaimed);
 		else
@@ -392,6 +434,20 @@ static int shrink_lruvec(struct run *r, int mi)
 	struct rr_sim_memcg *m = &r->m[mi];
 
 	r->out->shrink_lruvec_calls++;
+	/* start from the sizes the kernel saw at a recorded call here */
+	for (size_t k = 0; r->removed && k < m->nr_boundaries; k++) {
+		const struct rr_sim_boundary *bd = &m->boundaries[k];
+
+		if (bd->priority != r->priority)
+			continue;
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+			int64_t v = (int64_t)bd->lru_pages[l] -
+				    ((int64_t)r->removed[mi][l] - (int64_t)bd->removed_before[l]);
+
+			m->lru_pages[l] = v > 0 ? (uint64_t)v : 0;
+		}
+		break;
+	}
 	if (get_scan_count(r, mi, nr))
 		return -1;
 	memcpy(targets, nr, sizeof(nr));
@@ -726,7 +782,9 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 	r.m = malloc(in->nr_memcgs * sizeof(*r.m));
 	r.sim_scanned = calloc(in->nr_memcgs, sizeof(*r.sim_scanned));
 	r.sim_requested = calloc(in->nr_memcgs, sizeof(*r.sim_requested));
-	if (!r.m || !r.sim_scanned || !r.sim_requested) {
+	r.rec_pos = calloc(in->nr_memcgs, sizeof(*r.rec_pos));
+	r.removed = calloc(in->nr_memcgs, sizeof(*r.removed));
+	if (!r.m || !r.sim_scanned || !r.sim_requested || !r.rec_pos || !r.removed) {
 		rr_error_set(err, "", "out of memory");
 		goto out;
 	}
@@ -751,5 +809,7 @@ out:
 	free(r.m);
 	free(r.sim_scanned);
 	free(r.sim_requested);
+	free(r.rec_pos);
+	free(r.removed);
 	return ret;
 }

@@ -13,7 +13,9 @@
  * shrink_lruvec() batch loop with the goal check and proportional cut (§5),
  * and the anon aging after the loop.  v1 soft-limit victim calls (§8.3).
  *
- * Outcome model: an inactive batch asking for b pages takes b times the
+ * Outcome model: a batch that repeats the memcg's next recorded batch of
+ * the list (same nr_requested) takes and reclaims what that one did.
+ * Otherwise an inactive batch asking for b pages takes b times the
  * memcg's recorded taken/requested ratio for the type (anon or file; above
  * 1 with large folios), at most the pages left on the list, and reclaims a
  * share of that given by the recorded reclaimed/scanned ratio.  Both
@@ -52,6 +54,29 @@ enum rr_outcome_model {
 				 * exact_extra_pages (§16.2, §16.3 C1) */
 };
 
+/* What one recorded inactive batch of a memcg took and reclaimed. */
+struct rr_sim_outcome {
+	int lru;
+	uint64_t nr_requested, nr_taken, nr_reclaimed;
+	uint64_t nr_activate;	/* taken pages put back on the active list */
+	uint64_t nr_pageout;	/* folios written out (mm_vmscan_write_folio) */
+};
+
+/*
+ * The exact sizes of a memcg's lists when the kernel began a recorded
+ * shrink_lruvec() call at @priority, and how many pages the recorded
+ * episode had removed from each list before it.  A simulated call at the
+ * same priority starts from these sizes, corrected by the difference
+ * between what the simulation and the recording removed: the LRU activity
+ * the trace shows (other tasks, putbacks) is kept, the policy's own
+ * reclaim is its own.
+ */
+struct rr_sim_boundary {
+	int priority;
+	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
+	uint64_t removed_before[RR_NR_EVICTABLE_LRU];
+};
+
 /* One memcg of the reclaim root's subtree, in pre-order; [0] is the root. */
 struct rr_sim_memcg {
 	uint64_t id;
@@ -78,6 +103,14 @@ struct rr_sim_memcg {
 	uint64_t taken_num[2], taken_den[2];
 	/* write-outs per scanned page, per type, for the cost notes */
 	uint64_t pageout_num[2], pageout_den[2];
+	/* the recorded inactive batches of this memcg in the episode, in
+	 * order: the k-th simulated batch of a list that asks for what the
+	 * k-th recorded one asked for takes and reclaims what it did (the same
+	 * pages sit at the tail of the list); otherwise the ratios decide */
+	const struct rr_sim_outcome *recorded;
+	size_t nr_recorded;
+	const struct rr_sim_boundary *boundaries;
+	size_t nr_boundaries;
 };
 
 struct rr_sim_input {
@@ -90,6 +123,8 @@ struct rr_sim_input {
 	uint64_t exact_extra_pages;	/* RR_OUTCOME_EXACT */
 	struct rr_sim_memcg *memcgs;
 	size_t nr_memcgs;
+	struct rr_sim_outcome *outcomes;	/* storage behind memcgs[].recorded */
+	struct rr_sim_boundary *boundaries;	/* storage behind memcgs[].boundaries */
 	unsigned int page_shift;	/* log2(PAGE_SIZE in bytes), e.g. 12 */
 	bool may_swap;			/* MEMCG_RECLAIM_MAY_SWAP */
 	bool swap_present;		/* free swap (or demotion) exists: anon is

@@ -62,6 +62,7 @@ struct rr_event {
 	int reclaim_flags;
 	uint64_t nr_requested, nr_scanned, nr_taken, nr_reclaimed;
 	uint64_t nr_referenced, nr_deactivated;
+	uint64_t nr_activate;	/* shrink_inactive: pages moved to the active list */
 
 	int cgroup_root, cgroup_level;	/* cgroup events */
 	int attach_pid;			/* cgroup_attach_task: the task moved */

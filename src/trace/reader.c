@@ -40,7 +40,7 @@ enum rr_field {
 	F_ID, F_ITEM, F_VAL, F_FORCE, F_NEEDS_FLUSH,
 	F_LRU, F_PRIORITY, F_NID, F_FLAGS,
 	F_NR_REQUESTED, F_NR_SCANNED, F_NR_TAKEN, F_NR_RECLAIMED,
-	F_NR_REFERENCED, F_NR_DEACTIVATED,
+	F_NR_REFERENCED, F_NR_DEACTIVATED, F_NR_ACTIVATE0, F_NR_ACTIVATE1,
 	F_ROOT, F_LEVEL, F_PID, F_STR,
 	F__COUNT
 };
@@ -101,7 +101,8 @@ static const struct event_desc known_events[] = {
 	{ "vmscan", "mm_vmscan_lru_shrink_inactive", RR_EV_SHRINK_INACTIVE,
 	  { [F_NID] = "nid", [F_NR_SCANNED] = "nr_scanned",
 	    [F_NR_RECLAIMED] = "nr_reclaimed", [F_PRIORITY] = "priority",
-	    [F_FLAGS] = "reclaim_flags" } },
+	    [F_FLAGS] = "reclaim_flags", [F_NR_ACTIVATE0] = "nr_activate0",
+	    [F_NR_ACTIVATE1] = "nr_activate1" } },
 	{ "vmscan", "mm_vmscan_lru_shrink_active", RR_EV_SHRINK_ACTIVE,
 	  { [F_NID] = "nid", [F_NR_TAKEN] = "nr_taken",
 	    [F_NR_REFERENCED] = "nr_referenced",
@@ -465,6 +466,8 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	ev.nr_reclaimed = num(dec->field[F_NR_RECLAIMED], rec->data);
 	ev.nr_referenced = num(dec->field[F_NR_REFERENCED], rec->data);
 	ev.nr_deactivated = num(dec->field[F_NR_DEACTIVATED], rec->data);
+	ev.nr_activate = num(dec->field[F_NR_ACTIVATE0], rec->data) +
+			 num(dec->field[F_NR_ACTIVATE1], rec->data);
 	ev.cgroup_root = (int)num(dec->field[F_ROOT], rec->data);
 	ev.cgroup_level = (int)num(dec->field[F_LEVEL], rec->data);
 	ev.attach_pid = (int)num(dec->field[F_PID], rec->data);

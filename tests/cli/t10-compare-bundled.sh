@@ -53,6 +53,10 @@ for trace in "$TOP"/traces/*.dat; do
 	# on the state the kernel saw must give the recorded batches exactly
 	check "$name: decision exact share >= 0.99" \
 		jq -e '.fidelity.exact_share >= 0.99 and .fidelity.decisions_checked > 0' "$json"
+	check "$name: trajectory exact share >= 0.99 (one reclaimer at a time)" \
+		jq -e '.fidelity.trajectory_exact_share >= 0.99' "$json"
+	check_eq "$name: the baseline reclaims what the kernel reclaimed" \
+		"$(jq '.summary.recorded.nr_reclaimed' "$json")" "$(jq '.summary.policies.kernel.nr_reclaimed' "$json")"
 	check "$name: every episode counted in fidelity" \
 		jq -e '.fidelity.episodes_total == .summary.episodes' "$json"
 	# golden totals: regenerate with tests/update-golden.sh after a model change

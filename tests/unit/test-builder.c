@@ -40,6 +40,8 @@ static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	if (!rr_episode_sim_input(ep, st, &km, 12, &in, &err)) {
 		memcpy(s->snap_lru[s->n], in.memcgs[0].lru_pages, sizeof(s->snap_lru[0]));
 		free(in.memcgs);
+		free(in.outcomes);
+		free(in.boundaries);
 	}
 	s->n++;
 	return 0;

@@ -487,6 +487,50 @@ static void test_direct_priority12(void)
 	rr_policy_release(&pol);
 }
 
+/*
+ * The outcome model replays the recorded batches: a simulated batch that
+ * asks for what the memcg's next recorded batch of the list asked for
+ * takes and reclaims what it did; and a call at a recorded priority starts
+ * from the recorded boundary sizes, corrected by the run's own removals.
+ */
+static void test_recorded_outcomes(void)
+{
+	static const struct rr_sim_outcome rec[] = {
+		{ .lru = 2, .nr_requested = 16, .nr_taken = 512, .nr_reclaimed = 500 },
+	};
+	static const struct rr_sim_boundary bd[] = {
+		/* the kernel saw 65536 pages at priority 12 (the snapshot said 60000) */
+		{ .priority = 12, .lru_pages = { 0, 0, 65536, 0 } },
+	};
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m = {
+		.id = 5, .parent = -1, .online = true, .swappiness = 60,
+		.lru_pages = { 0, 0, 60000, 0 },
+		.recorded = rec, .nr_recorded = 1, .boundaries = bd, .nr_boundaries = 1,
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_SIM_MEMCG, .nr_pages = 32, .memcgs = &m,
+		.nr_memcgs = 1, .page_shift = 12, .may_swap = true, .cursor = -1,
+		.root_rstat_lru_pages = { 0, 0, 65536, 0 },
+	};
+	struct rr_sim_result r;
+	struct rr_error err;
+
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", "6.18", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	/* target 65536 >> 12 = 16 (not 60000 >> 12 = 14): one batch of 16
+	 * that took a 512-page folio and reclaimed 500 */
+	CU_ASSERT_EQUAL_FATAL(r.nr_targets, 1);
+	CU_ASSERT_EQUAL(r.targets[0].nr_pages, 16);
+	CU_ASSERT_EQUAL(r.nr_scanned_pages, 512);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 500);
+	CU_ASSERT_EQUAL(r.lowest_priority, 12);
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+}
+
 int register_sim_tests(void)
 {
 	CU_pSuite s = CU_add_suite("sim", NULL, NULL);
@@ -499,7 +543,8 @@ int register_sim_tests(void)
 	    !CU_add_test(s, "C2 structural model (16.3)", test_c2_structural) ||
 	    !CU_add_test(s, "shrink_lruvec proportional cut", test_shrink_lruvec_cut) ||
 	    !CU_add_test(s, "memory.min/low protection", test_protection) ||
-	    !CU_add_test(s, "direct reclaim at priority 12", test_direct_priority12))
+	    !CU_add_test(s, "direct reclaim at priority 12", test_direct_priority12) ||
+	    !CU_add_test(s, "recorded outcomes and boundary sizes", test_recorded_outcomes))
 		return -1;
 	return 0;
 }
