@@ -390,6 +390,7 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		goto out;
 	}
 	rr_builder_finish(r.builder);
+	out->fidelity.swappiness_assumed = true;	/* until record's snapshot exists */
 
 	{
 		const struct rr_builder_stats *bs = rr_builder_stats(r.builder);

@@ -334,7 +334,7 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 		json_object_set_new(w, "episode", json_integer((json_int_t)f->worst[i].episode));
 		json_object_set_new(w, "cgroup", json_string(f->worst[i].cgroup));
 		json_object_set_new(w, "decisions_checked", json_integer((json_int_t)f->worst[i].checked));
-		json_object_set_new(w, "mismatched", json_integer((json_int_t)f->worst[i].mismatched));
+		json_object_set_new(w, "not_exact", json_integer((json_int_t)f->worst[i].mismatched));
 		json_object_set_new(w, "first_mismatch", json_string(f->worst[i].first));
 		json_array_append_new(worst, w);
 	}
@@ -347,6 +347,9 @@ void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
 	uint64_t n = f->decisions_checked;
 
 	fprintf(out, "fidelity of the baseline against the recording:\n");
+	if (f->swappiness_assumed)
+		fprintf(out, "  (v1 swappiness assumed 60: the trace does not say; a cgroup set otherwise "
+			"shows as SCAN_FRACT mismatches)\n");
 	fprintf(out, "  decisions (shrink_lruvec() calls) checked: %llu\n", (unsigned long long)n);
 	fprintf(out, "    exact             %8llu  %6.2f%%\n", (unsigned long long)f->exact,
 		100.0 * share(f->exact, n));
@@ -371,7 +374,7 @@ void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
 	if (f->nr_worst)
 		fprintf(out, "  worst episodes:\n");
 	for (int i = 0; i < f->nr_worst; i++)
-		fprintf(out, "    #%llu %s: %llu of %llu calls mismatched; first: %s\n",
+		fprintf(out, "    #%llu %s: %llu of %llu calls not exact; first: %s\n",
 			(unsigned long long)f->worst[i].episode, f->worst[i].cgroup,
 			(unsigned long long)f->worst[i].mismatched,
 			(unsigned long long)f->worst[i].checked, f->worst[i].first);

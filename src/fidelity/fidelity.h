@@ -43,7 +43,7 @@ enum rr_unchecked {
 struct rr_fidelity_worst {
 	uint64_t episode;
 	char cgroup[128];
-	uint64_t checked, mismatched;
+	uint64_t checked, mismatched;	/* mismatched: calls not exact */
 	char first[200];	/* the first mismatching call, in words */
 };
 
@@ -56,6 +56,7 @@ struct rr_fidelity {
 	uint64_t episodes_total, episodes_checkable;
 	struct rr_fidelity_worst worst[RR_FIDELITY_WORST];
 	int nr_worst;
+	bool swappiness_assumed;	/* no recorder snapshot gave it */
 };
 
 const char *rr_unchecked_name(enum rr_unchecked reason);
