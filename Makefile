@@ -7,13 +7,14 @@
 #   make asan     the same tests built with AddressSanitizer + UBSan
 
 VERSION := 0.1.0
-PKGS := libtracefs libtraceevent libtracecmd jansson cunit
+PKGS := libtracefs libtraceevent libtracecmd jansson cunit libbpf
 # pkg-config name -> Debian package that provides it
 DEB_libtracefs := libtracefs-dev
 DEB_libtraceevent := libtraceevent-dev
 DEB_libtracecmd := libtracecmd-dev
 DEB_jansson := libjansson-dev
 DEB_cunit := libcunit1-dev
+DEB_libbpf := libbpf-dev
 
 CC ?= gcc
 PKG_CONFIG ?= pkg-config
@@ -35,8 +36,8 @@ ALL_LDFLAGS = $(LDFLAGS) $(SAN)
 
 # Only ask pkg-config when building, so `make help` works without it.
 ifneq ($(filter-out deps help clean,$(or $(MAKECMDGOALS),all)),)
-DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtracecmd libtracefs libtraceevent jansson 2>/dev/null)
-DEP_LIBS := $(shell $(PKG_CONFIG) --libs libtracecmd libtracefs libtraceevent jansson 2>/dev/null)
+DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtracecmd libtracefs libtraceevent jansson libbpf 2>/dev/null)
+DEP_LIBS := $(shell $(PKG_CONFIG) --libs libtracecmd libtracefs libtraceevent jansson libbpf 2>/dev/null)
 CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null)
 endif
 
@@ -49,6 +50,9 @@ LIB_SRCS := \
 	src/sim/sim.c \
 	src/scenario/scenario.c \
 	src/fidelity/fidelity.c \
+	src/record/sysinfo.c \
+	src/record/tracedat.c \
+	src/record/record.c \
 	src/policies/builtin.c \
 	src/policies/registry.c \
 	src/output/json.c \
@@ -61,6 +65,7 @@ CLI_SRCS := \
 	src/cli/cmd-compare.c \
 	src/cli/cmd-policies.c \
 	src/cli/cmd-report.c \
+	src/cli/cmd-record.c \
 	src/cli/replay.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -91,7 +96,7 @@ reclaim-replay: $(MAIN_OBJ) $(LIB_OBJS) | depcheck
 depcheck:
 	$(Q)for p in $(PKGS); do \
 		$(PKG_CONFIG) --exists $$p || { \
-		echo "reclaim-replay: missing library '$$p' (Debian package: $$(case $$p in libtracefs) echo libtracefs-dev;; libtraceevent) echo libtraceevent-dev;; libtracecmd) echo libtracecmd-dev;; jansson) echo libjansson-dev;; cunit) echo libcunit1-dev;; esac)); run 'make deps'" >&2; exit 1; }; \
+		echo "reclaim-replay: missing library '$$p' (Debian package: $$(case $$p in libtracefs) echo libtracefs-dev;; libtraceevent) echo libtraceevent-dev;; libtracecmd) echo libtracecmd-dev;; jansson) echo libjansson-dev;; cunit) echo libcunit1-dev;; libbpf) echo libbpf-dev;; esac)); run 'make deps'" >&2; exit 1; }; \
 	done
 
 $(BUILD)/%.o: %.c | depcheck

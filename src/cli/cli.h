@@ -11,6 +11,7 @@ enum { RR_EXIT_OK = 0, RR_EXIT_ERROR = 1, RR_EXIT_USAGE = 2 };
 int cmd_compare(int argc, char **argv);
 int cmd_policies(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 /* Print "reclaim-replay: <file>: <msg>" (or without the file) on stderr. */
 void rr_print_error(const struct rr_error *err);

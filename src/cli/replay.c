@@ -390,7 +390,6 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		goto out;
 	}
 	rr_builder_finish(r.builder);
-	out->fidelity.swappiness_assumed = true;	/* until record's snapshot exists */
 
 	{
 		const struct rr_builder_stats *bs = rr_builder_stats(r.builder);
@@ -432,10 +431,16 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		json_object_set_new(json_object_get(out->root, "input"), "stats", stats);
 
 		input = json_object_get(out->root, "input");
-		if (opts->swap_present < 0)
+		json_object_set_new(input, "recorder_markers", json_boolean(bs->meta_seen));
+		json_object_set_new(input, "snapshot_memcgs", json_integer((json_int_t)bs->snapshot_memcgs));
+		if (opts->swap_present < 0 && bs->swap_from_meta < 0)
 			assume(input, "swap presence inferred: present if memcg reclaim isolated inactive anon pages earlier in the trace");
-		assume(input, "v1 per-memcg swappiness not in the trace: 60 (vm_swappiness default) assumed, inherited at mkdir");
-		assume(input, "memcgs that predate the trace: LRU sizes are the smallest start values that keep every running sum >= 0; costs start at 0");
+		if (!bs->snapshot_memcgs) {
+			assume(input, "v1 per-memcg swappiness not in the trace: 60 (vm_swappiness default) assumed, inherited at mkdir");
+			assume(input, "memcgs that predate the trace: LRU sizes are the smallest start values that keep every running sum >= 0");
+			out->fidelity.swappiness_assumed = true;
+		}
+		assume(input, "anon/file reclaim costs of memcgs that predate the trace start at 0");
 		assume(input, "nr_to_reclaim inferred per episode from where reclaim stopped (kernel-reclaim-model.md 8.2)");
 		assume(input, "one NUMA node modelled");
 		if (ti->nr_missed_events)

@@ -13,6 +13,7 @@
  */
 #include "builder.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,7 @@ struct rr_builder {
 	uint64_t next_seq;
 	bool anon_scanned_seen;
 	uint64_t first_lost_ns;		/* the first record after lost events */
+	int in_snapshot;		/* 1 start snapshot, 2 a later one */
 	struct rr_builder_stats stats;
 };
 
@@ -84,6 +86,7 @@ struct rr_builder *rr_builder_new(const struct rr_builder_opts *opts,
 
 	if (!b)
 		return NULL;
+	b->stats.swap_from_meta = -1;
 	b->opts = *opts;
 	b->cb = cb;
 	b->ctx = ctx;
@@ -531,8 +534,9 @@ static int episode_end(struct rr_builder *b, struct task *t, const struct rr_eve
 		root = rr_state_find(&b->st, ep->batches[0].memcg_id);
 	ep->root_memcg_id = root ? root->id : 0;
 	ep->root_path = root ? root->path : NULL;
-	ep->swap_inferred_present = b->opts.swap_present >= 0 ?
-				    b->opts.swap_present : b->anon_scanned_seen;
+	ep->swap_inferred_present = b->opts.swap_present >= 0 ? b->opts.swap_present :
+				    b->stats.swap_from_meta >= 0 ? b->stats.swap_from_meta :
+				    b->anon_scanned_seen;
 	infer_nr_to_reclaim(ep, b->opts.partial_walk);
 
 	ret = b->cb(ep, &b->st, b->ctx);
@@ -577,6 +581,114 @@ static int hold(struct rr_builder *b, const struct rr_event *ev)
 }
 
 static int feed(struct rr_builder *b, const struct rr_event *ev);
+static int replay_held(struct rr_builder *b, int root);
+
+/* value of "key=" in a marker line, up to the next space ("path=" takes
+ * the rest of the line); NULL if absent */
+static const char *marker_val(const char *s, int len, const char *key, char *buf, size_t bufsz)
+{
+	size_t klen = strlen(key);
+
+	for (int i = 0; i + (int)klen < len; i++) {
+		if ((i && s[i - 1] != ' ') || strncmp(s + i, key, klen) || s[i + klen] != '=')
+			continue;
+		int j = i + (int)klen + 1, n = 0;
+		bool rest = !strcmp(key, "path");
+
+		while (j < len && (rest || s[j] != ' ') && (size_t)n < bufsz - 1)
+			buf[n++] = s[j++];
+		buf[n] = 0;
+		return buf;
+	}
+	return NULL;
+}
+
+static long long marker_ll(const char *s, int len, const char *key, long long def)
+{
+	char buf[64];
+
+	return marker_val(s, len, key, buf, sizeof(buf)) ? strtoll(buf, NULL, 10) : def;
+}
+
+/*
+ * Lines of `reclaim-replay record` (prefix "reclaim-replay: "): meta,
+ * items, snapshot begin/end, and one "memcg" line per cgroup of a
+ * snapshot.  The start snapshot gives every memcg that predates the trace
+ * its exact baseline (§13.5) and its v1 swappiness; later snapshots only
+ * update the swappiness.  Unknown lines are ignored.
+ */
+static int on_marker(struct rr_builder *b, const struct rr_event *ev)
+{
+	static const char prefix[] = "reclaim-replay: ";
+	const char *s = ev->str;
+	int len = ev->str_len;
+	char buf[4096];
+
+	if (!s || len < (int)sizeof(prefix) || strncmp(s, prefix, sizeof(prefix) - 1))
+		return 0;
+	s += sizeof(prefix) - 1;
+	len -= (int)sizeof(prefix) - 1;
+	if (len > 5 && !strncmp(s, "meta ", 5)) {
+		long long swap = marker_ll(s, len, "swap_total_kb", -1);
+		long long hier = marker_ll(s, len, "memory_hierarchy_id", -1);
+		long long sw = marker_ll(s, len, "vm_swappiness", -1);
+
+		b->stats.meta_seen = true;
+		if (swap >= 0)
+			b->stats.swap_from_meta = swap > 0;
+		if (sw >= 0 && sw <= 200)
+			b->st.default_swappiness = (int)sw;
+		if (marker_val(s, len, "kernel_release", buf, sizeof(buf)))
+			snprintf(b->stats.kernel_release, sizeof(b->stats.kernel_release), "%.63s", buf);
+		/* the memory hierarchy is known: replay what was held */
+		if (hier >= 0 && b->st.memory_root < 0)
+			return replay_held(b, (int)hier);
+	} else if (len > 6 && !strncmp(s, "items ", 6)) {
+		long long v;
+
+		if ((v = marker_ll(s, len, "workingset_activate_anon", -1)) >= 0)
+			b->st.items.workingset_activate[0] = (int)v;
+		if ((v = marker_ll(s, len, "workingset_activate_file", -1)) >= 0)
+			b->st.items.workingset_activate[1] = (int)v;
+		if ((v = marker_ll(s, len, "workingset_restore_anon", -1)) >= 0)
+			b->st.items.workingset_restore[0] = (int)v;
+		if ((v = marker_ll(s, len, "workingset_restore_file", -1)) >= 0)
+			b->st.items.workingset_restore[1] = (int)v;
+		b->st.items.from_trace = true;
+	} else if (len > 15 && !strncmp(s, "snapshot begin ", 15)) {
+		b->in_snapshot = marker_val(s, len, "when", buf, sizeof(buf)) &&
+				 !strcmp(buf, "start") ? 1 : 2;
+	} else if (len > 12 && !strncmp(s, "snapshot end", 12)) {
+		b->in_snapshot = 0;
+	} else if (len > 6 && !strncmp(s, "memcg ", 6) && b->in_snapshot) {
+		static const char *const keys[5] = { "inactive_anon", "active_anon",
+						     "inactive_file", "active_file", "unevictable" };
+		long long id = marker_ll(s, len, "id", -1), sw = marker_ll(s, len, "swappiness", -1);
+		struct rr_memcg *m;
+
+		if (id <= 0)
+			return 0;
+		m = rr_state_memcg(&b->st, (uint64_t)id);
+		if (!m)
+			return -1;
+		if (sw >= 0 && sw <= 200)
+			m->swappiness = (int)sw;
+		if (b->in_snapshot != 1)
+			return 0;
+		b->stats.snapshot_memcgs++;
+		if (!m->named && marker_val(s, len, "path", buf, sizeof(buf)) &&
+		    rr_state_name(&b->st, m, buf))
+			return -1;
+		if (!m->baseline_known) {
+			for (int l = 0; l < 5; l++) {
+				m->lru_sum[l] = marker_ll(s, len, keys[l], 0);
+				m->lru_low[l] = 0;
+			}
+			m->baseline_known = true;
+		}
+	}
+	return 0;
+}
 
 /*
  * The memory hierarchy is the one whose cgroup ids the memcg: events use
@@ -597,6 +709,12 @@ static int resolve_memory_root(struct rr_builder *b, uint64_t id)
 	}
 	if (root < 0)
 		return 0;
+	return replay_held(b, root);
+}
+
+/* The memory hierarchy is @root: feed its held cgroup events, drop the rest. */
+static int replay_held(struct rr_builder *b, int root)
+{
 	b->st.memory_root = root;
 	for (size_t i = 0; i < b->nr_held; i++) {
 		int ret = 0;
@@ -644,7 +762,7 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 		return rr_state_apply(&b->st, ev);
 	case RR_EV_MARKER:
 		b->stats.markers++;
-		return 0;
+		return on_marker(b, ev);
 	case RR_EV_DIRECT_BEGIN:
 		b->stats.other_reclaim[0]++;
 		return 0;

@@ -134,6 +134,11 @@ struct rr_builder_stats {
 	uint64_t other_reclaim[3];	/* direct, kswapd wakes, node reclaim */
 	uint64_t batches, batches_unattributed;
 	uint64_t markers;
+	/* from `reclaim-replay record` markers (man reclaim-replay-record.1) */
+	bool meta_seen;			/* the "meta" marker */
+	int swap_from_meta;		/* -1 unknown, 0 no swap, 1 swap */
+	uint64_t snapshot_memcgs;	/* memcgs in the start snapshot */
+	char kernel_release[64];	/* from the meta marker */
 };
 const struct rr_builder_stats *rr_builder_stats(const struct rr_builder *b);
 

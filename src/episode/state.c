@@ -157,6 +157,13 @@ static int set_path(struct rr_state *st, struct rr_memcg *m, const char *path,
 	return 0;
 }
 
+int rr_state_name(struct rr_state *st, struct rr_memcg *m, const char *path)
+{
+	if (path[0] != '/')
+		return 0;
+	return set_path(st, m, path, strlen(path));
+}
+
 uint64_t rr_memcg_lru_pages(const struct rr_memcg *m, int lru)
 {
 	int64_t v = m->lru_sum[lru];

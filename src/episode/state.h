@@ -101,6 +101,9 @@ void rr_memcg_rstat_lru(const struct rr_memcg *m, uint64_t out[4]);
 /* Exact hierarchical sizes of the four evictable lists of @m's subtree. */
 void rr_memcg_hier_lru(const struct rr_memcg *m, uint64_t out[4]);
 
+/* Give @m the path @path (and so its parent); for snapshot markers. */
+int rr_state_name(struct rr_state *st, struct rr_memcg *m, const char *path);
+
 /* Is @a an ancestor of (or equal to) @m? */
 bool rr_memcg_is_ancestor(const struct rr_memcg *a, const struct rr_memcg *m);
 

@@ -477,6 +477,10 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 						  dec->field[F_STR]->name, rec,
 						  &len, 0);
 
+		/* ftrace:print's "char buf[]" runs to the end of the record */
+		if (s && len <= 0 && (dec->field[F_STR]->flags & TEP_FIELD_IS_ARRAY))
+			len = rec->size - dec->field[F_STR]->offset;
+
 		if (s && len > 0) {
 			/* stop at the first NUL; strip a trailing newline */
 			int n = (int)strnlen(s, (size_t)len);

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `reclaim-replay record [-o FILE] [options] [-- CMD ARGS...]` */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "../record/record.h"
+#include "cli.h"
+
+static const char record_usage[] =
+	"usage: reclaim-replay record [-o FILE] [options] [-- CMD ARGS...]\n"
+	"\n"
+	"Record the vmscan, memcg and cgroup tracepoints a replay needs, plus a\n"
+	"snapshot of every memory cgroup, into a trace.dat, until CMD exits, or\n"
+	"until SIGINT/SIGTERM or --duration.  Needs root and tracefs.\n"
+	"\n"
+	"  -o, --output FILE        trace file to write (default trace.dat)\n"
+	"      --force              overwrite FILE if it exists\n"
+	"      --duration SECONDS   stop after this long\n"
+	"      --buffer-kb N        ring buffer per CPU in KiB (default 8192)\n"
+	"  -e, --event SYS[:EVENT]  record more events (repeatable)\n"
+	"      --cgroup NAME        run CMD in a new child of our memory cgroup,\n"
+	"                           removed afterwards\n"
+	"      --memory-max SIZE    its limit, bytes or with K, M, G\n"
+	"      --swappiness N       its memory.swappiness, 0..200 (cgroup v1)\n"
+	"  -q, --quiet              no summary on stderr\n"
+	"  -h, --help               this text\n";
+
+/* "64M" -> bytes; 0 on a bad value */
+static unsigned long long parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return 0;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	default: break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	return *end ? 0 : v;
+}
+
+static long parse_long(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || !*s || *end || v < min || v > max)
+		return min - 1;
+	return v;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	enum { OPT_FORCE = 256, OPT_DURATION, OPT_BUFFER, OPT_CGROUP, OPT_MAX, OPT_SWAPPINESS };
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "buffer-kb", required_argument, NULL, OPT_BUFFER },
+		{ "event", required_argument, NULL, 'e' },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "memory-max", required_argument, NULL, OPT_MAX },
+		{ "swappiness", required_argument, NULL, OPT_SWAPPINESS },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rr_record_opts o = { .output = "trace.dat", .buffer_kb = 8192, .swappiness = -1 };
+	struct rr_record_result res;
+	struct rr_error err = { "", "" };
+	long v;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	/* '+': stop at the first non-option, CMD's own options are its own */
+	while ((c = getopt_long(argc, argv, "+:o:e:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (!*optarg || !strcmp(optarg, "-"))
+				return rr_usage_error("record", "-o needs a file name (a trace.dat "
+						      "is written with seeks, not to stdout)");
+			o.output = optarg;
+			break;
+		case OPT_FORCE:
+			o.force = true;
+			break;
+		case OPT_DURATION:
+			if ((v = parse_long(optarg, 1, 86400 * 30)) < 1)
+				return rr_usage_error("record", "--duration takes 1..2592000 seconds, not '%s'",
+						      optarg);
+			o.duration_s = (unsigned int)v;
+			break;
+		case OPT_BUFFER:
+			if ((v = parse_long(optarg, 4, 4 << 20)) < 4)
+				return rr_usage_error("record", "--buffer-kb takes 4..4194304, not '%s'",
+						      optarg);
+			o.buffer_kb = (unsigned int)v;
+			break;
+		case 'e':
+			if (o.nr_extra >= RR_RECORD_MAX_EXTRA)
+				return rr_usage_error("record", "at most %d -e", RR_RECORD_MAX_EXTRA);
+			o.extra[o.nr_extra++] = optarg;
+			break;
+		case OPT_CGROUP:
+			o.cgroup = optarg;
+			break;
+		case OPT_MAX:
+			o.memory_max_bytes = parse_size(optarg);
+			if (!o.memory_max_bytes)
+				return rr_usage_error("record", "--memory-max takes a size like 64M, not '%s'",
+						      optarg);
+			break;
+		case OPT_SWAPPINESS:
+			if ((v = parse_long(optarg, 0, 200)) < 0)
+				return rr_usage_error("record", "--swappiness takes 0..200, not '%s'", optarg);
+			o.swappiness = (int)v;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'h':
+			fputs(record_usage, stdout);
+			return RR_EXIT_OK;
+		case ':':
+			return rr_usage_error("record", "option '%s' needs an argument", argv[optind - 1]);
+		default:
+			return rr_usage_error("record", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	if (optind < argc)
+		o.argv = argv + optind;
+	if ((o.memory_max_bytes || o.swappiness >= 0) && !o.cgroup)
+		return rr_usage_error("record", "--memory-max and --swappiness need --cgroup");
+	if (o.cgroup && !o.argv)
+		return rr_usage_error("record", "--cgroup needs a CMD to run in it");
+	if (rr_record(&o, &res, &err)) {
+		rr_print_error(&err);
+		return RR_EXIT_ERROR;
+	}
+	if (!o.quiet) {
+		fprintf(stderr, "reclaim-replay: %s: %llu bytes, %d CPUs, %d memory cgroups in the "
+			"snapshot, %llu events lost\n", o.output, (unsigned long long)res.bytes,
+			res.nr_cpus, res.nr_cgroups, (unsigned long long)res.lost_events);
+		if (res.cmd_status >= 0 && WIFEXITED(res.cmd_status))
+			fprintf(stderr, "reclaim-replay: %s exited with status %d\n", o.argv[0],
+				WEXITSTATUS(res.cmd_status));
+		else if (res.cmd_status >= 0 && WIFSIGNALED(res.cmd_status))
+			fprintf(stderr, "reclaim-replay: %s was killed by signal %d\n", o.argv[0],
+				WTERMSIG(res.cmd_status));
+	}
+	return RR_EXIT_OK;
+}

@@ -1,0 +1,616 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The recorder (see record.h).
+ *
+ * Order matters (kernel-reclaim-model.md §19.1): the events are enabled
+ * and tracing is on before the snapshot is read and before the workload's
+ * cgroup is created, so the trace holds any flush the snapshot's reads
+ * cause and the cgroup's mkdir.  One thread: per-CPU readers are polled in
+ * non-blocking mode and spliced into one temporary file per CPU; at the
+ * end they are flushed and joined into the trace.dat.
+ *
+ * Undo: the instance (and the events, filters and buffer size, which live
+ * in it), the child cgroup and every temporary file are removed on every
+ * exit path, and on SIGINT/SIGTERM/SIGHUP, which stop the recording
+ * normally.  An instance left by a recorder killed with SIGKILL is found
+ * by its name (reclaim-replay-<pid>, pid gone) and removed by the next run.
+ * The top-level tracing state is never touched.
+ */
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs/tracefs.h>
+
+#include "sysinfo.h"
+#include "tracedat.h"
+
+#define INSTANCE_PREFIX "reclaim-replay-"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+struct rec {
+	const struct rr_record_opts *o;
+	struct rr_error *err;
+	struct tracefs_instance *inst;
+	struct tracefs_cpu **tcpu;
+	int *cpu_fd;
+	char **cpu_path;
+	int nr_cpus;
+	char cgroup_dir[1024];
+	bool cgroup_made;
+	pid_t child;
+	struct rr_cgroup_fs fs;
+	struct rr_items items;
+	unsigned int page_size;
+	int vm_swappiness;
+};
+
+static const char *const default_events[] = {
+	"vmscan", NULL,
+	"memcg", "mod_memcg_lruvec_state",
+	"memcg", "memcg_flush_stats",
+	"memcg", "count_memcg_events",
+	"cgroup", "cgroup_mkdir",
+	"cgroup", "cgroup_rmdir",
+	"cgroup", "cgroup_release",
+	"cgroup", "cgroup_attach_task",
+};
+
+static int read_int_file(const char *path, int def)
+{
+	FILE *f = fopen(path, "r");
+	int v = def;
+
+	if (!f)
+		return def;
+	if (fscanf(f, "%d", &v) != 1)
+		v = def;
+	fclose(f);
+	return v;
+}
+
+static long long swap_total_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char key[64];
+	long long v, total = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld kB", key, &v) == 2)
+		if (!strcmp(key, "SwapTotal:"))
+			total = v;
+	fclose(f);
+	return total;
+}
+
+/* Remove instances of recorders that died without cleaning up. */
+static void remove_stale_instances(void)
+{
+	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9]+$");
+
+	for (int i = 0; names && names[i]; i++) {
+		pid_t pid = (pid_t)atoi(names[i] + strlen(INSTANCE_PREFIX));
+		struct tracefs_instance *in;
+
+		if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		in = tracefs_instance_alloc(NULL, names[i]);
+		if (in) {
+			tracefs_instance_destroy(in);
+			tracefs_instance_free(in);
+		}
+	}
+	tracefs_list_free(names);
+}
+
+static int marker(struct rec *r, const char *line)
+{
+	return tracefs_printf(r->inst, RR_MARKER_PREFIX " %s\n", line) < 0 ? -1 : 0;
+}
+
+static int marker_cb(const char *line, void *ctx)
+{
+	return marker(ctx, line);
+}
+
+static int snapshot(struct rec *r, const char *when, int *count)
+{
+	char line[256];
+	int n;
+
+	snprintf(line, sizeof(line), "snapshot begin when=%s", when);
+	if (marker(r, line))
+		return -1;
+	n = rr_cgroup_snapshot(&r->fs, r->page_size, r->vm_swappiness, marker_cb, r, r->err);
+	if (n < 0)
+		return -1;
+	if (count)
+		*count = n;
+	snprintf(line, sizeof(line), "snapshot end when=%s cgroups=%d", when, n);
+	return marker(r, line);
+}
+
+static int write_meta(struct rec *r, const char *lruvec_filter, const char *events_filter)
+{
+	char line[2048], mglru[64] = "absent";
+	struct utsname u;
+	FILE *f;
+
+	f = fopen("/sys/kernel/mm/lru_gen/enabled", "r");
+	if (f) {
+		if (!fgets(mglru, sizeof(mglru), f))
+			snprintf(mglru, sizeof(mglru), "unknown");
+		mglru[strcspn(mglru, "\n")] = 0;
+		fclose(f);
+	}
+	uname(&u);
+	snprintf(line, sizeof(line),
+		 "meta version=1 kernel_release=%s page_size=%u cpus=%d cgroup_version=%d "
+		 "memory_hierarchy_id=%d swap_total_kb=%lld vm_swappiness=%d mglru=%s "
+		 "buffer_kb=%u duration_s=%u",
+		 u.release, r->page_size, r->nr_cpus, r->fs.version, r->fs.hierarchy_id,
+		 swap_total_kb(), r->vm_swappiness, mglru, r->o->buffer_kb, r->o->duration_s);
+	if (marker(r, line))
+		return -1;
+	snprintf(line, sizeof(line),
+		 "items source=%s nr_lru_base=%d workingset_refault_anon=%d "
+		 "workingset_refault_file=%d workingset_activate_anon=%d "
+		 "workingset_activate_file=%d workingset_restore_anon=%d "
+		 "workingset_restore_file=%d pgscan_kswapd=%d pgscan_direct=%d "
+		 "pgscan_proactive=%d pgrefill=%d",
+		 r->items.source, r->items.nr_lru_base, r->items.workingset_refault[0],
+		 r->items.workingset_refault[1], r->items.workingset_activate[0],
+		 r->items.workingset_activate[1], r->items.workingset_restore[0],
+		 r->items.workingset_restore[1], r->items.pgscan[0], r->items.pgscan[1],
+		 r->items.pgscan[3], r->items.pgrefill);
+	if (marker(r, line))
+		return -1;
+	snprintf(line, sizeof(line), "filters mod_memcg_lruvec_state=%s", lruvec_filter);
+	if (marker(r, line))
+		return -1;
+	snprintf(line, sizeof(line), "filters count_memcg_events=%s", events_filter);
+	return marker(r, line);
+}
+
+static int enable(struct rec *r, const char *sys, const char *ev, bool required,
+		  char *enabled, size_t enabled_len)
+{
+	size_t n = strlen(enabled);
+
+	if (tracefs_event_enable(r->inst, sys, ev) < 0) {
+		if (required) {
+			rr_error_set(r->err, "", "cannot enable event %s:%s", sys, ev ? ev : "*");
+			return -1;
+		}
+		fprintf(stderr, "reclaim-replay: warning: event %s:%s not available on this kernel\n",
+			sys, ev ? ev : "*");
+		return 0;
+	}
+	snprintf(enabled + n, enabled_len - n, "%s%s:%s", n ? "," : "", sys, ev ? ev : "*");
+	return 0;
+}
+
+static int setup_events(struct rec *r)
+{
+	char lruvec[512], events[512], filter[64], enabled[2048] = "", line[2200];
+
+	rr_items_filters(&r->items, lruvec, sizeof(lruvec), events, sizeof(events));
+	for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i += 2) {
+		/* vmscan and the memcg events are needed; cgroup events help */
+		if (enable(r, default_events[i], default_events[i + 1],
+			   !strcmp(default_events[i], "vmscan"), enabled, sizeof(enabled)))
+			return -1;
+	}
+	tracefs_event_file_write(r->inst, "memcg", "mod_memcg_lruvec_state", "filter", lruvec);
+	if (events[0])
+		tracefs_event_file_write(r->inst, "memcg", "count_memcg_events", "filter", events);
+	if (r->fs.version == 1) {
+		snprintf(filter, sizeof(filter), "root == %d", r->fs.hierarchy_id);
+		tracefs_event_file_write(r->inst, "cgroup", "cgroup_mkdir", "filter", filter);
+		tracefs_event_file_write(r->inst, "cgroup", "cgroup_rmdir", "filter", filter);
+		tracefs_event_file_write(r->inst, "cgroup", "cgroup_release", "filter", filter);
+		snprintf(filter, sizeof(filter), "dst_root == %d", r->fs.hierarchy_id);
+		tracefs_event_file_write(r->inst, "cgroup", "cgroup_attach_task", "filter", filter);
+	}
+	for (int i = 0; i < r->o->nr_extra; i++) {
+		char sys[128], *ev;
+
+		snprintf(sys, sizeof(sys), "%s", r->o->extra[i]);
+		ev = strchr(sys, ':');
+		if (ev)
+			*ev++ = 0;
+		if (enable(r, sys, ev, false, enabled, sizeof(enabled)))
+			return -1;
+	}
+	if (write_meta(r, lruvec, events))
+		return -1;
+	snprintf(line, sizeof(line), "events enabled=%s", enabled);
+	return marker(r, line);
+}
+
+static int write_file(const char *dir, const char *file, const char *value, struct rr_error *err)
+{
+	char path[1200];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, value, strlen(value)) < 0) {
+		rr_error_set(err, path, "cannot write '%s': %s", value, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int make_cgroup(struct rec *r)
+{
+	char v[64];
+
+	if (strchr(r->o->cgroup, '/') || !strcmp(r->o->cgroup, "..") || !strcmp(r->o->cgroup, ".")) {
+		rr_error_set(r->err, r->o->cgroup, "--cgroup takes a plain name, not a path");
+		return -1;
+	}
+	snprintf(r->cgroup_dir, sizeof(r->cgroup_dir), "%s/%s", r->fs.self, r->o->cgroup);
+	if (mkdir(r->cgroup_dir, 0755)) {
+		rr_error_set(r->err, r->cgroup_dir, "cannot create the cgroup: %s", strerror(errno));
+		return -1;
+	}
+	r->cgroup_made = true;
+	if (r->o->memory_max_bytes) {
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)r->o->memory_max_bytes);
+		if (write_file(r->cgroup_dir, r->fs.version == 1 ? "memory.limit_in_bytes"
+								 : "memory.max", v, r->err))
+			return -1;
+	}
+	if (r->o->swappiness >= 0) {
+		if (r->fs.version != 1) {
+			rr_error_set(r->err, r->cgroup_dir,
+				     "--swappiness needs cgroup v1 (v2 has no per-cgroup swappiness)");
+			return -1;
+		}
+		snprintf(v, sizeof(v), "%d", r->o->swappiness);
+		if (write_file(r->cgroup_dir, "memory.swappiness", v, r->err))
+			return -1;
+	}
+	return 0;
+}
+
+static void remove_cgroup(struct rec *r)
+{
+	if (!r->cgroup_made)
+		return;
+	/* tasks of the workload may still be exiting */
+	for (int i = 0; i < 50; i++) {
+		if (!rmdir(r->cgroup_dir) || errno == ENOENT) {
+			r->cgroup_made = false;
+			return;
+		}
+		usleep(20000);
+	}
+	fprintf(stderr, "reclaim-replay: warning: %s: cannot remove the cgroup: %s\n",
+		r->cgroup_dir, strerror(errno));
+}
+
+static pid_t start_cmd(struct rec *r)
+{
+	int sync[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(sync)) {
+		rr_error_set(r->err, "", "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		rr_error_set(r->err, "", "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		close(sync[1]);
+		/* wait until the parent moved us into the cgroup */
+		if (read(sync[0], &c, 1) != 1)
+			_exit(127);
+		close(sync[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		if (r->cgroup_made)
+			setenv("RECLAIM_REPLAY_CGROUP", r->cgroup_dir, 1);
+		execvp(r->o->argv[0], r->o->argv);
+		fprintf(stderr, "reclaim-replay: %s: cannot run: %s\n", r->o->argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(sync[0]);
+	if (r->cgroup_made) {
+		char v[32];
+
+		snprintf(v, sizeof(v), "%d", (int)pid);
+		if (write_file(r->cgroup_dir, "cgroup.procs", v, r->err)) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			close(sync[1]);
+			return -1;
+		}
+	}
+	c = 1;
+	if (write(sync[1], &c, 1) != 1)
+		c = 0;
+	close(sync[1]);
+	return pid;
+}
+
+static int open_readers(struct rec *r)
+{
+	r->tcpu = calloc((size_t)r->nr_cpus, sizeof(*r->tcpu));
+	r->cpu_fd = calloc((size_t)r->nr_cpus, sizeof(*r->cpu_fd));
+	r->cpu_path = calloc((size_t)r->nr_cpus, sizeof(*r->cpu_path));
+	if (!r->tcpu || !r->cpu_fd || !r->cpu_path) {
+		rr_error_set(r->err, "", "out of memory");
+		return -1;
+	}
+	for (int c = 0; c < r->nr_cpus; c++)
+		r->cpu_fd[c] = -1;
+	for (int c = 0; c < r->nr_cpus; c++) {
+		if (asprintf(&r->cpu_path[c], "%s.cpu%d.XXXXXX", r->o->output, c) < 0) {
+			r->cpu_path[c] = NULL;
+			rr_error_set(r->err, "", "out of memory");
+			return -1;
+		}
+		r->cpu_fd[c] = mkstemp(r->cpu_path[c]);
+		if (r->cpu_fd[c] < 0) {
+			rr_error_set(r->err, r->o->output, "cannot create a temporary file next to it: %s",
+				     strerror(errno));
+			free(r->cpu_path[c]);
+			r->cpu_path[c] = NULL;
+			return -1;
+		}
+		r->tcpu[c] = tracefs_cpu_open(r->inst, c, true);
+		if (!r->tcpu[c]) {
+			rr_error_set(r->err, "", "cannot open the ring buffer of CPU %d: %s", c,
+				     strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Move what the ring buffers hold to the per-CPU files; bytes moved. */
+static long drain(struct rec *r)
+{
+	long total = 0;
+
+	for (int c = 0; c < r->nr_cpus; c++) {
+		int n;
+
+		while ((n = tracefs_cpu_write(r->tcpu[c], r->cpu_fd[c], true)) > 0)
+			total += n;
+	}
+	return total;
+}
+
+static uint64_t lost_events(struct rec *r)
+{
+	uint64_t lost = 0;
+
+	for (int c = 0; c < r->nr_cpus; c++) {
+		char file[64], *stats, *p;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", c);
+		stats = tracefs_instance_file_read(r->inst, file, NULL);
+		if (!stats)
+			continue;
+		if ((p = strstr(stats, "overrun:")))
+			lost += strtoull(p + 8, NULL, 10);
+		if ((p = strstr(stats, "dropped events:")))
+			lost += strtoull(p + 15, NULL, 10);
+		free(stats);
+	}
+	return lost;
+}
+
+static void cleanup(struct rec *r)
+{
+	if (r->child > 0) {
+		kill(r->child, SIGTERM);
+		waitpid(r->child, NULL, 0);
+		r->child = 0;
+	}
+	remove_cgroup(r);
+	for (int c = 0; r->tcpu && c < r->nr_cpus; c++)
+		if (r->tcpu[c])
+			tracefs_cpu_close(r->tcpu[c]);
+	for (int c = 0; r->cpu_fd && c < r->nr_cpus; c++) {
+		if (r->cpu_fd[c] >= 0)
+			close(r->cpu_fd[c]);
+		if (r->cpu_path[c]) {
+			unlink(r->cpu_path[c]);
+			free(r->cpu_path[c]);
+		}
+	}
+	free(r->tcpu);
+	free(r->cpu_fd);
+	free(r->cpu_path);
+	if (r->inst) {
+		tracefs_print_close(r->inst);	/* the cached trace_marker fd */
+		if (tracefs_instance_destroy(r->inst))
+			fprintf(stderr, "reclaim-replay: warning: cannot remove tracefs instance %s: %s\n",
+				tracefs_instance_get_name(r->inst), strerror(errno));
+		tracefs_instance_free(r->inst);
+	}
+}
+
+static int write_output(struct rec *r, struct rr_record_result *res)
+{
+	static const char *const systems[] = { "vmscan", "memcg", "cgroup", NULL };
+	const char *tracing = tracefs_tracing_dir();
+	char *tmp;
+	struct stat st;
+	int fd, ret;
+
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", r->o->output) < 0) {
+		rr_error_set(r->err, r->o->output, "out of memory");
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rr_error_set(r->err, r->o->output, "cannot create: %s", strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	ret = rr_tracedat_write(fd, tracing, systems, r->page_size, r->nr_cpus,
+				(const char *const *)r->cpu_path, r->o->output, r->err);
+	if (!ret && (fsync(fd) || fchmod(fd, 0644))) {
+		rr_error_set(r->err, r->o->output, "write failed: %s", strerror(errno));
+		ret = -1;
+	}
+	if (!ret && fstat(fd, &st) == 0)
+		res->bytes = (uint64_t)st.st_size;
+	close(fd);
+	if (!ret && rename(tmp, r->o->output)) {
+		rr_error_set(r->err, r->o->output, "cannot write: %s", strerror(errno));
+		ret = -1;
+	}
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
+int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
+	      struct rr_error *err)
+{
+	struct rec r = { .o = opts, .err = err };
+	struct sigaction sa;
+	char name[64], instances[1024];
+	const char *tracing;
+	struct timespec start, now;
+	int ret = -1, status;
+
+	memset(res, 0, sizeof(*res));
+	res->cmd_status = -1;
+	if (geteuid()) {
+		rr_error_set(err, "", "record needs root for tracefs and cgroupfs (run it with sudo)");
+		return -1;
+	}
+	tracing = tracefs_tracing_dir();
+	if (!tracing) {
+		rr_error_set(err, "/sys/kernel/tracing",
+			     "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		return -1;
+	}
+	snprintf(instances, sizeof(instances), "%s/instances", tracing);
+	if (access(instances, W_OK)) {
+		rr_error_set(err, instances, "cannot create a tracefs instance here: %s "
+			     "(read-only tracefs?)", strerror(errno));
+		return -1;
+	}
+	if (!opts->force && !access(opts->output, F_OK)) {
+		rr_error_set(err, opts->output, "exists (use --force to overwrite it)");
+		return -1;
+	}
+	if (rr_cgroup_fs_find(&r.fs, "/proc", err) || rr_items_resolve(&r.items, err))
+		return -1;
+	r.page_size = (unsigned int)sysconf(_SC_PAGESIZE);
+	r.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	r.vm_swappiness = read_int_file("/proc/sys/vm/swappiness", 60);
+	remove_stale_instances();
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	stop_signal = 0;
+
+	snprintf(name, sizeof(name), INSTANCE_PREFIX "%d", (int)getpid());
+	r.inst = tracefs_instance_create(name);
+	if (!r.inst) {
+		rr_error_set(err, instances, "cannot create instance %s: %s", name, strerror(errno));
+		goto out;
+	}
+	tracefs_trace_off(r.inst);
+	if (opts->buffer_kb && tracefs_instance_set_buffer_size(r.inst, opts->buffer_kb, -1) < 0) {
+		rr_error_set(err, name, "cannot set buffer_size_kb to %u", opts->buffer_kb);
+		goto out;
+	}
+	if (open_readers(&r))
+		goto out;
+	if (tracefs_trace_on(r.inst) < 0) {
+		rr_error_set(err, name, "cannot turn tracing on");
+		goto out;
+	}
+	if (setup_events(&r) || snapshot(&r, "start", &res->nr_cgroups))
+		goto out;
+	if (opts->cgroup && make_cgroup(&r))
+		goto out;
+	if (opts->argv && opts->argv[0]) {
+		r.child = start_cmd(&r);
+		if (r.child < 0) {
+			r.child = 0;
+			goto out;
+		}
+	}
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (!stop_signal) {
+		long moved = drain(&r);
+
+		if (r.child > 0 && waitpid(r.child, &status, WNOHANG) == r.child) {
+			res->cmd_status = status;
+			r.child = 0;
+			break;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (opts->duration_s && now.tv_sec - start.tv_sec >= (time_t)opts->duration_s)
+			break;
+		if (!opts->argv && !opts->duration_s && stop_signal)
+			break;
+		if (moved < 4096)
+			usleep(20000);
+	}
+	if (r.child > 0) {	/* stopped by a signal or --duration */
+		kill(r.child, SIGTERM);
+		waitpid(r.child, &status, 0);
+		res->cmd_status = status;
+		r.child = 0;
+	}
+	if (snapshot(&r, "end", NULL))
+		goto out;
+	tracefs_trace_off(r.inst);
+	drain(&r);
+	for (int c = 0; c < r.nr_cpus; c++)
+		tracefs_cpu_flush_write(r.tcpu[c], r.cpu_fd[c]);
+	res->lost_events = lost_events(&r);
+	res->nr_cpus = r.nr_cpus;
+	remove_cgroup(&r);
+	ret = write_output(&r, res);
+out:
+	cleanup(&r);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	return ret;
+}

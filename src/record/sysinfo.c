@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * System facts for the recorder: item numbers from BTF (libbpf) or
+ * /proc/vmstat, the memory cgroup mount, and the per-cgroup snapshot.
+ */
+#include "sysinfo.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <bpf/btf.h>
+
+static void items_init(struct rr_items *it)
+{
+	memset(it, 0, sizeof(*it));
+	for (int i = 0; i < 2; i++)
+		it->workingset_refault[i] = it->workingset_activate[i] =
+			it->workingset_restore[i] = -1;
+	for (int i = 0; i < 4; i++)
+		it->pgscan[i] = it->pgsteal[i] = -1;
+	it->pgrefill = it->pgdeactivate = -1;
+}
+
+struct item_name {
+	const char *name;	/* enum constant; lowercased it is the vmstat name */
+	int *slot;
+};
+
+static void names_for(struct rr_items *it, struct item_name *node, struct item_name *ev)
+{
+	struct item_name n[] = {
+		{ "NR_INACTIVE_ANON", &it->nr_lru_base },
+		{ "WORKINGSET_REFAULT_ANON", &it->workingset_refault[0] },
+		{ "WORKINGSET_REFAULT_FILE", &it->workingset_refault[1] },
+		{ "WORKINGSET_ACTIVATE_ANON", &it->workingset_activate[0] },
+		{ "WORKINGSET_ACTIVATE_FILE", &it->workingset_activate[1] },
+		{ "WORKINGSET_RESTORE_ANON", &it->workingset_restore[0] },
+		{ "WORKINGSET_RESTORE_FILE", &it->workingset_restore[1] },
+		{ NULL, NULL },
+	};
+	struct item_name e[] = {
+		{ "PGSCAN_KSWAPD", &it->pgscan[0] }, { "PGSCAN_DIRECT", &it->pgscan[1] },
+		{ "PGSCAN_KHUGEPAGED", &it->pgscan[2] }, { "PGSCAN_PROACTIVE", &it->pgscan[3] },
+		{ "PGSTEAL_KSWAPD", &it->pgsteal[0] }, { "PGSTEAL_DIRECT", &it->pgsteal[1] },
+		{ "PGSTEAL_KHUGEPAGED", &it->pgsteal[2] }, { "PGSTEAL_PROACTIVE", &it->pgsteal[3] },
+		{ "PGREFILL", &it->pgrefill }, { "PGDEACTIVATE", &it->pgdeactivate },
+		{ NULL, NULL },
+	};
+
+	memcpy(node, n, sizeof(n));
+	memcpy(ev, e, sizeof(e));
+}
+
+static int from_btf(struct rr_items *it)
+{
+	struct item_name node[8], ev[11];
+	const char *enums[2] = { "node_stat_item", "vm_event_item" };
+	struct item_name *lists[2] = { node, ev };
+	struct btf *btf = btf__load_vmlinux_btf();
+	int found = 0;
+
+	if (!btf)	/* libbpf 1.x returns NULL with errno set */
+		return -1;
+	names_for(it, node, ev);
+	for (int k = 0; k < 2; k++) {
+		__s32 id = btf__find_by_name_kind(btf, enums[k], BTF_KIND_ENUM);
+		const struct btf_type *t;
+		const struct btf_enum *e;
+
+		if (id < 0)
+			continue;
+		t = btf__type_by_id(btf, (__u32)id);
+		e = btf_enum(t);
+		for (int i = 0; i < btf_vlen(t); i++) {
+			const char *name = btf__name_by_offset(btf, e[i].name_off);
+
+			for (struct item_name *n = lists[k]; n->name; n++)
+				if (name && !strcmp(name, n->name)) {
+					*n->slot = e[i].val;
+					found++;
+				}
+		}
+	}
+	btf__free(btf);
+	if (!found)
+		return -1;
+	snprintf(it->source, sizeof(it->source), "btf");
+	return 0;
+}
+
+/* /proc/vmstat: zone, NUMA and node items, two writeback thresholds, then
+ * the vm events, each in enum order; node items start at nr_inactive_anon. */
+static int from_vmstat(struct rr_items *it)
+{
+	struct item_name node[8], ev[11];
+	FILE *f = fopen("/proc/vmstat", "r");
+	char name[128];
+	unsigned long long v;
+	int node_base = -1, ev_base = -1, line = 0;
+
+	if (!f)
+		return -1;
+	names_for(it, node, ev);
+	it->nr_lru_base = -1;
+	while (fscanf(f, "%127s %llu", name, &v) == 2) {
+		char up[128];
+		size_t i;
+
+		for (i = 0; name[i] && i < sizeof(up) - 1; i++)
+			up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
+		up[i] = 0;
+		if (node_base < 0 && !strcmp(name, "nr_inactive_anon"))
+			node_base = line;
+		if (node_base >= 0 && ev_base < 0) {
+			for (struct item_name *n = node; n->name; n++)
+				if (!strcmp(up, n->name))
+					*n->slot = line - node_base;
+		}
+		if (ev_base >= 0)
+			for (struct item_name *n = ev; n->name; n++)
+				if (!strcmp(up, n->name))
+					*n->slot = line - ev_base;
+		if (!strcmp(name, "nr_dirty_background_threshold"))
+			ev_base = line + 1;
+		line++;
+	}
+	fclose(f);
+	if (node_base < 0)
+		return -1;
+	snprintf(it->source, sizeof(it->source), "vmstat");
+	return 0;
+}
+
+int rr_items_resolve(struct rr_items *it, struct rr_error *err)
+{
+	items_init(it);
+	if (!from_btf(it))
+		return 0;
+	items_init(it);
+	if (!from_vmstat(it))
+		return 0;
+	rr_error_set(err, "/sys/kernel/btf/vmlinux",
+		     "cannot resolve memcg item numbers (no BTF, and /proc/vmstat unreadable)");
+	return -1;
+}
+
+static void append(char *buf, size_t len, const char *fmt, int v)
+{
+	size_t n = strlen(buf);
+
+	if (v >= 0 && n < len)
+		snprintf(buf + n, len - n, fmt, v);
+}
+
+void rr_items_filters(const struct rr_items *it, char *lruvec, size_t lruvec_len,
+		      char *events, size_t events_len)
+{
+	snprintf(lruvec, lruvec_len, "(item >= %d && item < %d)", it->nr_lru_base,
+		 it->nr_lru_base + 5);
+	for (int i = 0; i < 2; i++) {
+		append(lruvec, lruvec_len, " || item == %d", it->workingset_refault[i]);
+		append(lruvec, lruvec_len, " || item == %d", it->workingset_activate[i]);
+		append(lruvec, lruvec_len, " || item == %d", it->workingset_restore[i]);
+	}
+	events[0] = 0;
+	for (int i = 0; i < 4; i++) {
+		append(events, events_len, "item == %d || ", it->pgscan[i]);
+		append(events, events_len, "item == %d || ", it->pgsteal[i]);
+	}
+	append(events, events_len, "item == %d || ", it->pgrefill);
+	append(events, events_len, "item == %d || ", it->pgdeactivate);
+	if (strlen(events) >= 4)
+		events[strlen(events) - 4] = 0;	/* drop the last " || " */
+}
+
+int rr_cgroup_fs_find(struct rr_cgroup_fs *fs, const char *proc_root, struct rr_error *err)
+{
+	char path[600], line[1024], rel[512] = "";
+	int enabled = 0;
+	FILE *f;
+
+	memset(fs, 0, sizeof(*fs));
+	fs->hierarchy_id = -1;
+	snprintf(path, sizeof(path), "%s/cgroups", proc_root);
+	f = fopen(path, "r");
+	if (!f) {
+		rr_error_set(err, path, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char name[64];
+		int hier, num;
+
+		if (sscanf(line, "%63s %d %d %d", name, &hier, &num, &enabled) == 4 &&
+		    !strcmp(name, "memory")) {
+			fs->hierarchy_id = hier;
+			break;
+		}
+	}
+	fclose(f);
+	if (fs->hierarchy_id < 0 || !enabled) {
+		rr_error_set(err, path, "the memory controller is not enabled");
+		return -1;
+	}
+	fs->version = fs->hierarchy_id ? 1 : 2;
+	snprintf(path, sizeof(path), "%s/mounts", proc_root);
+	f = fopen(path, "r");
+	if (!f) {
+		rr_error_set(err, path, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char dev[256], mnt[512], type[64], opts[512];
+
+		if (sscanf(line, "%255s %511s %63s %511s", dev, mnt, type, opts) != 4)
+			continue;
+		if (fs->version == 1 && !strcmp(type, "cgroup") &&
+		    (strstr(opts, ",memory") || !strncmp(opts, "memory", 6))) {
+			snprintf(fs->root, sizeof(fs->root), "%s", mnt);
+			break;
+		}
+		if (fs->version == 2 && !strcmp(type, "cgroup2")) {
+			snprintf(fs->root, sizeof(fs->root), "%s", mnt);
+			break;
+		}
+	}
+	fclose(f);
+	if (!fs->root[0]) {
+		rr_error_set(err, path, "no cgroup v%d mount with the memory controller", fs->version);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/self/cgroup", proc_root);
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+			if (!c2)
+				continue;
+			*c2 = 0;
+			if ((fs->version == 1 && strstr(c1 + 1, "memory")) ||
+			    (fs->version == 2 && c1 == line + 1 && line[0] == '0')) {
+				snprintf(rel, sizeof(rel), "%s", c2 + 1);
+				rel[strcspn(rel, "\n")] = 0;
+				break;
+			}
+		}
+		fclose(f);
+	}
+	snprintf(fs->self, sizeof(fs->self), "%s%s", fs->root, strcmp(rel, "/") ? rel : "");
+	return 0;
+}
+
+/* ---- snapshot ---- */
+
+static long long read_ll(const char *dir, const char *file, long long def)
+{
+	char path[PATH_MAX], buf[64];
+	long long v = def;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return def;
+	if (fgets(buf, sizeof(buf), f)) {
+		if (!strncmp(buf, "max", 3))
+			v = -1;
+		else
+			v = strtoll(buf, NULL, 10);
+	}
+	fclose(f);
+	return v;
+}
+
+/* inactive_anon, active_anon, inactive_file, active_file, unevictable */
+static const char *const lru_keys[5] = {
+	"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable",
+};
+
+static int read_stat(const char *dir, unsigned long long bytes[5])
+{
+	char path[PATH_MAX], key[128];
+	unsigned long long v;
+	FILE *f;
+
+	memset(bytes, 0, 5 * sizeof(*bytes));
+	snprintf(path, sizeof(path), "%s/memory.stat", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%127s %llu", key, &v) == 2)
+		for (int l = 0; l < 5; l++)
+			if (!strcmp(key, lru_keys[l]))
+				bytes[l] = v;
+	fclose(f);
+	return 0;
+}
+
+struct walk {
+	const struct rr_cgroup_fs *fs;
+	unsigned int page_size;
+	int vm_swappiness;
+	int (*emit)(const char *, void *);
+	void *ctx;
+	struct rr_error *err;
+	int count;
+};
+
+/* Post-order for v2 (local = hierarchical - children); returns the
+ * hierarchical bytes of @dir in @hier. */
+static int walk_dir(struct walk *w, const char *dir, int level, unsigned long long hier[5])
+{
+	unsigned long long own[5], children[5] = { 0, 0, 0, 0, 0 }, local[5];
+	char line[1400], sub[PATH_MAX];
+	const char *rel = dir + strlen(w->fs->root);
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	int swappiness;
+
+	if (stat(dir, &st) || read_stat(dir, own))
+		return 0;	/* gone meanwhile, or not a memcg */
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		unsigned long long ch[5];
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		if (walk_dir(w, sub, level + 1, ch)) {
+			closedir(d);
+			return -1;
+		}
+		for (int l = 0; l < 5; l++)
+			children[l] += ch[l];
+	}
+	closedir(d);
+	memcpy(hier, own, sizeof(own));
+	for (int l = 0; l < 5; l++) {
+		/* v1 memory.stat is local already; v2 is hierarchical */
+		local[l] = w->fs->version == 2 ? (own[l] > children[l] ? own[l] - children[l] : 0)
+					       : own[l];
+		if (w->fs->version == 1)
+			hier[l] = own[l] + children[l];
+	}
+	swappiness = w->fs->version == 1 ? (int)read_ll(dir, "memory.swappiness", w->vm_swappiness)
+					 : w->vm_swappiness;
+	snprintf(line, sizeof(line),
+		 "memcg id=%llu level=%d swappiness=%d inactive_anon=%llu active_anon=%llu "
+		 "inactive_file=%llu active_file=%llu unevictable=%llu limit_bytes=%lld "
+		 "min_bytes=%lld low_bytes=%lld path=%s",
+		 (unsigned long long)st.st_ino, level, swappiness,
+		 local[0] / w->page_size, local[1] / w->page_size, local[2] / w->page_size,
+		 local[3] / w->page_size, local[4] / w->page_size,
+		 w->fs->version == 1 ? read_ll(dir, "memory.limit_in_bytes", -1)
+				     : read_ll(dir, "memory.max", -1),
+		 read_ll(dir, "memory.min", 0), read_ll(dir, "memory.low", 0),
+		 *rel ? rel : "/");
+	w->count++;
+	if (w->emit(line, w->ctx)) {
+		rr_error_set(w->err, dir, "cannot write the snapshot marker");
+		return -1;
+	}
+	return 0;
+}
+
+int rr_cgroup_snapshot(const struct rr_cgroup_fs *fs, unsigned int page_size,
+		       int vm_swappiness, int (*emit)(const char *line, void *ctx),
+		       void *ctx, struct rr_error *err)
+{
+	struct walk w = { fs, page_size ? page_size : 4096, vm_swappiness, emit, ctx, err, 0 };
+	unsigned long long hier[5];
+
+	if (walk_dir(&w, fs->root, 0, hier))
+		return -1;
+	return w.count;
+}

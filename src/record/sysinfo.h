@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the recorder reads from the running system besides events
+ * (kernel-reclaim-model.md §19.2): enum numbering of the memcg event items,
+ * and a snapshot of every memory cgroup.  The snapshot is written into the
+ * trace as marker lines (see src/record/markers.h), so the trace stays a
+ * standard trace.dat and the data stays time-ordered with the events.
+ */
+#ifndef RR_RECORD_SYSINFO_H
+#define RR_RECORD_SYSINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../common/error.h"
+
+/* Item numbers the replay needs; -1 when the kernel has no such item. */
+struct rr_items {
+	char source[16];		/* "btf" or "vmstat" */
+	int nr_lru_base;		/* NR_INACTIVE_ANON, normally 0 */
+	int workingset_refault[2], workingset_activate[2], workingset_restore[2];
+	int pgscan[4];			/* PGSCAN_KSWAPD, _DIRECT, _KHUGEPAGED, _PROACTIVE */
+	int pgsteal[4];
+	int pgrefill, pgdeactivate;
+};
+
+/**
+ * rr_items_resolve() - find the item numbers of the running kernel
+ * From BTF (/sys/kernel/btf/vmlinux: enums node_stat_item, vm_event_item),
+ * else from the order of /proc/vmstat names (with source "vmstat").
+ * Return: 0, or -1 with @err when neither works.
+ */
+int rr_items_resolve(struct rr_items *it, struct rr_error *err);
+
+/* The kernel-side filters of mod_memcg_lruvec_state and count_memcg_events. */
+void rr_items_filters(const struct rr_items *it, char *lruvec, size_t lruvec_len,
+		      char *events, size_t events_len);
+
+/* The memory cgroup hierarchy of this machine. */
+struct rr_cgroup_fs {
+	char root[512];		/* mount point, e.g. /sys/fs/cgroup/memory */
+	int version;		/* 1 or 2 */
+	int hierarchy_id;	/* v1: /proc/cgroups column 2; v2: 0 */
+	char self[512];		/* our own memcg directory (absolute) */
+};
+
+/**
+ * rr_cgroup_fs_find() - locate the memory controller
+ * @proc_root: "/proc", or a test directory holding the files cgroups,
+ *             mounts and self/cgroup (mounts may point into a fake tree).
+ * Return: 0, or -1 with @err when no memory controller is mounted.
+ */
+int rr_cgroup_fs_find(struct rr_cgroup_fs *fs, const char *proc_root,
+		      struct rr_error *err);
+
+/**
+ * rr_cgroup_snapshot() - one marker line per memory cgroup
+ * @emit: called with each line (without the marker prefix); returns 0 or
+ *        -1 to stop.
+ * Walks the whole hierarchy under fs->root: id (the directory's inode, the
+ * cgroup id of memcg events), path relative to the root, local LRU sizes in
+ * pages (v1 memory.stat local fields; v2 memory.stat minus the children),
+ * swappiness (v1; v2: vm.swappiness), limits and protection in bytes.
+ * Return: the number of cgroups, or -1 with @err.
+ */
+int rr_cgroup_snapshot(const struct rr_cgroup_fs *fs, unsigned int page_size,
+		       int vm_swappiness, int (*emit)(const char *line, void *ctx),
+		       void *ctx, struct rr_error *err);
+
+#endif
