@@ -18,6 +18,7 @@
  */
 #include "record.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -36,6 +37,9 @@
 #include "tracedat.h"
 
 #define INSTANCE_PREFIX "reclaim-replay-"
+/* Each recorder that creates a cgroup notes it in <dir>/<pid>, so the next
+ * run can remove the cgroup of a recorder killed with SIGKILL. */
+#define REGISTRY_DIR "/run/reclaim-replay"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -103,7 +107,7 @@ static long long swap_total_kb(void)
 /* Remove instances of recorders that died without cleaning up. */
 static void remove_stale_instances(void)
 {
-	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9]+$");
+	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9][0-9]*$")	/* basic regex */;
 
 	for (int i = 0; names && names[i]; i++) {
 		pid_t pid = (pid_t)atoi(names[i] + strlen(INSTANCE_PREFIX));
@@ -113,11 +117,85 @@ static void remove_stale_instances(void)
 			continue;
 		in = tracefs_instance_alloc(NULL, names[i]);
 		if (in) {
-			tracefs_instance_destroy(in);
+			for (int k = 0; k < 50 && tracefs_instance_destroy(in) && errno == EBUSY; k++)
+				usleep(20000);
 			tracefs_instance_free(in);
 		}
 	}
 	tracefs_list_free(names);
+}
+
+static void kill_and_rmdir(const char *dir)
+{
+	char path[1200];
+	FILE *f;
+	int pid;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	for (int i = 0; i < 50; i++) {
+		bool any = false;
+
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		while (fscanf(f, "%d", &pid) == 1) {
+			kill(pid, SIGKILL);
+			any = true;
+		}
+		fclose(f);
+		if (!any && (!rmdir(dir) || errno == ENOENT))
+			return;
+		usleep(20000);
+	}
+	rmdir(dir);
+}
+
+/* Remove the cgroups of recorders that died without cleaning up. */
+static void remove_stale_cgroups(void)
+{
+	DIR *d = opendir(REGISTRY_DIR);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[600], dir[1100];
+		pid_t pid = (pid_t)atoi(de->d_name);
+		FILE *f;
+
+		if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), REGISTRY_DIR "/%s", de->d_name);
+		f = fopen(path, "r");
+		if (f) {
+			if (fgets(dir, sizeof(dir), f)) {
+				dir[strcspn(dir, "\n")] = 0;
+				if (dir[0] == '/')
+					kill_and_rmdir(dir);
+			}
+			fclose(f);
+		}
+		unlink(path);
+	}
+	closedir(d);
+}
+
+static void register_cgroup(const char *dir, bool add)
+{
+	char path[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), REGISTRY_DIR "/%d", (int)getpid());
+	if (!add) {
+		unlink(path);
+		return;
+	}
+	mkdir(REGISTRY_DIR, 0700);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%s\n", dir);
+		fclose(f);
+	}
 }
 
 static int marker(struct rec *r, const char *line)
@@ -276,6 +354,7 @@ static int make_cgroup(struct rec *r)
 		return -1;
 	}
 	r->cgroup_made = true;
+	register_cgroup(r->cgroup_dir, true);
 	if (r->o->memory_max_bytes) {
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)r->o->memory_max_bytes);
 		if (write_file(r->cgroup_dir, r->fs.version == 1 ? "memory.limit_in_bytes"
@@ -303,12 +382,13 @@ static void remove_cgroup(struct rec *r)
 	for (int i = 0; i < 50; i++) {
 		if (!rmdir(r->cgroup_dir) || errno == ENOENT) {
 			r->cgroup_made = false;
+			register_cgroup(NULL, false);
 			return;
 		}
 		usleep(20000);
 	}
-	fprintf(stderr, "reclaim-replay: warning: %s: cannot remove the cgroup: %s\n",
-		r->cgroup_dir, strerror(errno));
+	fprintf(stderr, "reclaim-replay: warning: %s: cannot remove the cgroup (tasks left in "
+		"it?): %s\n", r->cgroup_dir, strerror(errno));
 }
 
 static pid_t start_cmd(struct rec *r)
@@ -327,7 +407,13 @@ static pid_t start_cmd(struct rec *r)
 		return -1;
 	}
 	if (!pid) {
-		close(sync[1]);
+		long maxfd = sysconf(_SC_OPEN_MAX);
+
+		/* keep no tracefs files open in CMD (an open trace_marker keeps
+		 * the instance busy) and none of ours */
+		for (int fd = 3; fd < (maxfd > 0 && maxfd < 65536 ? maxfd : 1024); fd++)
+			if (fd != sync[0])
+				close(fd);
 		/* wait until the parent moved us into the cgroup */
 		if (read(sync[0], &c, 1) != 1)
 			_exit(127);
@@ -534,6 +620,8 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	r.page_size = (unsigned int)sysconf(_SC_PAGESIZE);
 	r.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	r.vm_swappiness = read_int_file("/proc/sys/vm/swappiness", 60);
+	/* cgroups first: their tasks may hold files of the old instance */
+	remove_stale_cgroups();
 	remove_stale_instances();
 
 	memset(&sa, 0, sizeof(sa));
@@ -564,7 +652,8 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	}
 	if (setup_events(&r) || snapshot(&r, "start", &res->nr_cgroups))
 		goto out;
-	if (opts->cgroup && make_cgroup(&r))
+	/* the new cgroup's settings (swappiness) reach the replay this way */
+	if (opts->cgroup && (make_cgroup(&r) || snapshot(&r, "cgroup", NULL)))
 		goto out;
 	if (opts->argv && opts->argv[0]) {
 		r.child = start_cmd(&r);
