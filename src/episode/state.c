@@ -135,6 +135,52 @@ static struct rr_memcg *parent_of(struct rr_state *st, const char *path, size_t 
 	return p;
 }
 
+static void remove_child(struct rr_memcg *parent, struct rr_memcg *child)
+{
+	for (int i = 0; i < parent->nr_children; i++) {
+		if (parent->children[i] != child)
+			continue;
+		memmove(&parent->children[i], &parent->children[i + 1],
+			(size_t)(parent->nr_children - i - 1) * sizeof(*parent->children));
+		parent->nr_children--;
+		break;
+	}
+	child->parent = NULL;
+}
+
+/*
+ * @path is now @m's.  A memcg that held it before gives it up: a synthetic
+ * stand-in (an ancestor known only by path) hands its children to @m and
+ * goes; a real one (removed, its name reused by a new cgroup) keeps its id
+ * but loses the path.
+ */
+static int take_path(struct rr_state *st, struct rr_memcg *m, const char *path, size_t len)
+{
+	struct rr_memcg *other = find_path(st, path, len);
+
+	if (!other || other == m)
+		return 0;
+	HASH_DELETE(hh_path, st->by_path, other);
+	other->named = false;
+	if (other->id < SYNTHETIC_ID_BASE)
+		return 0;
+	while (other->nr_children) {
+		struct rr_memcg *c = other->children[0];
+
+		remove_child(other, c);
+		if (add_child(m, c))
+			return -1;
+	}
+	if (other->parent)
+		remove_child(other->parent, other);
+	HASH_DELETE(hh, st->by_id, other);
+	st->nr_memcgs--;
+	free(other->path);
+	free(other->children);
+	free(other);
+	return 0;
+}
+
 static int set_path(struct rr_state *st, struct rr_memcg *m, const char *path,
 		    size_t len)
 {
@@ -145,6 +191,10 @@ static int set_path(struct rr_state *st, struct rr_memcg *m, const char *path,
 		return -1;
 	if (m->named)
 		HASH_DELETE(hh_path, st->by_path, m);
+	if (take_path(st, m, path, len)) {
+		free(copy);
+		return -1;
+	}
 	free(m->path);
 	m->path = copy;
 	m->named = true;

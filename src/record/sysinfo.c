@@ -305,10 +305,9 @@ struct walk {
 	const struct rr_cgroup_fs *fs;
 	unsigned int page_size;
 	int vm_swappiness;
-	int (*emit)(const char *, void *);
-	void *ctx;
 	struct rr_error *err;
-	int count;
+	char **lines;		/* post-order */
+	int count, cap;
 };
 
 /* Post-order for v2 (local = hierarchical - children); returns the
@@ -363,11 +362,21 @@ static int walk_dir(struct walk *w, const char *dir, int level, unsigned long lo
 				     : read_ll(dir, "memory.max", -1),
 		 read_ll(dir, "memory.min", 0), read_ll(dir, "memory.low", 0),
 		 *rel ? rel : "/");
-	w->count++;
-	if (w->emit(line, w->ctx)) {
-		rr_error_set(w->err, dir, "cannot write the snapshot marker");
+	if (w->count == w->cap) {
+		char **nl = realloc(w->lines, (size_t)(w->cap = w->cap ? w->cap * 2 : 64) * sizeof(*nl));
+
+		if (!nl) {
+			rr_error_set(w->err, dir, "out of memory");
+			return -1;
+		}
+		w->lines = nl;
+	}
+	w->lines[w->count] = strdup(line);
+	if (!w->lines[w->count]) {
+		rr_error_set(w->err, dir, "out of memory");
 		return -1;
 	}
+	w->count++;
 	return 0;
 }
 
@@ -375,10 +384,19 @@ int rr_cgroup_snapshot(const struct rr_cgroup_fs *fs, unsigned int page_size,
 		       int vm_swappiness, int (*emit)(const char *line, void *ctx),
 		       void *ctx, struct rr_error *err)
 {
-	struct walk w = { fs, page_size ? page_size : 4096, vm_swappiness, emit, ctx, err, 0 };
+	struct walk w = { fs, page_size ? page_size : 4096, vm_swappiness, err, NULL, 0, 0 };
 	unsigned long long hier[5];
+	int ret = walk_dir(&w, fs->root, 0, hier) ? -1 : w.count;
 
-	if (walk_dir(&w, fs->root, 0, hier))
-		return -1;
-	return w.count;
+	/* reverse post-order: every parent before its children, so a reader
+	 * can link each cgroup to its parent by path as the lines come */
+	for (int i = w.count - 1; i >= 0; i--) {
+		if (ret >= 0 && emit(w.lines[i], ctx)) {
+			rr_error_set(err, fs->root, "cannot write the snapshot marker");
+			ret = -1;
+		}
+		free(w.lines[i]);
+	}
+	free(w.lines);
+	return ret;
 }

@@ -58,7 +58,8 @@ int rr_cgroup_fs_find(struct rr_cgroup_fs *fs, const char *proc_root,
  * rr_cgroup_snapshot() - one marker line per memory cgroup
  * @emit: called with each line (without the marker prefix); returns 0 or
  *        -1 to stop.
- * Walks the whole hierarchy under fs->root: id (the directory's inode, the
+ * Lines come parents first.  Walks the whole hierarchy under fs->root: id
+ * (the directory's inode, the
  * cgroup id of memcg events), path relative to the root, local LRU sizes in
  * pages (v1 memory.stat local fields; v2 memory.stat minus the children),
  * swappiness (v1; v2: vm.swappiness), limits and protection in bytes.

@@ -210,6 +210,67 @@ static void test_empty_batch_and_orphan_end(void)
 	rr_builder_free(b);
 }
 
+static void marker_ev(struct rr_builder *b, const char *text)
+{
+	feed(b, (struct rr_event){ .type = RR_EV_MARKER, .str = text,
+				   .str_len = (int)strlen(text), .pid = 1 });
+}
+
+/*
+ * The recorder's markers: meta (memory hierarchy, swap), the start
+ * snapshot's sizes and swappiness for memcgs that predate the trace, in any
+ * order (a child named before its parent gets a stand-in parent that the
+ * real one replaces), and a flush of the root reaching all of them.
+ * Regression: with children first, a new cgroup hung off the stand-in
+ * chain and never saw the root's flush (rstat view stayed 0).
+ */
+static void test_markers(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+	struct rr_state *st;
+	struct rr_memcg *m;
+
+	marker_ev(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
+		     "swap_total_kb=1024 vm_swappiness=60");
+	marker_ev(b, "reclaim-replay: snapshot begin when=start");
+	marker_ev(b, "reclaim-replay: memcg id=30 level=2 swappiness=100 inactive_anon=700 "
+		     "active_anon=1 inactive_file=0 active_file=0 unevictable=0 limit_bytes=-1 "
+		     "min_bytes=0 low_bytes=0 path=/a/b");
+	marker_ev(b, "reclaim-replay: memcg id=20 level=1 swappiness=60 inactive_anon=0 "
+		     "active_anon=0 inactive_file=5 active_file=0 unevictable=0 limit_bytes=-1 "
+		     "min_bytes=0 low_bytes=0 path=/a");
+	marker_ev(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_anon=0 "
+		     "active_anon=0 inactive_file=0 active_file=0 unevictable=0 limit_bytes=-1 "
+		     "min_bytes=0 low_bytes=0 path=/");
+	marker_ev(b, "reclaim-replay: snapshot end when=start cgroups=3");
+	mkdir_ev(b, 4, 40, "/a/b/new");
+	feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 1, .force = true });
+
+	st = rr_builder_state(b);
+	CU_ASSERT_EQUAL(st->memory_root, 4);
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->swap_from_meta, 1);
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->snapshot_memcgs, 3);
+	m = rr_state_find(st, 30);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(m->swappiness, 100);
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(m, 0), 700);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m->parent);
+	CU_ASSERT_EQUAL(m->parent->id, 20);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m->parent->parent);
+	CU_ASSERT_EQUAL(m->parent->parent->id, 1);
+	CU_ASSERT_EQUAL(st->nr_memcgs, 4);	/* the stand-ins are gone */
+	m = rr_state_find(st, 40);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(m->parent->id, 30);
+	CU_ASSERT_EQUAL(m->swappiness, 100);	/* v1: inherited at mkdir */
+	/* the root's flush reached the subtree: /a holds 5 + 701 pages */
+	m = rr_state_find(st, 20);
+	CU_ASSERT_TRUE(m->rstat_valid);
+	CU_ASSERT_EQUAL(m->rstat_lru[0] + m->rstat_lru[1] + m->rstat_lru[2], 706);
+	rr_builder_free(b);
+}
+
 int register_builder_tests(void)
 {
 	CU_pSuite s = CU_add_suite("builder", NULL, NULL);
@@ -217,7 +278,8 @@ int register_builder_tests(void)
 	if (!s || !CU_add_test(s, "attribution, root, v1 hierarchy", test_attribution_and_root) ||
 	    !CU_add_test(s, "nr_to_reclaim from checkpoints", test_nr_to_reclaim_inference) ||
 	    !CU_add_test(s, "nr_to_reclaim from rounds inside a call", test_nr_to_reclaim_rounds) ||
-	    !CU_add_test(s, "empty batch, end without begin", test_empty_batch_and_orphan_end))
+	    !CU_add_test(s, "empty batch, end without begin", test_empty_batch_and_orphan_end) ||
+	    !CU_add_test(s, "recorder markers and snapshot order", test_markers))
 		return -1;
 	return 0;
 }
