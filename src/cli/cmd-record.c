@@ -26,6 +26,9 @@ static const char record_usage[] =
 	"                           removed afterwards\n"
 	"      --memory-max SIZE    its limit, bytes or with K, M, G\n"
 	"      --swappiness N       its memory.swappiness, 0..200 (cgroup v1)\n"
+	"      --proactive SIZE[,interval=MS]\n"
+	"                           write SIZE to its memory.reclaim (cgroup v2),\n"
+	"                           once or every MS milliseconds\n"
 	"  -q, --quiet              no summary on stderr\n"
 	"  -h, --help               this text\n";
 
@@ -64,7 +67,8 @@ static long parse_long(const char *s, long min, long max)
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_FORCE = 256, OPT_DURATION, OPT_BUFFER, OPT_CGROUP, OPT_MAX, OPT_SWAPPINESS };
+	enum { OPT_FORCE = 256, OPT_DURATION, OPT_BUFFER, OPT_CGROUP, OPT_MAX, OPT_SWAPPINESS,
+	       OPT_PROACTIVE };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, OPT_FORCE },
@@ -74,6 +78,7 @@ int cmd_record(int argc, char **argv)
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ "memory-max", required_argument, NULL, OPT_MAX },
 		{ "swappiness", required_argument, NULL, OPT_SWAPPINESS },
+		{ "proactive", required_argument, NULL, OPT_PROACTIVE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -129,6 +134,23 @@ int cmd_record(int argc, char **argv)
 				return rr_usage_error("record", "--swappiness takes 0..200, not '%s'", optarg);
 			o.swappiness = (int)v;
 			break;
+		case OPT_PROACTIVE: {
+			char size[64], *iv;
+
+			snprintf(size, sizeof(size), "%s", optarg);
+			iv = strstr(size, ",interval=");
+			if (iv) {
+				*iv = 0;
+				if ((v = parse_long(iv + 10, 1, 3600000)) < 1)
+					return rr_usage_error("record", "--proactive interval takes 1..3600000 ms");
+				o.proactive_interval_ms = (unsigned int)v;
+			}
+			o.proactive_bytes = parse_size(size);
+			if (!o.proactive_bytes)
+				return rr_usage_error("record", "--proactive takes SIZE[,interval=MS], not '%s'",
+						      optarg);
+			break;
+		}
 		case 'q':
 			o.quiet = true;
 			break;
@@ -145,8 +167,8 @@ int cmd_record(int argc, char **argv)
 		optind++;
 	if (optind < argc)
 		o.argv = argv + optind;
-	if ((o.memory_max_bytes || o.swappiness >= 0) && !o.cgroup)
-		return rr_usage_error("record", "--memory-max and --swappiness need --cgroup");
+	if ((o.memory_max_bytes || o.swappiness >= 0 || o.proactive_bytes) && !o.cgroup)
+		return rr_usage_error("record", "--memory-max, --swappiness and --proactive need --cgroup");
 	if (o.cgroup && !o.argv)
 		return rr_usage_error("record", "--cgroup needs a CMD to run in it");
 	if (rr_record(&o, &res, &err)) {

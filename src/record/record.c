@@ -361,6 +361,11 @@ static int make_cgroup(struct rec *r)
 								 : "memory.max", v, r->err))
 			return -1;
 	}
+	if (r->o->proactive_bytes && r->fs.version != 2) {
+		rr_error_set(r->err, r->cgroup_dir,
+			     "--proactive needs cgroup v2: memory.reclaim does not exist on v1");
+		return -1;
+	}
 	if (r->o->swappiness >= 0) {
 		if (r->fs.version != 1) {
 			rr_error_set(r->err, r->cgroup_dir,
@@ -546,6 +551,39 @@ static void cleanup(struct rec *r)
 	}
 }
 
+static long long ms_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t->tv_sec) * 1000LL + (now.tv_nsec - t->tv_nsec) / 1000000;
+}
+
+/* One memory.reclaim write, with markers before and after (§9). */
+static void proactive(struct rec *r)
+{
+	char path[1100], v[32], line[256];
+	int fd, e = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/memory.reclaim", r->cgroup_dir);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)r->o->proactive_bytes);
+	snprintf(line, sizeof(line), "proactive begin bytes=%s", v);
+	marker(r, line);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+	} else {
+		n = write(fd, v, strlen(v));
+		if (n < 0)
+			e = errno;
+		close(fd);
+	}
+	snprintf(line, sizeof(line), "proactive end bytes=%s result=%s errno=%d", v,
+		 e ? "error" : "ok", e);
+	marker(r, line);
+}
+
 static int write_output(struct rec *r, struct rr_record_result *res)
 {
 	static const char *const systems[] = { "vmscan", "memcg", "cgroup", NULL };
@@ -590,7 +628,8 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	struct sigaction sa;
 	char name[64], instances[1024];
 	const char *tracing;
-	struct timespec start, now;
+	struct timespec start, now, last_proactive;
+	bool proactive_done = false;
 	int ret = -1, status;
 
 	memset(res, 0, sizeof(*res));
@@ -664,8 +703,17 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	}
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	last_proactive = start;
 	while (!stop_signal) {
 		long moved = drain(&r);
+
+		if (opts->proactive_bytes && r.cgroup_made && (!proactive_done ||
+		    (opts->proactive_interval_ms && ms_since(&last_proactive) >=
+		     opts->proactive_interval_ms))) {
+			proactive(&r);
+			proactive_done = true;
+			clock_gettime(CLOCK_MONOTONIC, &last_proactive);
+		}
 
 		if (r.child > 0 && waitpid(r.child, &status, WNOHANG) == r.child) {
 			res->cmd_status = status;

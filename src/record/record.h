@@ -29,6 +29,8 @@ struct rr_record_opts {
 	const char *cgroup;		/* child cgroup to create for CMD, or NULL */
 	uint64_t memory_max_bytes;	/* 0: none */
 	int swappiness;			/* -1: inherit */
+	uint64_t proactive_bytes;	/* write this to the cgroup's memory.reclaim (v2) */
+	unsigned int proactive_interval_ms;	/* every this often; 0: once */
 	char *const *argv;		/* CMD ARGS..., or NULL */
 	bool quiet;
 };

@@ -16,7 +16,8 @@ int main(void)
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	if (register_sim_tests() || register_policy_tests() ||
-	    register_kernel_model_tests() || register_builder_tests()) {
+	    register_kernel_model_tests() || register_builder_tests() ||
+	    register_record_tests()) {
 		fprintf(stderr, "cannot register tests: %s\n", CU_get_error_msg());
 		CU_cleanup_registry();
 		return 2;

@@ -9,5 +9,6 @@ int register_sim_tests(void);
 int register_policy_tests(void);
 int register_kernel_model_tests(void);
 int register_builder_tests(void);
+int register_record_tests(void);
 
 #endif
