@@ -30,6 +30,8 @@ const char *const rr_default_policies[] = {
 struct cursor {
 	uint64_t root_id;
 	uint64_t pos_id[RR_MAX_POLICIES];	/* memcg last handed out, 0 none */
+	uint64_t recorded_pos_id;		/* where the recording left it */
+	bool recorded_pos_valid;
 	UT_hash_handle hh;
 };
 
@@ -104,6 +106,15 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	c = cursor_get(r, ep, &in);
 	if (!c)
 		goto out;
+	/*
+	 * The v6.11+ walk cursor is hidden (§19.3), and other reclaimers under
+	 * the root move it too (§6.1): every policy starts the episode where
+	 * the recording left it, like the LRU sizes: after the memcg whose
+	 * batches ended the previous recorded episode under this root.
+	 */
+	if (c->recorded_pos_valid)
+		for (int p = 0; p < r->nr_policies; p++)
+			c->pos_id[p] = c->recorded_pos_id;
 	for (int p = 0; p < r->nr_policies; p++) {
 		in.cursor = cursor_index(&in, c->pos_id[p]);
 		if (rr_sim_run(&in, &r->policies[p], &res[p], r->err))
@@ -113,6 +124,14 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	if (rr_fidelity_episode(&r->out->fidelity, ep, st, &r->km, r->page_shift,
 				&r->policies[0], &res[0], r->err))
 		goto out;
+	for (size_t i = ep->nr_batches; i-- > 0;) {
+		if (ep->batches[i].memcg_id) {
+			/* stopped on its goal above priority 0: the cursor stays there */
+			c->recorded_pos_id = ep->batches[i].priority > 0 ? ep->batches[i].memcg_id : 0;
+			c->recorded_pos_valid = true;
+			break;
+		}
+	}
 	ret = rr_out_episode(r->out, ep, st, res, NULL);
 out:
 	for (int p = 0; p < r->nr_policies; p++)

@@ -159,6 +159,8 @@ static bool memcg_online_at(const struct rr_builder *b, const struct rr_memcg *m
 {
 	if (m->online)
 		return true;
+	if (m->offline_seen_ns && ts >= m->offline_seen_ns)
+		return false;
 	/* offline only once the assumed rmdir -> offline delay has passed */
 	if (ts < m->rmdir_ns + b->opts.offline_delay_ns) {
 		*in_window = true;
@@ -377,8 +379,10 @@ static void capture(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 				a->rstat_ws_activate[k] != a->refault_snapshot[k];
 	}
 	c->depth = d;
-	/* in the rmdir -> offline window the online state is a guess */
-	c->valid = !window;
+	/* in the rmdir -> offline window the online state is a guess; the
+	 * fidelity check tries both */
+	c->in_window = window;
+	c->valid = true;
 }
 
 static void attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id)
@@ -530,6 +534,20 @@ static int episode_end(struct rr_builder *b, struct task *t, const struct rr_eve
 		if (m)
 			root = root ? lca(root, m) : m;
 	}
+	/*
+	 * A charge hits the limit of the memcg or of an ancestor, and that one
+	 * is the reclaim root: when the snapshot knows the limits, climb from
+	 * the LCA to the nearest memcg with one (the task's own memcg may be
+	 * unknown: a forked child has no cgroup_attach_task event).
+	 */
+	if (root && ep->kind == RR_EP_MEMCG && b->stats.snapshot_memcgs) {
+		struct rr_memcg *a = root;
+
+		while (a && a->limit_bytes <= 0 && a->parent)
+			a = a->parent;
+		if (a && a->limit_bytes > 0)
+			root = a;
+	}
 	if (ep->kind == RR_EP_SOFTLIMIT && ep->nr_batches && ep->batches[0].memcg_id)
 		root = rr_state_find(&b->st, ep->batches[0].memcg_id);
 	ep->root_memcg_id = root ? root->id : 0;
@@ -673,6 +691,9 @@ static int on_marker(struct rr_builder *b, const struct rr_event *ev)
 			return -1;
 		if (sw >= 0 && sw <= 200)
 			m->swappiness = (int)sw;
+		m->limit_bytes = marker_ll(s, len, "limit_bytes", 0);
+		if (m->limit_bytes > (1LL << 60))
+			m->limit_bytes = -1;	/* v1 "unlimited" is a huge number */
 		if (b->in_snapshot != 1)
 			return 0;
 		b->stats.snapshot_memcgs++;

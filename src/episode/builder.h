@@ -40,6 +40,7 @@ const char *rr_episode_kind_name(enum rr_episode_kind kind);
 struct rr_batch_ctx {
 	bool valid;
 	bool online;
+	bool in_window;		/* inside the rmdir -> offline window: online unknown */
 	int swappiness;
 	uint64_t lru_pages[4];
 	int depth;

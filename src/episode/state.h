@@ -38,6 +38,9 @@ struct rr_memcg {
 	bool named;			/* path known from a cgroup event */
 	bool baseline_known;		/* created in the trace: sizes start at 0 */
 	uint64_t rmdir_ns;
+	/* the recorded decisions showed the offline rules from this time on
+	 * (a fitted value inside the rmdir -> offline window, §12.3, §20.3) */
+	uint64_t offline_seen_ns;
 
 	/* exact local sizes: running sum; lowest running sum seen (a
 	 * negative low means the start size was at least -low) */
@@ -56,6 +59,7 @@ struct rr_memcg {
 	uint64_t scanned[2], reclaimed[2], pageouts[2];
 	uint64_t requested[2], taken[2];
 	int swappiness;
+	int64_t limit_bytes;		/* from a snapshot: -1 none, 0 unknown */
 	bool rstat_valid;		/* a flush (or mkdir) fixed the view */
 	UT_hash_handle hh;		/* by id */
 	UT_hash_handle hh_path;		/* by path, named memcgs only */

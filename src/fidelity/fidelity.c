@@ -101,11 +101,11 @@ static void describe(char *buf, size_t len, const struct rr_episode *ep,
 }
 
 int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
-			const struct rr_state *st, const struct rr_kernel_model *km,
+			struct rr_state *st, const struct rr_kernel_model *km,
 			unsigned int page_shift, const struct rr_resolved_policy *kernel,
 			const struct rr_sim_result *kernel_result, struct rr_error *err)
 {
-	struct rr_pred_batch *rec = NULL, *pred = NULL;
+	struct rr_pred_batch *rec = NULL, *pred = NULL, *alt = NULL;
 	uint64_t *rec_reclaimed = NULL;
 	uint64_t checked = 0, mismatched = 0;
 	char first[200] = "";
@@ -117,8 +117,9 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 	f->episodes_total++;
 	rec = calloc(cap, sizeof(*rec));
 	pred = calloc(cap * 2 + 64, sizeof(*pred));
+	alt = calloc(cap * 2 + 64, sizeof(*alt));
 	rec_reclaimed = calloc(cap, sizeof(*rec_reclaimed));
-	if (!rec || !pred || !rec_reclaimed) {
+	if (!rec || !pred || !alt || !rec_reclaimed) {
 		rr_error_set(err, "", "out of memory");
 		goto out;
 	}
@@ -157,9 +158,11 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 		else if (retry)
 			why = RR_UC_RETRY_PASS;
 		else if (!ep->ctx[i].valid)
-			why = ep->in_offline_window ? RR_UC_ONLINE_UNCERTAIN : RR_UC_NO_CONTEXT;
+			why = RR_UC_NO_CONTEXT;
+		else if (!ep->ctx[pass_start].valid)
+			why = RR_UC_NO_CONTEXT;
 		d = why == RR_UC__COUNT ? chain_index(&ep->ctx[pass_start], ep->root_memcg_id) : -1;
-		if (why == RR_UC__COUNT && (d < 0 || !ep->ctx[pass_start].valid))
+		if (why == RR_UC__COUNT && d < 0)
 			why = RR_UC_ROOT_UNKNOWN;
 		if (why != RR_UC__COUNT) {
 			f->unchecked[why]++;
@@ -196,6 +199,40 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 			goto out;
 		if (nr_pred > cap * 2 + 64)
 			nr_pred = cap * 2 + 64;
+		if (ep->ctx[i].in_window) {
+			/* online state unknown: score the call only if both states
+			 * predict the same; if just one matches, that is the state
+			 * the kernel saw (§20.3) */
+			size_t nr_alt = 0;
+			bool same, online_ok, offline_ok;
+
+			ci.memcg.online = !ci.memcg.online;
+			if (rr_sim_predict_call(&ci, kernel, alt, cap * 2 + 64, &nr_alt, targets, err))
+				goto out;
+			if (nr_alt > cap * 2 + 64)
+				nr_alt = cap * 2 + 64;
+			same = nr_alt == nr_pred && !memcmp(alt, pred, nr_pred * sizeof(*pred));
+			if (!same) {
+				bool pred_ok = nr_pred == n && !memcmp(rec, pred, n * sizeof(*rec));
+				bool alt_ok = nr_alt == n && !memcmp(rec, alt, n * sizeof(*rec));
+
+				/* ci.memcg.online is now the alternative's state */
+				online_ok = ci.memcg.online ? alt_ok : pred_ok;
+				offline_ok = ci.memcg.online ? pred_ok : alt_ok;
+				if (offline_ok && !online_ok) {
+					struct rr_memcg *m = rr_state_find(st, b->memcg_id);
+
+					if (m && !m->offline_seen_ns) {
+						m->offline_seen_ns = b->ts_ns;
+						f->offline_moments_inferred++;
+					}
+				}
+				f->unchecked[RR_UC_ONLINE_UNCERTAIN]++;
+				episode_ok = false;
+				i = j;
+				continue;
+			}
+		}
 
 		f->decisions_checked++;
 		f->kind_checked[ep->kind]++;
@@ -225,8 +262,11 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 	}
 	note_worst(f, ep, checked, mismatched, first);
 
-	/* trajectory: the free-running replay against the recording */
-	if (episode_ok && kernel_result && ep->nr_batches) {
+	/* trajectory: the free-running replay against the recording; inside
+	 * an rmdir -> offline window the replay's online state is a guess */
+	if (ep->in_offline_window && kernel_result)
+		f->trajectory_unchecked_window++;
+	if (episode_ok && kernel_result && ep->nr_batches && !ep->in_offline_window) {
 		bool calls = true;
 		size_t k = 0;
 		int lowest = RR_DEF_PRIORITY;
@@ -275,6 +315,7 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 out:
 	free(rec);
 	free(pred);
+	free(alt);
 	free(rec_reclaimed);
 	return ret;
 }
@@ -328,6 +369,10 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 			    json_integer((json_int_t)f->trajectory_same_reclaimed));
 	json_object_set_new(j, "episodes_total", json_integer((json_int_t)f->episodes_total));
 	json_object_set_new(j, "episodes_checkable", json_integer((json_int_t)f->episodes_checkable));
+	json_object_set_new(j, "trajectory_unchecked_offline_window",
+			    json_integer((json_int_t)f->trajectory_unchecked_window));
+	json_object_set_new(j, "offline_moments_inferred",
+			    json_integer((json_int_t)f->offline_moments_inferred));
 	for (int i = 0; i < f->nr_worst; i++) {
 		json_t *w = json_object();
 

@@ -54,6 +54,9 @@ struct rr_fidelity {
 	uint64_t trajectory_checked, trajectory_exact;
 	uint64_t trajectory_same_calls, trajectory_same_stop, trajectory_same_reclaimed;
 	uint64_t episodes_total, episodes_checkable;
+	uint64_t trajectory_unchecked_window;	/* episodes in an rmdir -> offline window */
+	uint64_t offline_moments_inferred;	/* memcgs whose offline time the
+						 * recorded decisions gave */
 	struct rr_fidelity_worst worst[RR_FIDELITY_WORST];
 	int nr_worst;
 	bool swappiness_assumed;	/* no recorder snapshot gave it */
@@ -66,10 +69,14 @@ const char *rr_unchecked_name(enum rr_unchecked reason);
  * @kernel:        the resolved baseline policy.
  * @kernel_result: its free-running replay of the episode (trajectory), or
  *                 NULL if the episode was not replayed.
+ * @st:            updated when a call inside the rmdir -> offline window
+ *                 shows which state the kernel saw: the memcg is taken as
+ *                 offline from then on (a fitted value, counted in
+ *                 offline_moments_inferred).
  * Return: 0, or -1 with @err set (a hook failed, out of memory).
  */
 int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
-			const struct rr_state *st, const struct rr_kernel_model *km,
+			struct rr_state *st, const struct rr_kernel_model *km,
 			unsigned int page_shift, const struct rr_resolved_policy *kernel,
 			const struct rr_sim_result *kernel_result, struct rr_error *err);
 

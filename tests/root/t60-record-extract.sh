@@ -13,7 +13,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 for filters in 1 0; do
 	out=$TMP/fresh-$filters.dat
-	RR_FILTERS=$filters bash "$TOP/traces/record-file-limit.sh" "$out" >"$TMP/rec.log" 2>&1
+	RR_FILTERS=$filters bash "$TOP/traces/extract/record-file-limit.sh" "$out" >"$TMP/rec.log" 2>&1
 	rc=$?
 	if [ $rc -eq 77 ]; then
 		skip "$(grep -o 'SKIP: .*\*' "$TMP/rec.log" | head -1)"
