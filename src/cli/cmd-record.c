@@ -29,6 +29,8 @@ static const char record_usage[] =
 	"      --proactive SIZE[,interval=MS]\n"
 	"                           write SIZE to its memory.reclaim (cgroup v2),\n"
 	"                           once or every MS milliseconds\n"
+	"      --snapshot-interval MS\n"
+	"                           also snapshot every cgroup every MS ms\n"
 	"  -q, --quiet              no summary on stderr\n"
 	"  -h, --help               this text\n";
 
@@ -68,7 +70,7 @@ static long parse_long(const char *s, long min, long max)
 int cmd_record(int argc, char **argv)
 {
 	enum { OPT_FORCE = 256, OPT_DURATION, OPT_BUFFER, OPT_CGROUP, OPT_MAX, OPT_SWAPPINESS,
-	       OPT_PROACTIVE };
+	       OPT_PROACTIVE, OPT_SNAPSHOT };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, OPT_FORCE },
@@ -79,6 +81,7 @@ int cmd_record(int argc, char **argv)
 		{ "memory-max", required_argument, NULL, OPT_MAX },
 		{ "swappiness", required_argument, NULL, OPT_SWAPPINESS },
 		{ "proactive", required_argument, NULL, OPT_PROACTIVE },
+		{ "snapshot-interval", required_argument, NULL, OPT_SNAPSHOT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -151,6 +154,12 @@ int cmd_record(int argc, char **argv)
 						      optarg);
 			break;
 		}
+		case OPT_SNAPSHOT:
+			if ((v = parse_long(optarg, 10, 3600000)) < 10)
+				return rr_usage_error("record", "--snapshot-interval takes 10..3600000 ms, "
+						      "not '%s'", optarg);
+			o.snapshot_interval_ms = (unsigned int)v;
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -179,6 +188,12 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "reclaim-replay: %s: %llu bytes, %d CPUs, %d memory cgroups in the "
 			"snapshot, %llu events lost\n", o.output, (unsigned long long)res.bytes,
 			res.nr_cpus, res.nr_cgroups, (unsigned long long)res.lost_events);
+		if (res.lost_events)
+			for (int cpu = 0; cpu < res.nr_cpus && cpu < 256; cpu++)
+				if (res.lost_per_cpu[cpu])
+					fprintf(stderr, "reclaim-replay: CPU %d lost %llu events (use a "
+						"bigger --buffer-kb)\n", cpu,
+						(unsigned long long)res.lost_per_cpu[cpu]);
 		if (res.cmd_status >= 0 && WIFEXITED(res.cmd_status))
 			fprintf(stderr, "reclaim-replay: %s exited with status %d\n", o.argv[0],
 				WEXITSTATUS(res.cmd_status));

@@ -500,23 +500,34 @@ static long drain(struct rec *r)
 	return total;
 }
 
-static uint64_t lost_events(struct rec *r)
+/* Events each CPU's ring buffer lost (overrun + dropped), stored in the
+ * trace as a "lost" marker and returned in @res. */
+static uint64_t lost_events(struct rec *r, struct rr_record_result *res)
 {
+	char line[4096] = "lost";
 	uint64_t lost = 0;
 
 	for (int c = 0; c < r->nr_cpus; c++) {
 		char file[64], *stats, *p;
+		uint64_t n = 0;
+		size_t len = strlen(line);
 
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", c);
 		stats = tracefs_instance_file_read(r->inst, file, NULL);
-		if (!stats)
-			continue;
-		if ((p = strstr(stats, "overrun:")))
-			lost += strtoull(p + 8, NULL, 10);
-		if ((p = strstr(stats, "dropped events:")))
-			lost += strtoull(p + 15, NULL, 10);
-		free(stats);
+		if (stats) {
+			if ((p = strstr(stats, "overrun:")))
+				n += strtoull(p + 8, NULL, 10);
+			if ((p = strstr(stats, "dropped events:")))
+				n += strtoull(p + 15, NULL, 10);
+			free(stats);
+		}
+		if (c < 256)
+			res->lost_per_cpu[c] = n;
+		lost += n;
+		if (len < sizeof(line) - 32)
+			snprintf(line + len, sizeof(line) - len, " cpu%d=%llu", c, (unsigned long long)n);
 	}
+	marker(r, line);
 	return lost;
 }
 
@@ -628,7 +639,7 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	struct sigaction sa;
 	char name[64], instances[1024];
 	const char *tracing;
-	struct timespec start, now, last_proactive;
+	struct timespec start, now, last_proactive, last_snapshot;
 	bool proactive_done = false;
 	int ret = -1, status;
 
@@ -703,10 +714,16 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	}
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	last_proactive = start;
+	last_proactive = last_snapshot = start;
 	while (!stop_signal) {
 		long moved = drain(&r);
 
+		if (opts->snapshot_interval_ms &&
+		    ms_since(&last_snapshot) >= opts->snapshot_interval_ms) {
+			if (snapshot(&r, "periodic", NULL))
+				goto out;
+			clock_gettime(CLOCK_MONOTONIC, &last_snapshot);
+		}
 		if (opts->proactive_bytes && r.cgroup_made && (!proactive_done ||
 		    (opts->proactive_interval_ms && ms_since(&last_proactive) >=
 		     opts->proactive_interval_ms))) {
@@ -736,11 +753,11 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	}
 	if (snapshot(&r, "end", NULL))
 		goto out;
+	res->lost_events = lost_events(&r, res);
 	tracefs_trace_off(r.inst);
 	drain(&r);
 	for (int c = 0; c < r.nr_cpus; c++)
 		tracefs_cpu_flush_write(r.tcpu[c], r.cpu_fd[c]);
-	res->lost_events = lost_events(&r);
 	res->nr_cpus = r.nr_cpus;
 	remove_cgroup(&r);
 	ret = write_output(&r, res);

@@ -32,6 +32,7 @@ struct rr_record_opts {
 	uint64_t proactive_bytes;	/* write this to the cgroup's memory.reclaim (v2) */
 	unsigned int proactive_interval_ms;	/* every this often; 0: once */
 	char *const *argv;		/* CMD ARGS..., or NULL */
+	unsigned int snapshot_interval_ms;	/* 0: snapshots at start and end only */
 	bool quiet;
 };
 
@@ -39,6 +40,7 @@ struct rr_record_result {
 	int cmd_status;			/* waitpid() status of CMD, -1 if none */
 	uint64_t bytes;			/* trace.dat size */
 	uint64_t lost_events;		/* overrun + dropped, all CPUs */
+	uint64_t lost_per_cpu[256];	/* the first 256 CPUs */
 	int nr_cpus;
 	int nr_cgroups;			/* in the start snapshot */
 };

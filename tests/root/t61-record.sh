@@ -34,11 +34,17 @@ check "trace-cmd report opens it" test -s "$TMP/file.txt"
 check "it shows memcg reclaim" grep -q 'mm_vmscan_memcg_reclaim_begin' "$TMP/file.txt"
 check "it shows the snapshot markers" grep -q 'reclaim-replay: memcg id=' "$TMP/file.txt"
 check "it shows the cgroup's mkdir" grep -q "cgroup_mkdir:.*$cg" "$TMP/file.txt"
+check "it stores the events lost per CPU" grep -q 'reclaim-replay: lost cpu0=0' "$TMP/file.txt"
+check "it stores the enabled events" grep -q 'reclaim-replay: events enabled=vmscan:\*,memcg:mod_memcg_lruvec_state' "$TMP/file.txt"
 check "compare replays it" sh -c "'$RR' compare -q '$TMP/file.dat' -o '$TMP/file.json' >/dev/null"
 check_eq "the replay read the recorder's markers" "true" "$(jq '.input.recorder_markers' "$TMP/file.json")"
 check "decision exact share >= 0.99" jq -e '.fidelity.exact_share >= 0.99' "$TMP/file.json"
 check "the cgroup is gone" test ! -e "$own/$cg"
 check_eq "no instance left" "" "$(instances)"
+check "--snapshot-interval adds periodic snapshots" \
+	"$RR" record -q --duration 1 --snapshot-interval 200 -o "$TMP/periodic.dat"
+check "the periodic snapshots are in it" \
+	sh -c "test \$(trace-cmd report '$TMP/periodic.dat' 2>/dev/null | grep -c 'snapshot begin when=periodic') -ge 2"
 check_fails "an existing output is not overwritten" 1 "exists \(use --force" \
 	"$RR" record -q --duration 1 -o "$TMP/file.dat"
 
