@@ -43,8 +43,8 @@ check "the cgroup is gone" test ! -e "$own/$cg"
 check_eq "no instance left" "" "$(instances)"
 check "--snapshot-interval adds periodic snapshots" \
 	"$RR" record -q --duration 1 --snapshot-interval 200 -o "$TMP/periodic.dat"
-check "the periodic snapshots are in it" \
-	sh -c "test \$(trace-cmd report '$TMP/periodic.dat' 2>/dev/null | grep -c 'snapshot begin when=periodic') -ge 2"
+periodic=$(trace-cmd report "$TMP/periodic.dat" 2>/dev/null | grep -c 'snapshot begin when=periodic')
+check "the periodic snapshots are in it ($periodic)" test "$periodic" -ge 2
 check_fails "an existing output is not overwritten" 1 "exists \(use --force" \
 	"$RR" record -q --duration 1 -o "$TMP/file.dat"
 
