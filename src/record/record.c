@@ -639,7 +639,7 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	struct sigaction sa;
 	char name[64], instances[1024];
 	const char *tracing;
-	struct timespec start, now, last_proactive, last_snapshot;
+	struct timespec start, last_proactive, last_snapshot;
 	bool proactive_done = false;
 	int ret = -1, status;
 
@@ -737,8 +737,8 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 			r.child = 0;
 			break;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (opts->duration_s && now.tv_sec - start.tv_sec >= (time_t)opts->duration_s)
+		/* whole milliseconds: --duration 1 once stopped after 0.1 s */
+		if (opts->duration_s && ms_since(&start) >= (long long)opts->duration_s * 1000)
 			break;
 		if (!opts->argv && !opts->duration_s && stop_signal)
 			break;
