@@ -16,6 +16,10 @@ int cmd_record(int argc, char **argv);
 /* Print "reclaim-replay: <file>: <msg>" (or without the file) on stderr. */
 void rr_print_error(const struct rr_error *err);
 
+/* The usage error of getopt_long() (opterr = 0, optstring starting with
+ * ':'): @c is its ':' or '?'; returns RR_EXIT_USAGE. */
+int rr_option_error(const char *cmd, int c, char **argv);
+
 /* Print a usage error and return RR_EXIT_USAGE. */
 int rr_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -139,11 +139,8 @@ int cmd_compare(int argc, char **argv)
 		case 'h':
 			fputs(compare_usage, stdout);
 			return RR_EXIT_OK;
-		case ':':
-			return rr_usage_error("compare", "option '%s' needs an argument",
-					      argv[optind - 1]);
 		default:
-			return rr_usage_error("compare", "unknown option '%s'", argv[optind - 1]);
+			return rr_option_error("compare", c, argv);
 		}
 	}
 	if (optind >= argc)

@@ -166,10 +166,8 @@ int cmd_record(int argc, char **argv)
 		case 'h':
 			fputs(record_usage, stdout);
 			return RR_EXIT_OK;
-		case ':':
-			return rr_usage_error("record", "option '%s' needs an argument", argv[optind - 1]);
 		default:
-			return rr_usage_error("record", "unknown option '%s'", argv[optind - 1]);
+			return rr_option_error("record", c, argv);
 		}
 	}
 	if (optind < argc && !strcmp(argv[optind], "--"))

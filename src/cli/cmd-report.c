@@ -61,11 +61,8 @@ int cmd_report(int argc, char **argv)
 		case 'h':
 			fputs(report_usage, stdout);
 			return RR_EXIT_OK;
-		case ':':
-			return rr_usage_error("report", "option '%s' needs an argument",
-					      argv[optind - 1]);
 		default:
-			return rr_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+			return rr_option_error("report", c, argv);
 		}
 	}
 	if (optind >= argc)

@@ -7,6 +7,7 @@
  * options and returns the exit status.  Only src/cli prints errors.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,6 +55,13 @@ int rr_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n(see 'reclaim-replay %s -h')\n", cmd);
 	return RR_EXIT_USAGE;
+}
+
+int rr_option_error(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		return rr_usage_error(cmd, "option '%s' needs an argument", argv[optind - 1]);
+	return rr_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
 int main(int argc, char **argv)
