@@ -36,6 +36,17 @@ for filters in 1 0; do
 		jq -e '.summary as $s | (($s.policies.kernel.nr_reclaimed - $s.recorded.nr_reclaimed)
 		       | fabs) <= 0.10 * $s.recorded.nr_reclaimed' "$TMP/fresh-$filters.json"
 done
+# a plain extract recording of reclaim walking a removed (offline) child
+out=$TMP/offline-child.dat
+if bash "$TOP/traces/extract/record-offline-child.sh" "$out" >"$TMP/rec.log" 2>&1; then
+	check "offline-child (plain extract): compare replays it" \
+		sh -c "'$RR' compare -q '$out' -o '$TMP/oc.json' >/dev/null"
+	check "offline-child (plain extract): decision exact share >= 0.95" \
+		jq -e '.fidelity.exact_share >= 0.95' "$TMP/oc.json"
+	jq -r '"    plain extract offline-child: \(.fidelity.decisions_checked) calls, exact share \(.fidelity.exact_share)"' "$TMP/oc.json"
+else
+	skip "offline-child extract recording failed: $(tail -1 "$TMP/rec.log")"
+fi
 check "no recorder instance left behind" \
 	sh -c "! ls /sys/kernel/tracing/instances 2>/dev/null | grep -q '^rr-'"
 check "no test cgroup left behind" \
