@@ -34,6 +34,8 @@ struct task {
 	bool drain_overflow;
 	struct drain_delta batch_drain[DRAIN_MAX];	/* frozen at the isolate */
 	int nr_batch_drain;
+	uint64_t last_vmscan_ns;	/* the task's last vmscan event */
+	uint64_t batch_prev_vmscan_ns;	/* ... before the batch in flight */
 	struct rr_episode *ep;		/* open episode of this task */
 	bool batch_open;		/* an isolate waits for its shrink event */
 	bool awaiting_memcg;
@@ -297,8 +299,9 @@ static void batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 
 /* A vmscan event of the task: later LRU deltas of it belong to the next
  * batch's lru_add_drain(). */
-static void drain_reset(struct task *t)
+static void drain_reset(struct task *t, uint64_t ts_ns)
 {
+	t->last_vmscan_ns = ts_ns;
 	t->nr_drain = 0;
 	t->drain_overflow = false;
 }
@@ -309,7 +312,8 @@ static int on_isolate(struct rr_builder *b, struct task *t, const struct rr_even
 		batch_close(b, t, NULL);
 	memcpy(t->batch_drain, t->drain, (size_t)t->nr_drain * sizeof(t->drain[0]));
 	t->nr_batch_drain = t->drain_overflow ? -1 : t->nr_drain;
-	drain_reset(t);
+	t->batch_prev_vmscan_ns = t->last_vmscan_ns;
+	drain_reset(t, ev->ts_ns);
 	b->stats.batches++;
 	memset(&t->batch, 0, sizeof(t->batch));
 	t->batch.lru = ev->lru;
@@ -369,14 +373,18 @@ static void capture(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 	}
 	c->online = memcg_online_at(b, m, t->batch.ts_ns, &window);
 	c->swappiness = m->swappiness;
+	/* prepare_scan_control() read the rstat view before this task's last
+	 * vmscan event; a flush since then came after the decision */
 	for (struct rr_memcg *a = m; a && d < RR_CHAIN_MAX; a = a->parent, d++) {
+		int64_t ws[2];
+
 		c->chain[d].id = a->id;
 		c->chain[d].anon_cost = a->anon_cost;
 		c->chain[d].file_cost = a->file_cost;
-		rr_memcg_rstat_lru(a, c->chain[d].rstat_lru_pages);
+		rr_memcg_rstat_at(a, t->batch_prev_vmscan_ns, c->chain[d].rstat_lru_pages, ws);
 		for (int k = 0; k < 2; k++)
 			c->chain[d].refaults_changed[k] = a->refault_snapshot_valid &&
-				a->rstat_ws_activate[k] != a->refault_snapshot[k];
+				ws[k] != a->refault_snapshot[k];
 	}
 	c->depth = d;
 	/* in the rmdir -> offline window the online state is a guess; the
@@ -813,10 +821,10 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 		return 0;
 	}
 	case RR_EV_MEMCG_RECLAIM_BEGIN:
-		drain_reset(t);
+		drain_reset(t, ev->ts_ns);
 		return episode_begin(b, t, ev, RR_EP_MEMCG);
 	case RR_EV_SOFTLIMIT_BEGIN:
-		drain_reset(t);
+		drain_reset(t, ev->ts_ns);
 		return episode_begin(b, t, ev, RR_EP_SOFTLIMIT);
 	case RR_EV_MEMCG_RECLAIM_END:
 	case RR_EV_SOFTLIMIT_END:
@@ -850,10 +858,10 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	case RR_EV_SHRINK_ACTIVE:
 		if (t->batch_open)
 			batch_close(b, t, ev);
-		drain_reset(t);
+		drain_reset(t, ev->ts_ns);
 		return 0;
 	case RR_EV_SLAB_START:
-		drain_reset(t);
+		drain_reset(t, ev->ts_ns);
 		if (t->ep && t->ep->nr_batches) {
 			for (size_t i = t->ep->nr_batches; i-- > 0 &&
 			     t->ep->batches[i].priority < 0;)

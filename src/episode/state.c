@@ -254,14 +254,36 @@ void rr_memcg_rstat_lru(const struct rr_memcg *m, uint64_t out[4])
 }
 
 /* A flush of @m's subtree: the rstat view becomes the exact values. */
-static void flush(struct rr_memcg *m)
+static void flush(struct rr_memcg *m, uint64_t ts_ns)
 {
+	if (m->rstat_valid)
+		memcpy(m->rstat_prev_lru, m->rstat_lru, sizeof(m->rstat_lru));
+	else
+		rr_memcg_hier_lru(m, m->rstat_prev_lru);
+	memcpy(m->rstat_prev_ws_activate, m->rstat_ws_activate, sizeof(m->rstat_ws_activate));
+	m->rstat_prev_valid = true;
+	m->rstat_flush_ns = ts_ns;
 	rr_memcg_hier_lru(m, m->rstat_lru);
 	m->rstat_ws_activate[0] = hier_ws(m, 0);
 	m->rstat_ws_activate[1] = hier_ws(m, 1);
 	m->rstat_valid = true;
 	for (int i = 0; i < m->nr_children; i++)
-		flush(m->children[i]);
+		flush(m->children[i], ts_ns);
+}
+
+void rr_memcg_rstat_at(const struct rr_memcg *m, uint64_t ts_ns, uint64_t lru[4],
+		       int64_t ws_activate[2])
+{
+	if (m->rstat_prev_valid && ts_ns && m->rstat_flush_ns > ts_ns) {
+		memcpy(lru, m->rstat_prev_lru, sizeof(m->rstat_prev_lru));
+		if (ws_activate)
+			memcpy(ws_activate, m->rstat_prev_ws_activate,
+			       sizeof(m->rstat_prev_ws_activate));
+		return;
+	}
+	rr_memcg_rstat_lru(m, lru);
+	if (ws_activate)
+		memcpy(ws_activate, m->rstat_ws_activate, sizeof(m->rstat_ws_activate));
 }
 
 bool rr_memcg_is_ancestor(const struct rr_memcg *a, const struct rr_memcg *m)
@@ -361,14 +383,14 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 		st->nr_flushes++;
 		m = rr_state_find(st, ev->id);
 		if (m) {
-			flush(m);
+			flush(m, ev->ts_ns);
 		} else {
 			/* the root memcg, or an id never seen: flush every tree */
 			struct rr_memcg *it, *tmp;
 
 			HASH_ITER(hh, st->by_id, it, tmp)
 				if (!it->parent)
-					flush(it);
+					flush(it, ev->ts_ns);
 		}
 		return 0;
 	default:

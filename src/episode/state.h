@@ -61,6 +61,12 @@ struct rr_memcg {
 	int swappiness;
 	int64_t limit_bytes;		/* from a snapshot: -1 none, 0 unknown */
 	bool rstat_valid;		/* a flush (or mkdir) fixed the view */
+	/* the view before the last flush, and when that flush was: a decision
+	 * taken before it read the older values */
+	uint64_t rstat_prev_lru[4];
+	int64_t rstat_prev_ws_activate[2];
+	bool rstat_prev_valid;
+	uint64_t rstat_flush_ns;
 	UT_hash_handle hh;		/* by id */
 	UT_hash_handle hh_path;		/* by path, named memcgs only */
 };
@@ -101,6 +107,11 @@ void rr_state_note_cost(struct rr_state *st, struct rr_memcg *m, int type,
 /* rstat view of @m's hierarchical list sizes (§2.1): as of the last flush,
  * or the exact sizes when no flush covered @m and it predates the trace. */
 void rr_memcg_rstat_lru(const struct rr_memcg *m, uint64_t out[4]);
+
+/* The rstat view as a decision taken at @ts_ns saw it (before a flush that
+ * came later); @ws_activate may be NULL. */
+void rr_memcg_rstat_at(const struct rr_memcg *m, uint64_t ts_ns, uint64_t lru[4],
+		       int64_t ws_activate[2]);
 
 /* Exact hierarchical sizes of the four evictable lists of @m's subtree. */
 void rr_memcg_hier_lru(const struct rr_memcg *m, uint64_t out[4]);

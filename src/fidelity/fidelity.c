@@ -192,6 +192,10 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 		       sizeof(ci.root_rstat_lru_pages));
 		memcpy(ci.refaults_changed, ep->ctx[pass_start].chain[d].refaults_changed,
 		       sizeof(ci.refaults_changed));
+		/* ladders that made no batch leave no event: when the free run's
+		 * first batch came in the force_deactivate retry, so did the
+		 * kernel's first recorded ladder (§7) */
+		ci.force_deactivate = kernel_result && kernel_result->first_batch_forced;
 		ci.recorded = rec;
 		ci.recorded_reclaimed = rec_reclaimed;
 		ci.nr_recorded = n;

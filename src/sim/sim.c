@@ -53,7 +53,8 @@ struct run {
 /* A batch the kernel would emit an mm_vmscan_lru_isolate for. */
 static void note_batch(struct run *r, int lru, uint64_t b)
 {
-	r->out->batches++;
+	if (!r->out->batches++)
+		r->out->first_batch_forced = r->force_deactivate;
 	if (!r->pred)
 		return;
 	if (r->nr_pred < r->pred_cap)
@@ -748,6 +749,7 @@ int rr_sim_predict_call(const struct rr_call_input *ci,
 	if (ci->kind == RR_SIM_SOFTLIMIT) {
 		r.sc_anon_cost = r.sc_file_cost = 0;	/* no prepare_scan_control() */
 	} else {
+		r.force_deactivate = ci->force_deactivate;
 		prepare_scan_control(&r);
 	}
 	ret = shrink_lruvec(&r, 0);

@@ -156,6 +156,8 @@ struct rr_sim_result {
 	uint64_t batches;		/* mm_vmscan_lru_isolate events it would emit */
 	int lowest_priority;		/* lowest priority reached; 12 if none */
 	int retries;			/* do_try_to_free_pages() retries taken */
+	bool first_batch_forced;	/* the first batch came in the force_deactivate
+					 * retry: the ladders before made no batch */
 	int cursor;			/* the v6.11+ cursor afterwards */
 	struct rr_scan_target *targets;	/* non-zero targets, in decision order */
 	size_t nr_targets, cap_targets;
@@ -197,6 +199,7 @@ struct rr_call_input {
 	uint64_t anon_cost, file_cost;
 	uint64_t root_rstat_lru_pages[RR_NR_EVICTABLE_LRU];
 	bool refaults_changed[2];
+	bool force_deactivate;		/* a do_try_to_free_pages() retry ladder */
 	/* the recorded batches: the loop is fed their reclaim */
 	const struct rr_pred_batch *recorded;
 	const uint64_t *recorded_reclaimed;
