@@ -56,7 +56,7 @@ struct rec {
 	int *cpu_fd;
 	char **cpu_path;
 	int nr_cpus;
-	char cgroup_dir[1024];
+	char cgroup_dir[1400];
 	bool cgroup_made;
 	pid_t child;
 	struct rr_cgroup_fs fs;
@@ -127,7 +127,7 @@ static void remove_stale_instances(void)
 
 static void kill_and_rmdir(const char *dir)
 {
-	char path[1200];
+	char path[1500];
 	FILE *f;
 	int pid;
 
@@ -325,7 +325,7 @@ static int setup_events(struct rec *r)
 
 static int write_file(const char *dir, const char *file, const char *value, struct rr_error *err)
 {
-	char path[1200];
+	char path[1500];
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
@@ -348,7 +348,11 @@ static int make_cgroup(struct rec *r)
 		rr_error_set(r->err, r->o->cgroup, "--cgroup takes a plain name, not a path");
 		return -1;
 	}
-	snprintf(r->cgroup_dir, sizeof(r->cgroup_dir), "%s/%s", r->fs.self, r->o->cgroup);
+	if (strlen(r->o->cgroup) > 200) {
+		rr_error_set(r->err, r->o->cgroup, "--cgroup name longer than 200 characters");
+		return -1;
+	}
+	snprintf(r->cgroup_dir, sizeof(r->cgroup_dir), "%.1099s/%.200s", r->fs.self, r->o->cgroup);
 	if (mkdir(r->cgroup_dir, 0755)) {
 		rr_error_set(r->err, r->cgroup_dir, "cannot create the cgroup: %s", strerror(errno));
 		return -1;
@@ -573,7 +577,7 @@ static long long ms_since(const struct timespec *t)
 /* One memory.reclaim write, with markers before and after (§9). */
 static void proactive(struct rec *r)
 {
-	char path[1100], v[32], line[256];
+	char path[1500], v[32], line[256];
 	int fd, e = 0;
 	ssize_t n;
 

@@ -42,7 +42,7 @@ struct rr_cgroup_fs {
 	char root[512];		/* mount point, e.g. /sys/fs/cgroup/memory */
 	int version;		/* 1 or 2 */
 	int hierarchy_id;	/* v1: /proc/cgroups column 2; v2: 0 */
-	char self[512];		/* our own memcg directory (absolute) */
+	char self[1100];	/* our own memcg directory (absolute) */
 };
 
 /**
