@@ -93,12 +93,12 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	struct rr_sim_input in;
 	struct rr_error serr;
 	struct cursor *c;
-	int ret = -1;
+	int ret = -1, start_cursor;
 
 	memset(res, 0, sizeof(res));
 	if (rr_episode_sim_input(ep, st, &r->km, r->page_shift, &in, &serr)) {
 		if (rr_fidelity_episode(&r->out->fidelity, ep, st, &r->km, r->page_shift,
-					&r->policies[0], NULL, r->err))
+					&r->policies[0], NULL, false, r->err))
 			return -1;
 		return rr_out_episode(r->out, ep, st, NULL,
 				      "reclaim root unknown: no batch was attributed to a memcg");
@@ -115,15 +115,42 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	if (c->recorded_pos_valid)
 		for (int p = 0; p < r->nr_policies; p++)
 			c->pos_id[p] = c->recorded_pos_id;
+	start_cursor = cursor_index(&in, c->pos_id[0]);
 	for (int p = 0; p < r->nr_policies; p++) {
 		in.cursor = cursor_index(&in, c->pos_id[p]);
 		if (rr_sim_run(&in, &r->policies[p], &res[p], r->err))
 			goto out;
 		c->pos_id[p] = res[p].cursor >= 0 ? in.memcgs[res[p].cursor].id : 0;
 	}
-	if (rr_fidelity_episode(&r->out->fidelity, ep, st, &r->km, r->page_shift,
-				&r->policies[0], &res[0], r->err))
-		goto out;
+	/*
+	 * Ladders that make no batch leave no event.  The model alone (no
+	 * recorded sizes or outcomes, which come from the kernel's later
+	 * ladder) says whether the first ones were silent, so that the first
+	 * recorded ladder ran with force_deactivate (§7).
+	 */
+	{
+		struct rr_sim_input pure = in;
+		struct rr_sim_result pr;
+		bool forced = res[0].first_batch_forced;
+
+		memset(&pr, 0, sizeof(pr));
+		pure.memcgs = malloc(in.nr_memcgs * sizeof(*pure.memcgs));
+		if (!pure.memcgs)
+			goto out;
+		memcpy(pure.memcgs, in.memcgs, in.nr_memcgs * sizeof(*pure.memcgs));
+		for (size_t k = 0; k < in.nr_memcgs; k++) {
+			pure.memcgs[k].nr_recorded = 0;
+			pure.memcgs[k].nr_boundaries = 0;
+		}
+		pure.cursor = start_cursor;
+		if (!forced && !rr_sim_run(&pure, &r->policies[0], &pr, r->err))
+			forced = pr.first_batch_forced;
+		rr_sim_result_free(&pr);
+		free(pure.memcgs);
+		if (rr_fidelity_episode(&r->out->fidelity, ep, st, &r->km, r->page_shift,
+					&r->policies[0], &res[0], forced, r->err))
+			goto out;
+	}
 	for (size_t i = ep->nr_batches; i-- > 0;) {
 		if (ep->batches[i].memcg_id) {
 			/* stopped on its goal above priority 0: the cursor stays there */

@@ -103,7 +103,8 @@ static void describe(char *buf, size_t len, const struct rr_episode *ep,
 int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 			struct rr_state *st, const struct rr_kernel_model *km,
 			unsigned int page_shift, const struct rr_resolved_policy *kernel,
-			const struct rr_sim_result *kernel_result, struct rr_error *err)
+			const struct rr_sim_result *kernel_result, bool first_ladder_forced,
+			struct rr_error *err)
 {
 	struct rr_pred_batch *rec = NULL, *pred = NULL, *alt = NULL;
 	uint64_t *rec_reclaimed = NULL;
@@ -195,7 +196,7 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 		/* ladders that made no batch leave no event: when the free run's
 		 * first batch came in the force_deactivate retry, so did the
 		 * kernel's first recorded ladder (§7) */
-		ci.force_deactivate = kernel_result && kernel_result->first_batch_forced;
+		ci.force_deactivate = first_ladder_forced;
 		ci.recorded = rec;
 		ci.recorded_reclaimed = rec_reclaimed;
 		ci.nr_recorded = n;

@@ -69,6 +69,8 @@ const char *rr_unchecked_name(enum rr_unchecked reason);
  * @kernel:        the resolved baseline policy.
  * @kernel_result: its free-running replay of the episode (trajectory), or
  *                 NULL if the episode was not replayed.
+ * @first_ladder_forced: the kernel's first ladders made no batch (so left no
+ *                 event), and the first recorded one ran with force_deactivate.
  * @st:            updated when a call inside the rmdir -> offline window
  *                 shows which state the kernel saw: the memcg is taken as
  *                 offline from then on (a fitted value, counted in
@@ -78,7 +80,8 @@ const char *rr_unchecked_name(enum rr_unchecked reason);
 int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 			struct rr_state *st, const struct rr_kernel_model *km,
 			unsigned int page_shift, const struct rr_resolved_policy *kernel,
-			const struct rr_sim_result *kernel_result, struct rr_error *err);
+			const struct rr_sim_result *kernel_result, bool first_ladder_forced,
+			struct rr_error *err);
 
 /* The "fidelity" object of the JSON diff (man reclaim-replay-json.5). */
 json_t *rr_fidelity_json(const struct rr_fidelity *f);

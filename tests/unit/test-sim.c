@@ -531,6 +531,61 @@ static void test_recorded_outcomes(void)
 	rr_policy_release(&pol);
 }
 
+/*
+ * Regression (a swappiness-0 recording scored 94.5%): with no inactive
+ * pages and the deactivation bits clear, the first ladders make no batch
+ * and leave no event; do_try_to_free_pages() retries with
+ * force_deactivate, and only that ladder shows in the trace (§7).
+ */
+static void test_silent_first_ladder(void)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m = {
+		.id = 3, .parent = -1, .online = true, .swappiness = 0,
+		.lru_pages = { 10348, 3, 0, 5888 },
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_SIM_MEMCG, .nr_pages = 256, .memcgs = &m,
+		.nr_memcgs = 1, .page_shift = 12, .may_swap = true, .swap_present = true,
+		.cursor = -1, .root_rstat_lru_pages = { 10315, 3, 0, 0 },
+	};
+	struct rr_call_input ci;
+	struct rr_pred_batch rec = { .lru = RR_LRU_ACTIVE_FILE, .nr_requested = 1 }, pred[8];
+	uint64_t reclaimed = 0, targets[4];
+	struct rr_sim_result r;
+	struct rr_error err;
+	size_t n = 0;
+
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", "6.18", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.retries, 2);		/* full walk, then force_deactivate */
+	CU_ASSERT_TRUE(r.first_batch_forced);
+	rr_sim_result_free(&r);
+
+	memset(&ci, 0, sizeof(ci));
+	ci.km = &km;
+	ci.kind = RR_SIM_MEMCG;
+	ci.page_shift = 12;
+	ci.priority = 12;
+	ci.nr_to_reclaim = 256;
+	ci.memcg = m;
+	ci.may_swap = ci.swap_present = true;
+	memcpy(ci.root_rstat_lru_pages, in.root_rstat_lru_pages, sizeof(ci.root_rstat_lru_pages));
+	ci.recorded = &rec;
+	ci.recorded_reclaimed = &reclaimed;
+	ci.nr_recorded = 1;
+	CU_ASSERT_EQUAL_FATAL(rr_sim_predict_call(&ci, &pol, pred, 8, &n, targets, &err), 0);
+	CU_ASSERT_EQUAL(n, 0);			/* the bits are clear: no batch */
+	ci.force_deactivate = true;
+	CU_ASSERT_EQUAL_FATAL(rr_sim_predict_call(&ci, &pol, pred, 8, &n, targets, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);		/* 5888 >> 12 = 1 active file page */
+	CU_ASSERT_EQUAL(pred[0].lru, RR_LRU_ACTIVE_FILE);
+	CU_ASSERT_EQUAL(pred[0].nr_requested, 1);
+	rr_policy_release(&pol);
+}
+
 int register_sim_tests(void)
 {
 	CU_pSuite s = CU_add_suite("sim", NULL, NULL);
@@ -544,7 +599,8 @@ int register_sim_tests(void)
 	    !CU_add_test(s, "shrink_lruvec proportional cut", test_shrink_lruvec_cut) ||
 	    !CU_add_test(s, "memory.min/low protection", test_protection) ||
 	    !CU_add_test(s, "direct reclaim at priority 12", test_direct_priority12) ||
-	    !CU_add_test(s, "recorded outcomes and boundary sizes", test_recorded_outcomes))
+	    !CU_add_test(s, "recorded outcomes and boundary sizes", test_recorded_outcomes) ||
+	    !CU_add_test(s, "silent first ladders, force_deactivate", test_silent_first_ladder))
 		return -1;
 	return 0;
 }
