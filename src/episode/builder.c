@@ -232,6 +232,18 @@ static int episode_begin(struct rr_builder *b, struct task *t,
 		episode_free(ep);
 		return -1;
 	}
+	/* another task reclaiming at the same time shares the walk cursor
+	 * and the lists (§6.1): mark both episodes */
+	{
+		struct task *o, *tmp;
+
+		HASH_ITER(hh, b->tasks, o, tmp) {
+			if (o != t && o->ep) {
+				o->ep->overlapped = true;
+				ep->overlapped = true;
+			}
+		}
+	}
 	t->ep = ep;
 	t->batch_open = false;
 	t->awaiting_memcg = false;

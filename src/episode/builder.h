@@ -103,6 +103,7 @@ struct rr_episode {
 	bool in_offline_window;		/* a memcg of the subtree was within the
 					 * rmdir -> offline window */
 	bool no_recording;		/* a scenario request: nothing recorded */
+	bool overlapped;		/* another task reclaimed at the same time */
 	UT_hash_handle hh;
 };
 

@@ -45,7 +45,8 @@ static uint64_t absdiff(uint64_t a, uint64_t b)
 }
 
 static void note_worst(struct rr_fidelity *f, const struct rr_episode *ep,
-		       uint64_t checked, uint64_t mismatched, const char *first)
+		       uint64_t checked, uint64_t mismatched, const char *first,
+		       const char *reason)
 {
 	int i, at;
 
@@ -66,6 +67,7 @@ static void note_worst(struct rr_fidelity *f, const struct rr_episode *ep,
 	f->worst[at].checked = checked;
 	f->worst[at].mismatched = mismatched;
 	snprintf(f->worst[at].first, sizeof(f->worst[at].first), "%s", first);
+	f->worst[at].reason = reason;
 }
 
 /* The root's entry in the captured ancestor chain of batch @i, or NULL. */
@@ -265,7 +267,11 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 		}
 		i = j;
 	}
-	note_worst(f, ep, checked, mismatched, first);
+	note_worst(f, ep, checked, mismatched, first,
+		   ep->overlapped ? "concurrent reclaimers (shared lists and walk cursor)" :
+		   f->swappiness_assumed ? "inputs the trace lacks (no recorder snapshot)" :
+		   strstr(first, "active_") ? "deactivation (rstat view or refault snapshot)" :
+		   "model");
 
 	/* trajectory: the free-running replay against the recording; inside
 	 * an rmdir -> offline window the replay's online state is a guess */
@@ -313,8 +319,14 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 		f->trajectory_same_stop += kernel_result->lowest_priority == lowest;
 		f->trajectory_same_reclaimed +=
 			kernel_result->nr_reclaimed_pages == ep->recorded_nr_reclaimed;
-		f->trajectory_exact += calls && kernel_result->lowest_priority == lowest &&
-			kernel_result->nr_reclaimed_pages == ep->recorded_nr_reclaimed;
+		bool exact = calls && kernel_result->lowest_priority == lowest &&
+			     kernel_result->nr_reclaimed_pages == ep->recorded_nr_reclaimed;
+
+		f->trajectory_exact += exact;
+		if (ep->overlapped) {
+			f->trajectory_overlapped++;
+			f->trajectory_overlapped_exact += exact;
+		}
 	}
 	ret = 0;
 out:
@@ -369,6 +381,9 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 	json_object_set_new(j, "trajectory_exact_share",
 			    json_real(share(f->trajectory_exact, f->trajectory_checked)));
 	json_object_set_new(j, "trajectory_same_calls", json_integer((json_int_t)f->trajectory_same_calls));
+	json_object_set_new(j, "trajectory_concurrent", json_integer((json_int_t)f->trajectory_overlapped));
+	json_object_set_new(j, "trajectory_concurrent_exact",
+			    json_integer((json_int_t)f->trajectory_overlapped_exact));
 	json_object_set_new(j, "trajectory_same_stop_priority", json_integer((json_int_t)f->trajectory_same_stop));
 	json_object_set_new(j, "trajectory_same_nr_reclaimed",
 			    json_integer((json_int_t)f->trajectory_same_reclaimed));
@@ -386,6 +401,7 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 		json_object_set_new(w, "decisions_checked", json_integer((json_int_t)f->worst[i].checked));
 		json_object_set_new(w, "not_exact", json_integer((json_int_t)f->worst[i].mismatched));
 		json_object_set_new(w, "first_mismatch", json_string(f->worst[i].first));
+		json_object_set_new(w, "likely_cause", json_string(f->worst[i].reason));
 		json_array_append_new(worst, w);
 	}
 	json_object_set_new(j, "worst_episodes", worst);
@@ -421,11 +437,16 @@ void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
 		(unsigned long long)f->trajectory_same_calls,
 		(unsigned long long)f->trajectory_same_stop,
 		(unsigned long long)f->trajectory_same_reclaimed);
+	if (f->trajectory_overlapped)
+		fprintf(out, "  (%llu of them overlap another task's reclaim, %llu exact: concurrent "
+			"reclaimers share lists and the walk cursor, which a per-episode replay "
+			"does not model)\n", (unsigned long long)f->trajectory_overlapped,
+			(unsigned long long)f->trajectory_overlapped_exact);
 	if (f->nr_worst)
 		fprintf(out, "  worst episodes:\n");
 	for (int i = 0; i < f->nr_worst; i++)
-		fprintf(out, "    #%llu %s: %llu of %llu calls not exact; first: %s\n",
+		fprintf(out, "    #%llu %s: %llu of %llu calls not exact (likely: %s); first: %s\n",
 			(unsigned long long)f->worst[i].episode, f->worst[i].cgroup,
 			(unsigned long long)f->worst[i].mismatched,
-			(unsigned long long)f->worst[i].checked, f->worst[i].first);
+			(unsigned long long)f->worst[i].checked, f->worst[i].reason, f->worst[i].first);
 }

@@ -45,6 +45,7 @@ struct rr_fidelity_worst {
 	char cgroup[128];
 	uint64_t checked, mismatched;	/* mismatched: calls not exact */
 	char first[200];	/* the first mismatching call, in words */
+	const char *reason;	/* the likely cause found */
 };
 
 struct rr_fidelity {
@@ -52,6 +53,7 @@ struct rr_fidelity {
 	uint64_t unchecked[RR_UC__COUNT];
 	uint64_t kind_checked[RR_EP__COUNT], kind_exact[RR_EP__COUNT];
 	uint64_t trajectory_checked, trajectory_exact;
+	uint64_t trajectory_overlapped, trajectory_overlapped_exact;
 	uint64_t trajectory_same_calls, trajectory_same_stop, trajectory_same_reclaimed;
 	uint64_t episodes_total, episodes_checkable;
 	uint64_t trajectory_unchecked_window;	/* episodes in an rmdir -> offline window */
