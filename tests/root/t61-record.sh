@@ -16,7 +16,13 @@ if ! grep -qw tracefs /proc/filesystems; then
 	finish
 fi
 if ! "$RR" record -q --duration 1 -o "$TMP/probe.dat" >"$TMP/probe.out" 2>&1; then
-	skip "record cannot run here: $(head -1 "$TMP/probe.out")"
+	# only a missing facility is a skip; anything else is a failure
+	if grep -q '^reclaim-replay: .*\(tracefs\|instance\|cgroup\|root\)' "$TMP/probe.out"; then
+		skip "record cannot run here: $(grep -m1 '^reclaim-replay:' "$TMP/probe.out")"
+	else
+		fail "record --duration 1 failed"
+		sed 's/^/    | /' "$TMP/probe.out" | head -20
+	fi
 	finish
 fi
 # instances of recorders that are not running (other recorders may be)
