@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Install the Debian packages reclaim-replay needs, if any is missing.
 # Arguments: pkgconfig-name:debian-package ...  (from the Makefile)
-# Also checks: pkg-config, uthash (header only), trace-cmd and jq (tests).
+# Also checks: pkg-config, uthash (header only), trace-cmd, jq and
+# python3-jsonschema (tests).
 # Does nothing when everything is present.  As root it runs apt-get; as
 # another user it prints the one command to run and fails.
 set -eu
@@ -19,6 +20,7 @@ done
 [ -f /usr/include/uthash.h ] || missing="$missing uthash-dev"
 command -v trace-cmd >/dev/null 2>&1 || missing="$missing trace-cmd"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
+/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing="$missing python3-jsonschema"
 
 [ -z "$missing" ] && exit 0
 

@@ -12,6 +12,8 @@ for trace in "$TOP"/traces/*.dat; do
 	check "$name: compare exits 0" sh -c "'$RR' compare -q '$trace' -o '$json' >'$TMP/$name.table'"
 	check "$name: summary table printed" grep -q '^kernel ' "$TMP/$name.table"
 	check_eq "$name: JSON matches schema 1" "[]" "$(jq -c -f "$TOP/tests/cli/schema.jq" "$json")"
+	check "$name: JSON valid against the JSON Schema (draft 2020-12)" \
+		/usr/bin/python3 "$TOP/tests/validate-schema.py" "$TOP/schema/reclaim-replay-diff.schema.json" "$json"
 	check_eq "$name: baseline and four policies" \
 		'["kernel","original","online-roundup","cluster-cap","proportional"]' \
 		"$(jq -c '[.policies[].name]' "$json")"
@@ -65,6 +67,11 @@ for trace in "$TOP"/traces/*.dat; do
 	check_eq "$name: golden per-policy totals" "$(cat "$TOP/tests/golden/$name.txt")" \
 		"$(jq -r -f "$TOP/tests/cli/totals.jq" "$json")"
 done
+
+# the schema check can fail
+jq 'del(.schema_version) | .episodes[0].results.kernel.lowest_priority = 13' "$TMP/file-limit.json" >"$TMP/broken.json"
+check_fails "a document without schema_version fails the JSON Schema" 1 "lowest_priority|schema_version" \
+	sh -c "/usr/bin/python3 '$TOP/tests/validate-schema.py' '$TOP/schema/reclaim-replay-diff.schema.json' '$TMP/broken.json' >&2"
 
 # The recording kernel floors SCAN_FRACT targets of online memcgs: its model
 # must reproduce the recorded targets far more often than ceil-for-all.

@@ -21,6 +21,8 @@ for f in "$S"/*.json; do
 	n=$(basename "$f" .json)
 	run "schema-$n" "$f"
 	check_eq "$n: valid schema-1 JSON" "[]" "$(jq -c -f "$TOP/tests/cli/schema.jq" "$TMP/schema-$n.json")"
+	check "$n: valid against the JSON Schema" /usr/bin/python3 "$TOP/tests/validate-schema.py" \
+		"$TOP/schema/reclaim-replay-diff.schema.json" "$TMP/schema-$n.json"
 done
 
 # Gavin Shan, 76073c646f5f: swappiness 60, priority 12, 60/140/201
