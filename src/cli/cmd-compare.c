@@ -31,6 +31,13 @@ static const char compare_usage[] =
 	"                           inferred from anon scanning in the trace)\n"
 	"      --offline-delay-ms N assumed delay from cgroup_rmdir until the\n"
 	"                           memcg is offline (default 25)\n"
+	"      --baseline POLICY    diff against this policy (default kernel)\n"
+	"      --all-episodes       list episodes where nothing differs too\n"
+	"      --jsonl              stream JSON lines to stdout: a header, one\n"
+	"                           line per episode, the summary last\n"
+	"      --format text|markdown\n"
+	"                           the summary table's format (default text)\n"
+	"      --top N              list the N episodes that differ most (default 5)\n"
 	"  -q, --quiet              no progress line\n"
 	"  -h, --help               this text\n";
 
@@ -54,18 +61,26 @@ static const char *spec_problem(const char *spec)
 
 int cmd_compare(int argc, char **argv)
 {
-	enum { OPT_KERNEL = 256, OPT_SWAP, OPT_OFFLINE };
+	enum { OPT_KERNEL = 256, OPT_SWAP, OPT_OFFLINE, OPT_BASELINE, OPT_ALL, OPT_JSONL,
+	       OPT_FORMAT, OPT_TOP };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "swap", required_argument, NULL, OPT_SWAP },
 		{ "offline-delay-ms", required_argument, NULL, OPT_OFFLINE },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		{ "all-episodes", no_argument, NULL, OPT_ALL },
+		{ "jsonl", no_argument, NULL, OPT_JSONL },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "top", required_argument, NULL, OPT_TOP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rr_replay_opts opts = { .swap_present = -1, .progress = true };
+	struct rr_replay_opts opts = { .swap_present = -1, .progress = true,
+				       .out = { .top = 5 } };
+	bool markdown = false, jsonl = false;
 	struct rr_resolved_policy policies[RR_MAX_POLICIES];
 	const char *output = NULL;
 	struct rr_error err = { "", "" };
@@ -133,6 +148,32 @@ int cmd_compare(int argc, char **argv)
 			opts.offline_delay_ns = v ? v * 1000000ULL : 1;
 			break;
 		}
+		case OPT_BASELINE:
+			opts.out.baseline = optarg;
+			break;
+		case OPT_ALL:
+			opts.out.all_episodes = true;
+			break;
+		case OPT_JSONL:
+			jsonl = true;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "markdown"))
+				markdown = true;
+			else if (strcmp(optarg, "text"))
+				return rr_usage_error("compare", "--format takes text or markdown, not '%s'",
+						      optarg);
+			break;
+		case OPT_TOP: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || !*optarg || v < 0 || v > RR_OUT_TOP_MAX)
+				return rr_usage_error("compare", "--top takes 0..%d, not '%s'",
+						      RR_OUT_TOP_MAX, optarg);
+			opts.out.top = (int)v;
+			break;
+		}
 		case 'q':
 			opts.progress = false;
 			break;
@@ -151,6 +192,10 @@ int cmd_compare(int argc, char **argv)
 		return rr_usage_error("compare", "one TRACE at a time, got '%s' too",
 				      argv[optind + 1]);
 	opts.trace_path = argv[optind];
+	if (jsonl && output)
+		return rr_usage_error("compare", "--jsonl streams to stdout; it does not take -o");
+	if (jsonl)
+		opts.out.jsonl = stdout;
 	if (!opts.nr_specs)
 		for (int i = 0; rr_default_policies[i]; i++)
 			opts.policy_specs[opts.nr_specs++] = rr_default_policies[i];
@@ -190,8 +235,8 @@ int cmd_compare(int argc, char **argv)
 		}
 		free(text);
 	}
-	if (!output || strcmp(output, "-"))
-		rr_out_print_table(&out, stdout);
+	if (!jsonl && (!output || strcmp(output, "-")))
+		rr_out_print_table(&out, stdout, markdown);
 	ret = RR_EXIT_OK;
 out:
 	rr_out_free(&out);

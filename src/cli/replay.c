@@ -297,10 +297,17 @@ static int replay_scenario(const struct rr_replay_opts *opts, struct rr_out *out
 	json_object_set_new(stats, "cgroups", json_integer(sc.nr_cgroups));
 	json_object_set_new(stats, "requests", json_integer(sc.nr_requests));
 	json_object_set_new(input, "stats", stats);
-	if (rr_out_init(out, input, policies, np, sc.page_size_bytes)) {
-		rr_error_set(err, "", "out of memory");
+	ret = rr_out_init(out, input, policies, np, sc.page_size_bytes, &opts->out);
+	if (ret) {
+		if (ret == -2)
+			rr_error_set(err, opts->out.baseline,
+				     "--baseline names a policy that is not compared (add it with -p)");
+		else
+			rr_error_set(err, "", "out of memory");
+		ret = -1;
 		goto out;
 	}
+	ret = -1;
 	out->has_recording = false;
 
 	for (int q = 0; q < sc.nr_requests; q++) {
@@ -406,10 +413,19 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		goto out;
 
 	input = input_json(&r, ti, release_source);
-	if (!input || rr_out_init(out, input, policies, r.nr_policies,
-				  1ULL << r.page_shift)) {
-		rr_error_set(err, "", "out of memory");
-		goto out;
+	{
+		int oret = input ? rr_out_init(out, input, policies, r.nr_policies,
+					       1ULL << r.page_shift, &opts->out) : -1;
+
+		if (oret == -2) {
+			rr_error_set(err, opts->out.baseline,
+				     "--baseline names a policy that is not compared (add it with -p)");
+			goto out;
+		}
+		if (oret) {
+			rr_error_set(err, "", "out of memory");
+			goto out;
+		}
 	}
 	bopts.partial_walk = r.km.partial_walk;
 	r.builder = rr_builder_new(&bopts, on_episode, &r);

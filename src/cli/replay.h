@@ -22,6 +22,7 @@ struct rr_replay_opts {
 	int swap_present;		/* --swap yes/no, -1: infer */
 	uint64_t offline_delay_ns;	/* rmdir -> offline assumption */
 	bool progress;			/* progress line on stderr */
+	struct rr_out_opts out;		/* how the diff is written */
 };
 
 /* The built-in policies compared when no -p is given, after the baseline. */

@@ -21,11 +21,26 @@ static json_t *u64(uint64_t v)
 
 int rr_out_init(struct rr_out *o, json_t *input,
 		const struct rr_resolved_policy *policies, int nr_policies,
-		uint64_t page_size_bytes)
+		uint64_t page_size_bytes, const struct rr_out_opts *opts)
 {
 	json_t *tool, *pols;
 
 	memset(o, 0, sizeof(*o));
+	if (opts)
+		o->opts = *opts;
+	if (o->opts.top > RR_OUT_TOP_MAX)
+		o->opts.top = RR_OUT_TOP_MAX;
+	o->baseline = 0;
+	if (o->opts.baseline) {
+		o->baseline = -1;
+		for (int i = 0; i < nr_policies; i++)
+			if (!strcmp(policies[i].name, o->opts.baseline))
+				o->baseline = i;
+		if (o->baseline < 0) {
+			json_decref(input);
+			return -2;
+		}
+	}
 	o->policies = policies;
 	o->nr_policies = nr_policies;
 	o->page_size_bytes = page_size_bytes;
@@ -63,7 +78,19 @@ int rr_out_init(struct rr_out *o, json_t *input,
 		json_array_append_new(pols, jp);
 	}
 	json_object_set_new(o->root, "policies", pols);
-	json_object_set_new(o->root, "baseline", json_string(policies[0].name));
+	json_object_set_new(o->root, "baseline", json_string(policies[o->baseline].name));
+	if (o->opts.jsonl) {
+		/* the header line; episodes follow one per line, the summary last */
+		json_t *head = json_object();
+
+		json_object_set(head, "schema_version", json_object_get(o->root, "schema_version"));
+		json_object_set(head, "tool", json_object_get(o->root, "tool"));
+		json_object_set(head, "policies", json_object_get(o->root, "policies"));
+		json_object_set(head, "baseline", json_object_get(o->root, "baseline"));
+		json_dumpf(head, o->opts.jsonl, JSON_COMPACT);
+		fputc('\n', o->opts.jsonl);
+		json_decref(head);
+	}
 	json_object_set_new(o->root, "episodes", o->episodes);
 	return 0;
 }
@@ -232,6 +259,97 @@ static bool same_result(const struct rr_sim_result *a, const struct rr_sim_resul
 	return true;
 }
 
+/* Is there a non-zero target for (memcg, priority, lru) in @r? */
+static bool has_target(const struct rr_sim_result *r, const struct rr_scan_target *t)
+{
+	for (size_t i = 0; i < r->nr_targets; i++)
+		if (r->targets[i].memcg_id == t->memcg_id && r->targets[i].priority == t->priority &&
+		    r->targets[i].lru == t->lru)
+			return true;
+	return false;
+}
+
+/* Lists with a target in @a and none in @b: "eligible" in @a only. */
+static json_t *eligible_only(const struct rr_sim_result *a, const struct rr_sim_result *b,
+			     const struct rr_state *st)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < a->nr_targets; i++) {
+		const struct rr_scan_target *t = &a->targets[i];
+		json_t *e;
+
+		if (has_target(b, t))
+			continue;
+		e = json_object();
+		json_object_set_new(e, "cgroup", memcg_path(t->memcg_id, st) ?
+				    json_string(memcg_path(t->memcg_id, st)) : json_null());
+		json_object_set_new(e, "priority", json_integer(t->priority));
+		json_object_set_new(e, "lru", json_string(lru_names[t->lru]));
+		json_array_append_new(arr, e);
+	}
+	return arr;
+}
+
+static uint64_t over_reclaim(const struct rr_episode *ep, const struct rr_sim_result *r)
+{
+	return r->nr_reclaimed_pages > ep->nr_to_reclaim_pages ?
+	       r->nr_reclaimed_pages - ep->nr_to_reclaim_pages : 0;
+}
+
+/* What changed against the baseline, in pages and MiB. */
+static json_t *changes_json(const struct rr_out *o, const struct rr_episode *ep,
+			    const struct rr_sim_result *r, const struct rr_sim_result *base,
+			    const struct rr_state *st)
+{
+	json_t *c = json_object();
+	double mib = (double)o->page_size_bytes / 1048576.0;
+	int64_t over = (int64_t)over_reclaim(ep, r) - (int64_t)over_reclaim(ep, base);
+
+	json_object_set_new(c, "nr_scanned_delta", json_integer((json_int_t)(r->nr_scanned_pages - base->nr_scanned_pages)));
+	json_object_set_new(c, "nr_reclaimed_delta",
+			    json_integer((json_int_t)(r->nr_reclaimed_pages - base->nr_reclaimed_pages)));
+	json_object_set_new(c, "nr_reclaimed_anon_delta",
+			    json_integer((json_int_t)(r->nr_reclaimed_type_pages[0] - base->nr_reclaimed_type_pages[0])));
+	json_object_set_new(c, "nr_reclaimed_file_delta",
+			    json_integer((json_int_t)(r->nr_reclaimed_type_pages[1] - base->nr_reclaimed_type_pages[1])));
+	json_object_set_new(c, "over_reclaim_pages", u64(over_reclaim(ep, r)));
+	json_object_set_new(c, "over_reclaim_delta_mib", json_real((double)over * mib));
+	json_object_set_new(c, "calls_delta", json_integer((json_int_t)(r->calls - base->calls)));
+	json_object_set_new(c, "lowest_priority_delta",
+			    json_integer(r->lowest_priority - base->lowest_priority));
+	json_object_set_new(c, "eligible_gained", eligible_only(r, base, st));
+	json_object_set_new(c, "eligible_lost", eligible_only(base, r, st));
+	return c;
+}
+
+static void note_top(struct rr_out *o, const struct rr_episode *ep, const struct rr_state *st,
+		     int p, const struct rr_sim_result *r, const struct rr_sim_result *base)
+{
+	struct rr_out_top t = {
+		.episode = ep->seq, .start_ns = ep->start_ns, .policy = p,
+		.delta_reclaimed = (int64_t)(r->nr_reclaimed_pages - base->nr_reclaimed_pages),
+		.delta_scanned = (int64_t)(r->nr_scanned_pages - base->nr_scanned_pages),
+		.delta_calls = (int64_t)(r->calls - base->calls),
+	};
+	int at;
+
+	(void)st;
+	t.weight = (uint64_t)llabs(t.delta_reclaimed) + (uint64_t)llabs(t.delta_scanned) +
+		   (uint64_t)llabs(t.delta_calls);
+	if (!o->opts.top || !t.weight)
+		return;
+	snprintf(t.cgroup, sizeof(t.cgroup), "%s", ep->root_path ? ep->root_path : "?");
+	for (at = 0; at < o->nr_top && o->top[at].weight >= t.weight; at++)
+		;
+	if (at >= o->opts.top)
+		return;
+	if (o->nr_top < o->opts.top)
+		o->nr_top++;
+	memmove(&o->top[at + 1], &o->top[at], (size_t)(o->nr_top - at - 1) * sizeof(t));
+	o->top[at] = t;
+}
+
 int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 		   const struct rr_state *st, const struct rr_sim_result *results,
 		   const char *skip_reason)
@@ -267,12 +385,19 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 		json_object_set_new(e, "recorded",
 				    recorded_json(ep, st, rec, nr_rec, &o->recorded));
 	if (results) {
+		const struct rr_sim_result *base = &results[o->baseline];
+		json_t *changes = json_object();
+
 		o->nr_replayed++;
 		for (int i = 0; i < o->nr_policies; i++) {
 			struct rr_policy_totals *t = &o->totals[i];
 			const struct rr_sim_result *r = &results[i];
 
 			json_object_set_new(res, o->policies[i].name, result_json(r, st));
+			t->nr_reclaimed_anon += r->nr_reclaimed_type_pages[0];
+			t->over_reclaim += over_reclaim(ep, r);
+			for (size_t k = 0; k < r->nr_targets; k++)
+				t->eligible_p12 += r->targets[k].priority == RR_DEF_PRIORITY;
 			t->nr_scanned += r->nr_scanned_pages;
 			t->nr_reclaimed += r->nr_reclaimed_pages;
 			t->calls += r->calls;
@@ -284,13 +409,17 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 				t->lowest_priority = r->lowest_priority;
 			if (!ep->no_recording && matches_recording(r, rec, nr_rec))
 				t->episodes_matching_recording++;
-			if (i > 0 && !same_result(r, &results[0])) {
+			if (i != o->baseline && !same_result(r, base)) {
 				t->episodes_differing++;
 				json_array_append_new(differ, json_string(o->policies[i].name));
+				json_object_set_new(changes, o->policies[i].name,
+						    changes_json(o, ep, r, base, st));
+				note_top(o, ep, st, i, r, base);
 			}
 		}
 		json_object_set_new(e, "results", res);
 		json_object_set_new(e, "differs_from_baseline", differ);
+		json_object_set_new(e, "changes", changes);
 	} else {
 		o->nr_skipped++;
 		json_decref(res);
@@ -299,6 +428,22 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 		json_object_set_new(e, "skip_reason", json_string(skip_reason ? skip_reason : "unknown"));
 	}
 	free(rec);
+	/* episodes where no policy differs are counted, not listed */
+	if (!o->opts.all_episodes && results &&
+	    !json_array_size(json_object_get(e, "differs_from_baseline"))) {
+		json_decref(e);
+		return 0;
+	}
+	o->nr_listed++;
+	if (o->opts.jsonl) {
+		json_t *line = json_object();
+
+		json_object_set_new(line, "episode", e);
+		json_dumpf(line, o->opts.jsonl, JSON_COMPACT);
+		fputc('\n', o->opts.jsonl);
+		json_decref(line);
+		return 0;
+	}
 	return json_array_append_new(o->episodes, e);
 }
 
@@ -307,6 +452,7 @@ json_t *rr_out_finish(struct rr_out *o)
 	json_t *s = json_object(), *pp = json_object(), *rec = json_object();
 
 	json_object_set_new(s, "episodes", u64(o->nr_episodes));
+	json_object_set_new(s, "episodes_listed", u64(o->nr_listed));
 	json_object_set_new(s, "episodes_replayed", u64(o->nr_replayed));
 	json_object_set_new(s, "episodes_skipped", u64(o->nr_skipped));
 	json_object_set_new(rec, "nr_scanned", u64(o->recorded.nr_scanned));
@@ -335,12 +481,26 @@ json_t *rr_out_finish(struct rr_out *o)
 		json_object_set_new(j, "lowest_priority", json_integer(t->lowest_priority));
 		json_object_set_new(j, "episodes_differing_from_baseline", u64(t->episodes_differing));
 		json_object_set_new(j, "episodes_matching_recording", u64(t->episodes_matching_recording));
+		json_object_set_new(j, "nr_reclaimed_anon", u64(t->nr_reclaimed_anon));
+		json_object_set_new(j, "over_reclaim_pages", u64(t->over_reclaim));
+		json_object_set_new(j, "eligible_at_priority_12", u64(t->eligible_p12));
 		json_object_set_new(pp, o->policies[i].name, j);
 	}
 	json_object_set_new(s, "policies", pp);
 	json_object_set_new(o->root, "summary", s);
 	json_object_set_new(o->root, "fidelity",
 			    o->has_recording ? rr_fidelity_json(&o->fidelity) : json_null());
+	if (o->opts.jsonl) {
+		json_t *tail = json_object();
+
+		json_object_set(tail, "input", json_object_get(o->root, "input"));
+		json_object_set(tail, "summary", s);
+		json_object_set(tail, "fidelity", json_object_get(o->root, "fidelity"));
+		json_dumpf(tail, o->opts.jsonl, JSON_COMPACT);
+		fputc('\n', o->opts.jsonl);
+		fflush(o->opts.jsonl);
+		json_decref(tail);
+	}
 	return o->root;
 }
 

@@ -24,6 +24,9 @@
 struct rr_policy_totals {
 	uint64_t nr_scanned, nr_reclaimed, calls, shrink_lruvec_calls, batches;
 	uint64_t scan_target_pages;
+	uint64_t nr_reclaimed_anon;		/* anon pages reclaimed (swapped out) */
+	uint64_t over_reclaim;			/* reclaimed beyond the request, summed */
+	uint64_t eligible_p12;			/* (episode, cgroup, list) with a target at priority 12 */
 	uint64_t episodes_differing;	/* scan targets or reclaim differ from baseline */
 	uint64_t episodes_matching_recording;	/* inactive-list targets == recorded */
 	int lowest_priority;
@@ -35,9 +38,33 @@ struct rr_recorded_totals {
 	int lowest_priority;
 };
 
+/* How the diff is written (compare's options). */
+struct rr_out_opts {
+	const char *baseline;		/* policy name; NULL: the first ("kernel") */
+	bool all_episodes;		/* list episodes where nothing differs too */
+	FILE *jsonl;			/* stream one JSON object per line here */
+	int top;			/* episodes that differ most, in the table */
+};
+
+#define RR_OUT_TOP_MAX 50
+
+/* An episode that differs much from the baseline, for the table. */
+struct rr_out_top {
+	uint64_t episode, start_ns;
+	char cgroup[96];
+	int policy;
+	int64_t delta_reclaimed, delta_scanned, delta_calls;
+	uint64_t weight;
+};
+
 struct rr_out {
 	json_t *root;
 	json_t *episodes;
+	struct rr_out_opts opts;
+	int baseline;			/* index in policies */
+	struct rr_out_top top[RR_OUT_TOP_MAX];
+	int nr_top;
+	uint64_t nr_listed;
 	int nr_policies;
 	const struct rr_resolved_policy *policies;
 	struct rr_policy_totals *totals;
@@ -49,10 +76,11 @@ struct rr_out {
 };
 
 /* Start the document: schema_version, tool, input (@input is stolen),
- * policies, baseline. */
+ * policies, baseline.  Return 0, -1 on ENOMEM, -2 when opts->baseline is
+ * not one of @policies. */
 int rr_out_init(struct rr_out *o, json_t *input,
 		const struct rr_resolved_policy *policies, int nr_policies,
-		uint64_t page_size_bytes);
+		uint64_t page_size_bytes, const struct rr_out_opts *opts);
 
 /**
  * rr_out_episode() - add one episode
@@ -67,8 +95,8 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 /* Add "summary" and return the finished document (owned by @o). */
 json_t *rr_out_finish(struct rr_out *o);
 
-/* The text table of the summary, for stdout and e-mail. */
-void rr_out_print_table(const struct rr_out *o, FILE *f);
+/* The summary table, for stdout and e-mail: plain text, or markdown. */
+void rr_out_print_table(const struct rr_out *o, FILE *f, bool markdown);
 
 void rr_out_free(struct rr_out *o);
 

@@ -46,7 +46,7 @@ def result: type == "object" and (.calls as $calls
         and (.episodes_total | isint) and (.episodes_checkable | isint)
         and (.unchecked_reasons | type == "object" and all(.[]; isint))
         and (.exact + .mismatched <= .decisions_checked) end; "fidelity"),
-    req(.summary; type == "object" and (.episodes | isint) and (.episodes == ($d.episodes | length))
+    req(.summary; type == "object" and (.episodes | isint) and (.episodes_listed == ($d.episodes | length)) and .episodes_listed <= .episodes
         and (.policies | (keys | sort) == ($d.policies | map(.name) | sort))
         and all(.policies[]; (.nr_scanned | isint) and (.nr_reclaimed | isint) and (.calls | isint)
             and (.episodes_matching_recording | isint)); "summary")

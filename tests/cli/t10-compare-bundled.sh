@@ -9,7 +9,7 @@
 for trace in "$TOP"/traces/*.dat; do
 	name=$(basename "$trace" .dat)
 	json="$TMP/$name.json"
-	check "$name: compare exits 0" sh -c "'$RR' compare -q '$trace' -o '$json' >'$TMP/$name.table'"
+	check "$name: compare exits 0" sh -c "'$RR' compare -q --all-episodes '$trace' -o '$json' >'$TMP/$name.table'"
 	check "$name: summary table printed" grep -q '^kernel ' "$TMP/$name.table"
 	check_eq "$name: JSON matches schema 1" "[]" "$(jq -c -f "$TOP/tests/cli/schema.jq" "$json")"
 	check "$name: JSON valid against the JSON Schema (draft 2020-12)" \

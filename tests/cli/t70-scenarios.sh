@@ -9,7 +9,7 @@ S=$TOP/scenarios
 run() {	# run NAME ARGS...: compare -o - into $TMP/NAME.json
 	local name=$1
 	shift
-	"$RR" compare -q "$@" -o - >"$TMP/$name.json" 2>"$TMP/$name.err"
+	"$RR" compare -q --all-episodes "$@" -o - >"$TMP/$name.json" 2>"$TMP/$name.err"
 }
 # p12 FILE CGROUP POLICY: the priority-12 inactive_anon target
 p12() {

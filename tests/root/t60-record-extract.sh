@@ -47,8 +47,16 @@ if bash "$TOP/traces/extract/record-offline-child.sh" "$out" >"$TMP/rec.log" 2>&
 else
 	skip "offline-child extract recording failed: $(tail -1 "$TMP/rec.log")"
 fi
-check "no recorder instance left behind" \
-	sh -c "! ls /sys/kernel/tracing/instances 2>/dev/null | grep -q '^rr-'"
-check "no test cgroup left behind" \
-	sh -c "! find /sys/fs/cgroup/memory -maxdepth 4 -name 'rrtrace-*' 2>/dev/null | grep -q ."
+leftover=""
+for i in $(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^rr-[0-9]*$'); do
+	kill -0 "${i#rr-}" 2>/dev/null || leftover="$leftover $i"
+done
+check_eq "no recorder instance left behind" "" "$leftover"
+# (cgroups of recorder scripts still running, e.g. another test run, are not ours)
+leftover=""
+for d in $(find /sys/fs/cgroup/memory -maxdepth 4 -name 'rrtrace-*' 2>/dev/null); do
+	p=$(basename "$d" | cut -d- -f2)
+	kill -0 "$p" 2>/dev/null || leftover="$leftover $d"
+done
+check_eq "no test cgroup left behind" "" "$leftover"
 finish
