@@ -59,7 +59,7 @@ static void rows_of(const struct rr_out *o, struct row *rows)
 static void print_markdown(const struct rr_out *o, const struct row *rows, FILE *f)
 {
 	fprintf(f, "| policy | episodes | calls | scanned pages | reclaimed pages | over-reclaim MiB "
-		   "| anon reclaimed MiB | lists eligible at priority 12 | lowest priority | differ |\n");
+		   "| anon reclaimed MiB | scan targets at priority 12 | lowest priority | differ |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	if (o->has_recording)
 		fprintf(f, "| (recorded) | %llu | - | %llu | %llu | - | - | - | %d | - |\n",
