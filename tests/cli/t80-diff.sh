@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The decision diff: what changed per episode, --baseline, --jsonl,
+# --format markdown, and golden tables for one scenario (regenerate with
+# `reclaim-replay compare -q scenarios/gavin-thresholds.json -p original
+# [--format markdown] > tests/golden/gavin-thresholds.{txt,md}` after a
+# deliberate change).
+. "$(dirname "$0")/../lib.sh"
+
+S=$TOP/scenarios/gavin-thresholds.json
+check_eq "golden text table (Gavin's thresholds)" "$(cat "$TOP/tests/golden/gavin-thresholds.txt")" \
+	"$("$RR" compare -q "$S" -p original)"
+check_eq "golden markdown table" "$(cat "$TOP/tests/golden/gavin-thresholds.md")" \
+	"$("$RR" compare -q "$S" -p original --format markdown)"
+
+"$RR" compare -q "$S" -p original -o "$TMP/g.json" >/dev/null
+check_eq "original makes the 0x1000-page list eligible at priority 12" \
+	'{"cgroup":"/anon-0x1000","priority":12,"lru":"inactive_anon"}' \
+	"$(jq -c '.episodes[] | select(.cgroup == "/anon-0x1000") | .changes.original.eligible_gained[]
+		  | select(.priority == 12)' "$TMP/g.json")"
+check_eq "and loses none" 0 \
+	"$(jq '[.episodes[].changes.original.eligible_lost[]] | length' "$TMP/g.json")"
+check_eq "summary: targets at priority 12, kernel vs original" "1 3" \
+	"$(jq -r '.summary.policies | "\(.kernel.eligible_at_priority_12) \(.original.eligible_at_priority_12)"' "$TMP/g.json")"
+
+"$RR" compare -q "$S" -p original --baseline original -o "$TMP/b.json" >/dev/null
+check_eq "--baseline original: the baseline is original" "original" "$(jq -r .baseline "$TMP/b.json")"
+check_eq "--baseline original: kernel differs in 3 episodes" 3 \
+	"$(jq '.summary.policies.kernel.episodes_differing_from_baseline' "$TMP/b.json")"
+check_fails "--baseline must be compared" 1 "bogus: --baseline names a policy that is not compared" \
+	"$RR" compare -q "$S" --baseline bogus
+
+# episodes where nothing differs are counted, not listed
+T=$TOP/traces/file-limit.dat
+"$RR" compare -q "$T" -o "$TMP/f.json" >/dev/null
+check_eq "file-only trace: no episode differs, none listed" "0 94" \
+	"$(jq -r '.summary | "\(.episodes_listed) \(.episodes)"' "$TMP/f.json")"
+"$RR" compare -q --all-episodes "$T" -o "$TMP/fa.json" >/dev/null
+check_eq "--all-episodes lists them all" 94 "$(jq '.episodes | length' "$TMP/fa.json")"
+
+"$RR" compare -q --jsonl --all-episodes "$T" >"$TMP/f.jsonl"
+check_eq "--jsonl: a header, 94 episodes, a summary" 96 "$(wc -l <"$TMP/f.jsonl")"
+check "--jsonl: every line is JSON" sh -c "jq -e . '$TMP/f.jsonl' >/dev/null"
+check_eq "--jsonl: the header names the baseline" kernel "$(head -1 "$TMP/f.jsonl" | jq -r .baseline)"
+check_eq "--jsonl: the episodes equal the document's" \
+	"$(jq -c '.episodes[]' "$TMP/fa.json" | md5sum)" \
+	"$(sed -n '2,95p' "$TMP/f.jsonl" | jq -c '.episode' | md5sum)"
+check_eq "--jsonl: the summary line" "$(jq -c .summary "$TMP/fa.json")" "$(tail -1 "$TMP/f.jsonl" | jq -c .summary)"
+check_fails "--jsonl does not take -o" 2 "--jsonl streams to stdout" "$RR" compare -q --jsonl "$T" -o x.json
+check_fails "bad --format" 2 "--format takes text or markdown" "$RR" compare -q --format html "$T"
+check_fails "bad --top" 2 "--top takes 0..50" "$RR" compare -q --top 99 "$T"
+"$RR" compare -q "$TOP/traces/anon-swap.dat" --top 3 >"$TMP/top.txt"
+check_eq "--top 3 lists three episodes that differ" 3 "$(grep -c '^  #[0-9]* at ' "$TMP/top.txt")"
+finish
