@@ -35,7 +35,7 @@ ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN) -Iinclude -MMD -M
 ALL_LDFLAGS = $(LDFLAGS) $(SAN)
 
 # Only ask pkg-config when building, so `make help` works without it.
-ifneq ($(filter-out deps help clean,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out deps test-deps help clean,$(or $(MAKECMDGOALS),all)),)
 DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtracecmd libtracefs libtraceevent jansson libbpf 2>/dev/null)
 DEP_LIBS := $(shell $(PKG_CONFIG) --libs libtracecmd libtracefs libtraceevent jansson libbpf 2>/dev/null)
 CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null)
@@ -57,7 +57,8 @@ LIB_SRCS := \
 	src/policies/registry.c \
 	src/output/json.c \
 	src/output/table.c \
-	src/output/atomic.c
+	src/output/atomic.c \
+	src/output/html.c
 
 # The command line: only these print and choose exit codes.
 CLI_SRCS := \
@@ -78,7 +79,7 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 TEST_PLUGIN := $(addprefix $(BUILD)/tests/plugins/,ceil-file.so bad-abi.so no-entry.so \
 	named-kernel.so einval.so) $(BUILD)/examples/policy-example.so
 
-.PHONY: all deps demo check asan clean help unit install
+.PHONY: all deps test-deps demo check asan clean help unit install
 
 all: reclaim-replay
 
@@ -87,6 +88,10 @@ help:
 
 deps:
 	$(Q)./scripts/deps.sh $(foreach p,$(PKGS),$(p):$(DEB_$(p)))
+
+# What the tests need on top (a headless browser for the --html page).
+test-deps:
+	$(Q)./scripts/deps.sh --tests $(foreach p,$(PKGS),$(p):$(DEB_$(p)))
 
 reclaim-replay: $(MAIN_OBJ) $(LIB_OBJS) | depcheck
 	@echo "  LD      $@"
@@ -128,7 +133,7 @@ demo: deps
 	./reclaim-replay compare traces/anon-swap.dat -o demo-diff.json
 	@echo "JSON diff written to demo-diff.json"
 
-check: deps
+check: test-deps
 	$(Q)$(MAKE) --no-print-directory reclaim-replay $(BUILD)/tests/unit/run-unit $(TEST_PLUGIN)
 	$(Q)BUILD=$(BUILD) ./tests/run-all.sh
 
@@ -138,7 +143,7 @@ asan:
 		RR_BIN=build-asan/reclaim-replay check-asan
 
 .PHONY: check-asan
-check-asan: deps
+check-asan: test-deps
 	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD) SAN="$(SAN)" CFLAGS="$(CFLAGS)" \
 		$(BUILD)/reclaim-replay $(BUILD)/tests/unit/run-unit $(TEST_PLUGIN)
 	$(Q)LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 \

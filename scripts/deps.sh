@@ -1,14 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Install the Debian packages reclaim-replay needs, if any is missing.
-# Arguments: pkgconfig-name:debian-package ...  (from the Makefile)
+# Arguments: [--tests] pkgconfig-name:debian-package ...  (from the Makefile)
 # Also checks: pkg-config, uthash (header only), trace-cmd, jq and
-# python3-jsonschema (tests).
+# python3-jsonschema (tests); with --tests also chromium, which the tests
+# use to render the --html page headless.
 # Does nothing when everything is present.  As root it runs apt-get; as
 # another user it prints the one command to run and fails.
 set -eu
 
 missing=""
+tests=0
+if [ "${1:-}" = --tests ]; then
+	tests=1
+	shift
+fi
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 for pair in "$@"; do
 	pc=${pair%%:*}
@@ -21,6 +27,9 @@ done
 command -v trace-cmd >/dev/null 2>&1 || missing="$missing trace-cmd"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
 /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing="$missing python3-jsonschema"
+if [ "$tests" -eq 1 ]; then
+	command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+fi
 
 [ -z "$missing" ] && exit 0
 

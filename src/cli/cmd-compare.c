@@ -38,6 +38,7 @@ static const char compare_usage[] =
 	"      --format text|markdown\n"
 	"                           the summary table's format (default text)\n"
 	"      --top N              list the N episodes that differ most (default 5)\n"
+	"      --html FILE          also write a page of plots (self-contained)\n"
 	"  -q, --quiet              no progress line\n"
 	"  -h, --help               this text\n";
 
@@ -62,7 +63,7 @@ static const char *spec_problem(const char *spec)
 int cmd_compare(int argc, char **argv)
 {
 	enum { OPT_KERNEL = 256, OPT_SWAP, OPT_OFFLINE, OPT_BASELINE, OPT_ALL, OPT_JSONL,
-	       OPT_FORMAT, OPT_TOP };
+	       OPT_FORMAT, OPT_TOP, OPT_HTML };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
@@ -74,6 +75,7 @@ int cmd_compare(int argc, char **argv)
 		{ "jsonl", no_argument, NULL, OPT_JSONL },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "top", required_argument, NULL, OPT_TOP },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -81,6 +83,7 @@ int cmd_compare(int argc, char **argv)
 	struct rr_replay_opts opts = { .swap_present = -1, .progress = true,
 				       .out = { .top = 5 } };
 	bool markdown = false, jsonl = false;
+	const char *html = NULL;
 	struct rr_resolved_policy policies[RR_MAX_POLICIES];
 	const char *output = NULL;
 	struct rr_error err = { "", "" };
@@ -151,6 +154,12 @@ int cmd_compare(int argc, char **argv)
 		case OPT_BASELINE:
 			opts.out.baseline = optarg;
 			break;
+		case OPT_HTML:
+			if (!*optarg || !strcmp(optarg, "-"))
+				return rr_usage_error("compare", "--html needs a file name");
+			html = optarg;
+			opts.out.html = true;
+			break;
 		case OPT_ALL:
 			opts.out.all_episodes = true;
 			break;
@@ -206,6 +215,13 @@ int cmd_compare(int argc, char **argv)
 	}
 	json_t *doc = rr_out_finish(&out);
 
+	/* The page first: if it cannot be written, no JSON file is left either. */
+	if (html) {
+		if (rr_html_write(&out, html, &err)) {
+			rr_print_error(&err);
+			goto out;
+		}
+	}
 	if (output) {
 		text = json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII);
 		if (!text) {

@@ -92,6 +92,8 @@ int rr_out_init(struct rr_out *o, json_t *input,
 		json_decref(head);
 	}
 	json_object_set_new(o->root, "episodes", o->episodes);
+	if (o->opts.html && rr_html_init(o))
+		return -1;
 	return 0;
 }
 
@@ -358,7 +360,7 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 	struct rr_scan_target *rec = calloc(ep->nr_batches + 1, sizeof(*rec));
 	size_t nr_rec;
 
-	if (!e || !res || !differ || !rec) {
+	if (rr_html_note(o, ep, st, results) || !e || !res || !differ || !rec) {
 		json_decref(e);
 		json_decref(res);
 		json_decref(differ);
@@ -506,6 +508,7 @@ json_t *rr_out_finish(struct rr_out *o)
 
 void rr_out_free(struct rr_out *o)
 {
+	rr_html_free(o);
 	json_decref(o->root);
 	free(o->totals);
 	memset(o, 0, sizeof(*o));

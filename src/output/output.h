@@ -44,6 +44,7 @@ struct rr_out_opts {
 	bool all_episodes;		/* list episodes where nothing differs too */
 	FILE *jsonl;			/* stream one JSON object per line here */
 	int top;			/* episodes that differ most, in the table */
+	bool html;			/* gather the data of --html */
 };
 
 #define RR_OUT_TOP_MAX 50
@@ -57,8 +58,11 @@ struct rr_out_top {
 	uint64_t weight;
 };
 
+struct rr_html;
+
 struct rr_out {
 	json_t *root;
+	struct rr_html *html;		/* --html data, or NULL */
 	json_t *episodes;
 	struct rr_out_opts opts;
 	int baseline;			/* index in policies */
@@ -99,6 +103,15 @@ json_t *rr_out_finish(struct rr_out *o);
 void rr_out_print_table(const struct rr_out *o, FILE *f, bool markdown);
 
 void rr_out_free(struct rr_out *o);
+
+/* --html: gather plot data (rr_html_init once, rr_html_note per episode)
+ * and write one self-contained page (inline SVG, no scripts) to @path.
+ * Return 0, or -1 with @err naming @path. */
+int rr_html_init(struct rr_out *o);
+int rr_html_note(struct rr_out *o, const struct rr_episode *ep, const struct rr_state *st,
+		 const struct rr_sim_result *results);
+int rr_html_write(const struct rr_out *o, const char *path, struct rr_error *err);
+void rr_html_free(struct rr_out *o);
 
 struct stat;
 

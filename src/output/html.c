@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --html: one self-contained page (inline SVG, no scripts, no network)
+ * with the plots a reviewer would rather look at than read:
+ *   1. pages reclaimed over time, cumulative, one line per policy;
+ *   2. scan targets per priority for the cgroup with the most targets,
+ *      one bar per policy and priority;
+ *   3. the chunk asked for by each memory.reclaim call of the first
+ *      proactive request, per policy.
+ * The data is gathered while the episodes stream by (rr_html_note), so it
+ * does not depend on which episodes the JSON lists.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+
+#define MAXP 16
+
+struct html_cg {
+	uint64_t id;
+	char path[128];
+	uint64_t sum[MAXP][13];	/* target pages per policy and priority */
+	uint64_t total;
+};
+
+struct rr_html {
+	uint64_t *t_ns;		/* episode start times */
+	uint64_t *rec[MAXP];	/* reclaimed pages per policy, per episode */
+	size_t n, cap;
+	struct html_cg *cg;
+	size_t nr_cg, cap_cg;
+	uint64_t *chunks[MAXP];	/* the first proactive request's calls */
+	size_t nr_chunks[MAXP];
+	bool have_chunks;
+};
+
+static const char *const colors[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+};
+
+int rr_html_note(struct rr_out *o, const struct rr_episode *ep, const struct rr_state *st,
+		 const struct rr_sim_result *results)
+{
+	struct rr_html *h = o->html;
+	int np = o->nr_policies < MAXP ? o->nr_policies : MAXP;
+
+	if (!h || !results)
+		return 0;
+	if (h->n == h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 256;
+		uint64_t *t = realloc(h->t_ns, cap * sizeof(*t));
+
+		if (!t)
+			return -1;
+		h->t_ns = t;
+		for (int p = 0; p < np; p++) {
+			uint64_t *r = realloc(h->rec[p], cap * sizeof(*r));
+
+			if (!r)
+				return -1;
+			h->rec[p] = r;
+		}
+		h->cap = cap;
+	}
+	h->t_ns[h->n] = ep->start_ns;
+	for (int p = 0; p < np; p++)
+		h->rec[p][h->n] = results[p].nr_reclaimed_pages;
+	h->n++;
+	for (int p = 0; p < np; p++) {
+		for (size_t i = 0; i < results[p].nr_targets; i++) {
+			const struct rr_scan_target *t = &results[p].targets[i];
+			struct html_cg *c = NULL;
+
+			for (size_t k = 0; k < h->nr_cg; k++)
+				if (h->cg[k].id == t->memcg_id)
+					c = &h->cg[k];
+			if (!c) {
+				const struct rr_memcg *m = rr_state_find(st, t->memcg_id);
+
+				if (h->nr_cg == h->cap_cg) {
+					size_t cap = h->cap_cg ? h->cap_cg * 2 : 16;
+					struct html_cg *nc = realloc(h->cg, cap * sizeof(*nc));
+
+					if (!nc)
+						return -1;
+					h->cg = nc;
+					h->cap_cg = cap;
+				}
+				c = &h->cg[h->nr_cg++];
+				memset(c, 0, sizeof(*c));
+				c->id = t->memcg_id;
+				snprintf(c->path, sizeof(c->path), "%s", m ? m->path : "?");
+			}
+			if (t->priority >= 0 && t->priority <= 12) {
+				c->sum[p][t->priority] += t->nr_pages;
+				c->total += t->nr_pages;
+			}
+		}
+	}
+	if (!h->have_chunks && ep->kind == RR_EP_PROACTIVE) {
+		for (int p = 0; p < np; p++) {
+			h->chunks[p] = malloc((results[p].nr_chunks + 1) * sizeof(uint64_t));
+			if (!h->chunks[p])
+				return -1;
+			memcpy(h->chunks[p], results[p].chunk_requests,
+			       results[p].nr_chunks * sizeof(uint64_t));
+			h->nr_chunks[p] = results[p].nr_chunks;
+		}
+		h->have_chunks = true;
+	}
+	return 0;
+}
+
+int rr_html_init(struct rr_out *o)
+{
+	o->html = calloc(1, sizeof(*o->html));
+	return o->html ? 0 : -1;
+}
+
+void rr_html_free(struct rr_out *o)
+{
+	struct rr_html *h = o->html;
+
+	if (!h)
+		return;
+	free(h->t_ns);
+	for (int p = 0; p < MAXP; p++) {
+		free(h->rec[p]);
+		free(h->chunks[p]);
+	}
+	free(h->cg);
+	free(h);
+	o->html = NULL;
+}
+
+static void esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void legend(FILE *f, const struct rr_out *o, int np, int x, int y)
+{
+	for (int p = 0; p < np; p++) {
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+			   "<text x=\"%d\" y=\"%d\" font-size=\"12\">", x, y + p * 16,
+			colors[p % 8], x + 16, y + p * 16 + 11);
+		esc(f, o->policies[p].name);
+		fputs("</text>\n", f);
+	}
+}
+
+/* Plot 1: cumulative pages reclaimed over time. */
+static void plot_reclaim(FILE *f, const struct rr_out *o, const struct rr_html *h, int np)
+{
+	const int W = 760, H = 300, L = 70, B = 40;
+	uint64_t t0 = h->n ? h->t_ns[0] : 0, t1 = t0, ymax = 1;
+	bool by_index;
+
+	for (size_t i = 0; i < h->n; i++)
+		if (h->t_ns[i] > t1)
+			t1 = h->t_ns[i];
+	/* scenarios have no time: plot against the request's index */
+	by_index = t1 == t0;
+	for (int p = 0; p < np; p++) {
+		uint64_t s = 0;
+
+		for (size_t i = 0; i < h->n; i++)
+			s += h->rec[p][i];
+		if (s > ymax)
+			ymax = s;
+	}
+	fprintf(f, "<h2>Pages reclaimed over time</h2>\n<svg width=\"%d\" height=\"%d\" "
+		   "xmlns=\"http://www.w3.org/2000/svg\">\n", W + 180, H + B + 20);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>"
+		   "<line x1=\"%d\" y1=\"10\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+		L, H + 10, L + W - L, H + 10, L, L, H + 10);
+	if (by_index)
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%zu</text>", W - 60, H + 28, h->n);
+	else
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%.3f s</text>", W - 60, H + 28,
+			(double)(t1 - t0) / 1e9);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\">0</text>"
+		   "<text x=\"2\" y=\"20\" font-size=\"12\">%llu pg</text>"
+		   "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
+		L, H + 28, (unsigned long long)ymax, L + 200, H + 45,
+		by_index ? "request" : "time since the first episode");
+	for (int p = 0; p < np; p++) {
+		uint64_t s = 0;
+
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
+			colors[p % 8], p ? " stroke-dasharray=\"6 4\"" : "");
+		if (by_index)
+			fprintf(f, "%d,%d ", L, H + 10);
+		for (size_t i = 0; i < h->n; i++) {
+			double x = by_index ? L + (double)(i + 1) * (W - L) / (double)h->n :
+				   L + (double)(h->t_ns[i] - t0) * (W - L) / (double)(t1 - t0);
+
+			s += h->rec[p][i];
+			fprintf(f, "%.1f,%.1f ", x, H + 10 - (double)s * H / (double)ymax);
+		}
+		fputs("\"/>\n", f);
+	}
+	legend(f, o, np, W + 10, 20);
+	fputs("</svg>\n", f);
+}
+
+/* Plot 2: scan targets per priority for the busiest cgroup. */
+static void plot_targets(FILE *f, const struct rr_out *o, const struct rr_html *h, int np)
+{
+	const struct html_cg *c = NULL;
+	const int W = 760, H = 260, L = 70;
+	uint64_t ymax = 1;
+
+	for (size_t k = 0; k < h->nr_cg; k++)
+		if (!c || h->cg[k].total > c->total)
+			c = &h->cg[k];
+	fputs("<h2>Scan targets per priority</h2>\n", f);
+	if (!c) {
+		fputs("<p>No scan targets.</p>\n", f);
+		return;
+	}
+	for (int p = 0; p < np; p++)
+		for (int pr = 0; pr <= 12; pr++)
+			if (c->sum[p][pr] > ymax)
+				ymax = c->sum[p][pr];
+	fputs("<p>cgroup <code>", f);
+	esc(f, c->path);
+	fputs("</code>: pages of all its get_scan_count() targets at each priority, summed over the "
+	      "episodes</p>\n", f);
+	fprintf(f, "<svg width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">\n",
+		W + 180, H + 60);
+	for (int pr = 12; pr >= 0; pr--) {
+		double gx = L + (12 - pr) * (double)(W - L) / 13.0;
+		double bw = (W - L) / 13.0 / (np + 1);
+
+		for (int p = 0; p < np; p++) {
+			double bh = (double)c->sum[p][pr] * H / (double)ymax;
+
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+				   "<title>priority %d, %s: %llu pages</title></rect>\n",
+				gx + p * bw, H + 10 - bh, bw, bh, colors[p % 8], pr,
+				o->policies[p].name, (unsigned long long)c->sum[p][pr]);
+		}
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\">%d</text>\n", gx, H + 28, pr);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\">priority</text>"
+		   "<text x=\"2\" y=\"20\" font-size=\"12\">%llu pg</text>\n", L + 300, H + 48,
+		(unsigned long long)ymax);
+	legend(f, o, np, W + 10, 20);
+	fputs("</svg>\n", f);
+}
+
+/* Plot 3: memory.reclaim chunk per call. */
+static void plot_chunks(FILE *f, const struct rr_out *o, const struct rr_html *h, int np)
+{
+	const int W = 760, H = 220, L = 70;
+	size_t most = 1;
+	uint64_t ymax = 1;
+
+	fputs("<h2>memory.reclaim chunk per call</h2>\n", f);
+	if (!h->have_chunks) {
+		fputs("<p>No proactive (memory.reclaim) request in this input.</p>\n", f);
+		return;
+	}
+	for (int p = 0; p < np; p++) {
+		if (h->nr_chunks[p] > most)
+			most = h->nr_chunks[p];
+		for (size_t i = 0; i < h->nr_chunks[p]; i++)
+			if (h->chunks[p][i] > ymax)
+				ymax = h->chunks[p][i];
+	}
+	fputs("<p>nr_pages of each try_to_free_mem_cgroup_pages() call of the first request, in "
+	      "order</p>\n", f);
+	fprintf(f, "<svg width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">\n",
+		W + 180, H + 50);
+	for (int p = 0; p < np; p++) {
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
+			colors[p % 8], p ? " stroke-dasharray=\"6 4\"" : "");
+		for (size_t i = 0; i < h->nr_chunks[p]; i++)
+			fprintf(f, "%.1f,%.1f ", L + (double)i * (W - L) / (double)most,
+				H + 10 - (double)h->chunks[p][i] * H / (double)ymax);
+		fputs("\"/>\n", f);
+	}
+	fprintf(f, "<text x=\"2\" y=\"20\" font-size=\"12\">%llu pg</text>"
+		   "<text x=\"%d\" y=\"%d\" font-size=\"12\">call (up to %zu)</text>\n",
+		(unsigned long long)ymax, L + 300, H + 35, most);
+	legend(f, o, np, W + 10, 20);
+	fputs("</svg>\n", f);
+}
+
+int rr_html_write(const struct rr_out *o, const char *path, struct rr_error *err)
+{
+	int np = o->nr_policies < MAXP ? o->nr_policies : MAXP;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f || !o->html) {
+		rr_error_set(err, path, "out of memory");
+		return -1;
+	}
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<title>reclaim-replay</title>\n<style>body{font-family:sans-serif;margin:2em}"
+	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
+	      "text-align:right}th:first-child,td:first-child{text-align:left}</style>"
+	      "</head><body>\n<h1>reclaim-replay: ", f);
+	esc(f, json_string_value(json_object_get(json_object_get(o->root, "input"), "file")) ?: "");
+	fputs("</h1>\n<table><tr><th>policy</th><th>pages reclaimed</th><th>pages scanned</th>"
+	      "<th>calls</th><th>episodes that differ</th></tr>\n", f);
+	for (int p = 0; p < o->nr_policies; p++) {
+		fputs("<tr><td>", f);
+		esc(f, o->policies[p].name);
+		fprintf(f, "</td><td>%llu</td><td>%llu</td><td>%llu</td><td>",
+			(unsigned long long)o->totals[p].nr_reclaimed,
+			(unsigned long long)o->totals[p].nr_scanned,
+			(unsigned long long)o->totals[p].calls);
+		if (p == o->baseline)
+			fputs("baseline</td></tr>\n", f);
+		else
+			fprintf(f, "%llu</td></tr>\n", (unsigned long long)o->totals[p].episodes_differing);
+	}
+	fputs("</table>\n", f);
+	plot_reclaim(f, o, o->html, np);
+	plot_targets(f, o, o->html, np);
+	plot_chunks(f, o, o->html, np);
+	fputs("</body></html>\n", f);
+	if (fclose(f)) {
+		free(buf);
+		rr_error_set(err, path, "out of memory");
+		return -1;
+	}
+	ret = rr_write_file_atomic(path, buf, len, NULL, err);
+	free(buf);
+	return ret;
+}

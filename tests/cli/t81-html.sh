@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# compare --html: the page's numbers match the JSON diff, its SVG is
+# well-formed, a failing page leaves no JSON behind, and a real browser
+# (chromium, headless) renders it.
+. "$(dirname "$0")/../lib.sh"
+
+T=$TOP/traces/offline-anon.dat
+check "--html with -o" "$RR" compare -q "$T" -p original --html "$TMP/p.html" -o "$TMP/p.json"
+
+# Every <svg> is well-formed XML; print what the checks below need:
+# the first plot's y-axis label, its number of lines, and the y of each
+# line's last point (the top of the plot is y=10).
+read_page() {
+	python3 - "$1" <<'EOF'
+import re, sys, xml.etree.ElementTree as ET
+page = open(sys.argv[1]).read()
+svgs = re.findall(r'<svg.*?</svg>', page, re.S)
+ns = '{http://www.w3.org/2000/svg}'
+trees = [ET.fromstring(s) for s in svgs]
+first = trees[0]
+label = [t.text for t in first.iter(ns + 'text') if t.text.endswith(' pg')][0]
+ends = [p.get('points').split()[-1].split(',')[1] for p in first.iter(ns + 'polyline')]
+rows = re.findall(r'<tr><td>([^<]*)</td><td>(\d+)</td><td>(\d+)</td>', page)
+print(len(trees), label, len(ends), ' '.join(ends))
+print(' '.join('%s=%s/%s' % r for r in rows))
+EOF
+}
+page=$(read_page "$TMP/p.html")
+check_eq "two plots (no memory.reclaim here), well-formed SVG; y axis tops at the larger total" \
+	"2 $(jq -r '[.summary.policies[].nr_reclaimed] | max' "$TMP/p.json") pg 2" \
+	"$(echo "$page" | head -1 | cut -d' ' -f1-4)"
+check_eq "the larger total's line ends at the top" "10.0" \
+	"$(echo "$page" | head -1 | tr ' ' '\n' | tail -2 | sort -n | head -1)"
+check_eq "table rows equal the JSON totals" \
+	"$(jq -r '[.summary.policies | to_entries[] | "\(.key)=\(.value.nr_reclaimed)/\(.value.nr_scanned)"] | join(" ")' "$TMP/p.json")" \
+	"$(echo "$page" | tail -1)"
+
+# The chunk plot of a memory.reclaim scenario: one point per call.
+S=$TOP/scenarios/chunk-1gib-plus-batch.json
+"$RR" compare -q "$S" -p original --html "$TMP/c.html" >/dev/null 2>&1
+check_eq "chunk plot: the kernel makes 27 calls, original 1" "27 1" \
+	"$(python3 - "$TMP/c.html" <<'EOF'
+import re, sys, xml.etree.ElementTree as ET
+svg = re.findall(r'<svg.*?</svg>', open(sys.argv[1]).read(), re.S)[-1]
+lines = ET.fromstring(svg).iter('{http://www.w3.org/2000/svg}polyline')
+print(' '.join(str(len(p.get('points').split())) for p in lines))
+EOF
+)"
+
+check_fails "--html into a missing directory fails, naming it" 1 \
+	"nonexistent-dir/p.html: cannot create" \
+	"$RR" compare -q "$T" --html "$TMP/nonexistent-dir/p.html" -o "$TMP/no.json"
+check_eq "and leaves no JSON file" "absent" "$([ -e "$TMP/no.json" ] && echo present || echo absent)"
+
+# Render it.  An empty page's screenshot is the yardstick: two plots
+# compress to a far bigger PNG than white space does.
+if ! command -v chromium >/dev/null 2>&1; then
+	skip "chromium is not installed (make test-deps installs it); page not rendered"
+else
+	shot() {
+		timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+			--hide-scrollbars --window-size=1000,1500 --screenshot="$2" "file://$1" \
+			>"$TMP/chromium.log" 2>&1
+	}
+	echo '<!DOCTYPE html><html><body></body></html>' >"$TMP/empty.html"
+	shot "$TMP/empty.html" "$TMP/empty.png"
+	shot "$TMP/p.html" "$TMP/p.png"
+	if [ ! -s "$TMP/p.png" ] || [ ! -s "$TMP/empty.png" ]; then
+		fail "chromium wrote no screenshot"
+		sed 's/^/    | /' "$TMP/chromium.log" | tail -5
+	else
+		check_eq "the screenshot is a PNG" "PNG" "$(head -c 4 "$TMP/p.png" | tail -c 3)"
+		e=$(stat -c %s "$TMP/empty.png")
+		p=$(stat -c %s "$TMP/p.png")
+		check_eq "the plots render (screenshot $p bytes, empty page $e)" yes \
+			"$([ "$p" -gt $((e * 5)) ] && echo yes || echo no)"
+	fi
+fi
+
+finish
