@@ -39,6 +39,8 @@ static const char compare_usage[] =
 	"                           the summary table's format (default text)\n"
 	"      --top N              list the N episodes that differ most (default 5)\n"
 	"      --html FILE          also write a page of plots (self-contained)\n"
+	"      --html-cgroup PATH   the cgroup of its scan-targets plot (default:\n"
+	"                           the one with the most scan-target pages)\n"
 	"  -q, --quiet              no progress line\n"
 	"  -h, --help               this text\n";
 
@@ -63,7 +65,7 @@ static const char *spec_problem(const char *spec)
 int cmd_compare(int argc, char **argv)
 {
 	enum { OPT_KERNEL = 256, OPT_SWAP, OPT_OFFLINE, OPT_BASELINE, OPT_ALL, OPT_JSONL,
-	       OPT_FORMAT, OPT_TOP, OPT_HTML };
+	       OPT_FORMAT, OPT_TOP, OPT_HTML, OPT_HTML_CGROUP };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
@@ -76,6 +78,7 @@ int cmd_compare(int argc, char **argv)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "html", required_argument, NULL, OPT_HTML },
+		{ "html-cgroup", required_argument, NULL, OPT_HTML_CGROUP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -160,6 +163,12 @@ int cmd_compare(int argc, char **argv)
 			html = optarg;
 			opts.out.html = true;
 			break;
+		case OPT_HTML_CGROUP:
+			if (*optarg != '/')
+				return rr_usage_error("compare",
+						      "--html-cgroup takes an absolute cgroup path, e.g. /a/b");
+			opts.out.html_cgroup = optarg;
+			break;
 		case OPT_ALL:
 			opts.out.all_episodes = true;
 			break;
@@ -201,6 +210,8 @@ int cmd_compare(int argc, char **argv)
 		return rr_usage_error("compare", "one TRACE at a time, got '%s' too",
 				      argv[optind + 1]);
 	opts.trace_path = argv[optind];
+	if (opts.out.html_cgroup && !html)
+		return rr_usage_error("compare", "--html-cgroup needs --html FILE");
 	if (jsonl && output)
 		return rr_usage_error("compare", "--jsonl streams to stdout; it does not take -o");
 	if (jsonl)

@@ -13,23 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <uthash.h>
+
 #include "output.h"
 
 #define MAXP 16
 
 struct html_cg {
-	uint64_t id;
-	char path[128];
+	uint64_t id;		/* hash key */
+	char *path;
 	uint64_t sum[MAXP][13];	/* target pages per policy and priority */
 	uint64_t total;
+	UT_hash_handle hh;
 };
 
 struct rr_html {
 	uint64_t *t_ns;		/* episode start times */
 	uint64_t *rec[MAXP];	/* reclaimed pages per policy, per episode */
 	size_t n, cap;
-	struct html_cg *cg;
-	size_t nr_cg, cap_cg;
+	struct html_cg *cg;	/* hash by memcg id */
 	uint64_t *chunks[MAXP];	/* the first proactive request's calls */
 	size_t nr_chunks[MAXP];
 	bool have_chunks;
@@ -70,27 +72,19 @@ int rr_html_note(struct rr_out *o, const struct rr_episode *ep, const struct rr_
 	for (int p = 0; p < np; p++) {
 		for (size_t i = 0; i < results[p].nr_targets; i++) {
 			const struct rr_scan_target *t = &results[p].targets[i];
-			struct html_cg *c = NULL;
+			struct html_cg *c;
 
-			for (size_t k = 0; k < h->nr_cg; k++)
-				if (h->cg[k].id == t->memcg_id)
-					c = &h->cg[k];
+			HASH_FIND(hh, h->cg, &t->memcg_id, sizeof(t->memcg_id), c);
 			if (!c) {
 				const struct rr_memcg *m = rr_state_find(st, t->memcg_id);
 
-				if (h->nr_cg == h->cap_cg) {
-					size_t cap = h->cap_cg ? h->cap_cg * 2 : 16;
-					struct html_cg *nc = realloc(h->cg, cap * sizeof(*nc));
-
-					if (!nc)
-						return -1;
-					h->cg = nc;
-					h->cap_cg = cap;
+				c = calloc(1, sizeof(*c));
+				if (!c || !(c->path = strdup(m && m->path ? m->path : "?"))) {
+					free(c);
+					return -1;
 				}
-				c = &h->cg[h->nr_cg++];
-				memset(c, 0, sizeof(*c));
 				c->id = t->memcg_id;
-				snprintf(c->path, sizeof(c->path), "%s", m ? m->path : "?");
+				HASH_ADD(hh, h->cg, id, sizeof(c->id), c);
 			}
 			if (t->priority >= 0 && t->priority <= 12) {
 				c->sum[p][t->priority] += t->nr_pages;
@@ -98,7 +92,8 @@ int rr_html_note(struct rr_out *o, const struct rr_episode *ep, const struct rr_
 			}
 		}
 	}
-	if (!h->have_chunks && ep->kind == RR_EP_PROACTIVE) {
+	if (!h->have_chunks && ep->kind == RR_EP_PROACTIVE &&
+	    (!o->opts.html_cgroup || (ep->root_path && !strcmp(ep->root_path, o->opts.html_cgroup)))) {
 		for (int p = 0; p < np; p++) {
 			h->chunks[p] = malloc((results[p].nr_chunks + 1) * sizeof(uint64_t));
 			if (!h->chunks[p])
@@ -121,6 +116,7 @@ int rr_html_init(struct rr_out *o)
 void rr_html_free(struct rr_out *o)
 {
 	struct rr_html *h = o->html;
+	struct html_cg *c, *tmp;
 
 	if (!h)
 		return;
@@ -129,7 +125,11 @@ void rr_html_free(struct rr_out *o)
 		free(h->rec[p]);
 		free(h->chunks[p]);
 	}
-	free(h->cg);
+	HASH_ITER(hh, h->cg, c, tmp) {
+		HASH_DEL(h->cg, c);
+		free(c->path);
+		free(c);
+	}
 	free(h);
 	o->html = NULL;
 }
@@ -216,16 +216,27 @@ static void plot_reclaim(FILE *f, const struct rr_out *o, const struct rr_html *
 	fputs("</svg>\n", f);
 }
 
-/* Plot 2: scan targets per priority for the busiest cgroup. */
+/* The cgroup of plot 2: --html-cgroup's, or the one with the most
+ * scan-target pages (the first seen on a tie); NULL if none has targets. */
+static const struct html_cg *targets_cgroup(const struct rr_out *o, const struct rr_html *h)
+{
+	const struct html_cg *c, *best = NULL;
+
+	for (c = h->cg; c; c = c->hh.next) {
+		if (o->opts.html_cgroup ? !strcmp(c->path, o->opts.html_cgroup) :
+		    !best || c->total > best->total)
+			best = c;
+	}
+	return best;
+}
+
+/* Plot 2: scan targets per priority for one cgroup. */
 static void plot_targets(FILE *f, const struct rr_out *o, const struct rr_html *h, int np)
 {
-	const struct html_cg *c = NULL;
+	const struct html_cg *c = targets_cgroup(o, h);
 	const int W = 760, H = 260, L = 70;
 	uint64_t ymax = 1;
 
-	for (size_t k = 0; k < h->nr_cg; k++)
-		if (!c || h->cg[k].total > c->total)
-			c = &h->cg[k];
 	fputs("<h2>Scan targets per priority</h2>\n", f);
 	if (!c) {
 		fputs("<p>No scan targets.</p>\n", f);
@@ -309,7 +320,29 @@ int rr_html_write(const struct rr_out *o, const char *path, struct rr_error *err
 	int ret;
 
 	if (!f || !o->html) {
+		if (f)
+			fclose(f);
+		free(buf);
 		rr_error_set(err, path, "out of memory");
+		return -1;
+	}
+	if (o->opts.html_cgroup && !targets_cgroup(o, o->html)) {
+		char some[512] = "";
+		size_t n = 0;
+		int nr = 0;
+
+		/* name a few cgroups that do have targets */
+		for (const struct html_cg *c = o->html->cg; c && n < sizeof(some); c = c->hh.next)
+			n += (size_t)snprintf(some + n, sizeof(some) - n, "%s%s",
+					      nr++ ? ", " : "", c->path);
+		fclose(f);
+		free(buf);
+		rr_error_set(err, json_string_value(json_object_get(json_object_get(o->root, "input"),
+								    "file")) ?: path,
+			     "--html-cgroup %s: no policy made a scan target in that cgroup "
+			     "(%u cgroups have targets: %s%s)", o->opts.html_cgroup,
+			     HASH_COUNT(o->html->cg),
+			     nr ? some : "none", n >= sizeof(some) ? "..." : "");
 		return -1;
 	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

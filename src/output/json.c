@@ -10,8 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <uthash.h>
+
 static const char *const lru_names[] = {
 	"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable",
+};
+
+struct rr_cgroup_totals {
+	uint64_t memcg_id;		/* hash key */
+	char *path;			/* NULL when the trace never named it */
+	uint64_t episodes;
+	struct rr_cgroup_policy_totals *p;	/* one per policy */
+	UT_hash_handle hh;
 };
 
 static json_t *u64(uint64_t v)
@@ -210,7 +220,22 @@ static json_t *recorded_json(const struct rr_episode *ep, const struct rr_state 
 	return r;
 }
 
-static json_t *result_json(const struct rr_sim_result *r, const struct rr_state *st)
+/*
+ * How the request ended: "eagain" when memory.reclaim gave up (memory_reclaim()
+ * returns -EAGAIN once MAX_RECLAIM_RETRIES calls in a row reclaimed nothing,
+ * mm/memcontrol.c), "met" when nr_to_reclaim pages were reclaimed, "short"
+ * when a reclaim pass ended below it (try_to_free_mem_cgroup_pages() returns
+ * what it got; the caller retries or OOMs).
+ */
+static const char *outcome(const struct rr_episode *ep, const struct rr_sim_result *r)
+{
+	if (r->eagain)
+		return "eagain";
+	return r->nr_reclaimed_pages >= ep->nr_to_reclaim_pages ? "met" : "short";
+}
+
+static json_t *result_json(const struct rr_episode *ep, const struct rr_sim_result *r,
+			   const struct rr_state *st)
 {
 	json_t *j = json_object(), *targets = json_array();
 
@@ -228,6 +253,7 @@ static json_t *result_json(const struct rr_sim_result *r, const struct rr_state 
 	json_object_set_new(j, "batches", u64(r->batches));
 	json_object_set_new(j, "lowest_priority", json_integer(r->lowest_priority));
 	json_object_set_new(j, "retries", json_integer(r->retries));
+	json_object_set_new(j, "outcome", json_string(outcome(ep, r)));
 	{
 		json_t *calls = json_array();
 
@@ -253,8 +279,12 @@ static bool same_result(const struct rr_sim_result *a, const struct rr_sim_resul
 {
 	if (a->nr_reclaimed_pages != b->nr_reclaimed_pages ||
 	    a->nr_scanned_pages != b->nr_scanned_pages || a->calls != b->calls ||
-	    a->nr_targets != b->nr_targets)
+	    a->nr_targets != b->nr_targets || a->eagain != b->eagain ||
+	    a->nr_chunks != b->nr_chunks)
 		return false;
+	for (size_t i = 0; i < a->nr_chunks; i++)
+		if (a->chunk_requests[i] != b->chunk_requests[i])
+			return false;
 	for (size_t i = 0; i < a->nr_targets; i++)
 		if (memcmp(&a->targets[i], &b->targets[i], sizeof(a->targets[i])))
 			return false;
@@ -299,6 +329,28 @@ static uint64_t over_reclaim(const struct rr_episode *ep, const struct rr_sim_re
 	       r->nr_reclaimed_pages - ep->nr_to_reclaim_pages : 0;
 }
 
+/* The first memory.reclaim call whose chunk differs from the baseline's
+ * (1-based), with both chunks in pages; null when none does. */
+static json_t *chunk_change(const struct rr_sim_result *r, const struct rr_sim_result *base)
+{
+	size_t n = r->nr_chunks > base->nr_chunks ? r->nr_chunks : base->nr_chunks;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = i < r->nr_chunks ? r->chunk_requests[i] : 0;
+		uint64_t b = i < base->nr_chunks ? base->chunk_requests[i] : 0;
+		json_t *j;
+
+		if (a == b)
+			continue;
+		j = json_object();
+		json_object_set_new(j, "call", u64(i + 1));
+		json_object_set_new(j, "nr_pages", i < r->nr_chunks ? u64(a) : json_null());
+		json_object_set_new(j, "baseline_nr_pages", i < base->nr_chunks ? u64(b) : json_null());
+		return j;
+	}
+	return json_null();
+}
+
 /* What changed against the baseline, in pages and MiB. */
 static json_t *changes_json(const struct rr_out *o, const struct rr_episode *ep,
 			    const struct rr_sim_result *r, const struct rr_sim_result *base,
@@ -320,6 +372,9 @@ static json_t *changes_json(const struct rr_out *o, const struct rr_episode *ep,
 	json_object_set_new(c, "calls_delta", json_integer((json_int_t)(r->calls - base->calls)));
 	json_object_set_new(c, "lowest_priority_delta",
 			    json_integer(r->lowest_priority - base->lowest_priority));
+	json_object_set_new(c, "chunk_change", chunk_change(r, base));
+	json_object_set_new(c, "outcome", json_string(outcome(ep, r)));
+	json_object_set_new(c, "baseline_outcome", json_string(outcome(ep, base)));
 	json_object_set_new(c, "eligible_gained", eligible_only(r, base, st));
 	json_object_set_new(c, "eligible_lost", eligible_only(base, r, st));
 	return c;
@@ -350,6 +405,72 @@ static void note_top(struct rr_out *o, const struct rr_episode *ep, const struct
 		o->nr_top++;
 	memmove(&o->top[at + 1], &o->top[at], (size_t)(o->nr_top - at - 1) * sizeof(t));
 	o->top[at] = t;
+}
+
+/* The totals of @ep's reclaim root, made on first use; NULL on ENOMEM. */
+static struct rr_cgroup_totals *cgroup_totals(struct rr_out *o, const struct rr_episode *ep)
+{
+	struct rr_cgroup_totals *cg;
+
+	HASH_FIND(hh, o->cgroups, &ep->root_memcg_id, sizeof(ep->root_memcg_id), cg);
+	if (cg) {
+		if (!cg->path && ep->root_path)
+			cg->path = strdup(ep->root_path);
+		return cg;
+	}
+	cg = calloc(1, sizeof(*cg));
+	if (!cg)
+		return NULL;
+	cg->p = calloc((size_t)o->nr_policies, sizeof(*cg->p));
+	cg->path = ep->root_path ? strdup(ep->root_path) : NULL;
+	if (!cg->p || (ep->root_path && !cg->path)) {
+		free(cg->p);
+		free(cg->path);
+		free(cg);
+		return NULL;
+	}
+	cg->memcg_id = ep->root_memcg_id;
+	HASH_ADD(hh, o->cgroups, memcg_id, sizeof(cg->memcg_id), cg);
+	return cg;
+}
+
+/* Paths in byte order, unnamed cgroups last by id: the same bytes every run. */
+static int cgroup_cmp(struct rr_cgroup_totals *a, struct rr_cgroup_totals *b)
+{
+	if (a->path && b->path)
+		return strcmp(a->path, b->path);
+	if (a->path || b->path)
+		return a->path ? -1 : 1;
+	return a->memcg_id < b->memcg_id ? -1 : a->memcg_id > b->memcg_id;
+}
+
+static json_t *cgroups_json(struct rr_out *o)
+{
+	json_t *a = json_array();
+	struct rr_cgroup_totals *cg, *tmp;
+
+	HASH_SORT(o->cgroups, cgroup_cmp);
+	HASH_ITER(hh, o->cgroups, cg, tmp) {
+		json_t *j = json_object(), *pp = json_object();
+
+		json_object_set_new(j, "cgroup", cg->path ? json_string(cg->path) : json_null());
+		json_object_set_new(j, "cgroup_id", u64(cg->memcg_id));
+		json_object_set_new(j, "episodes", u64(cg->episodes));
+		for (int i = 0; i < o->nr_policies; i++) {
+			json_t *t = json_object();
+
+			json_object_set_new(t, "nr_scanned", u64(cg->p[i].nr_scanned));
+			json_object_set_new(t, "nr_reclaimed", u64(cg->p[i].nr_reclaimed));
+			json_object_set_new(t, "calls", u64(cg->p[i].calls));
+			json_object_set_new(t, "over_reclaim_pages", u64(cg->p[i].over_reclaim));
+			json_object_set_new(t, "episodes_differing_from_baseline",
+					    u64(cg->p[i].episodes_differing));
+			json_object_set_new(pp, o->policies[i].name, t);
+		}
+		json_object_set_new(j, "policies", pp);
+		json_array_append_new(a, j);
+	}
+	return a;
 }
 
 int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
@@ -389,13 +510,31 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 	if (results) {
 		const struct rr_sim_result *base = &results[o->baseline];
 		json_t *changes = json_object();
+		struct rr_cgroup_totals *cg = cgroup_totals(o, ep);
 
+		if (!cg) {
+			json_decref(changes);
+			json_decref(e);
+			json_decref(res);
+			json_decref(differ);
+			free(rec);
+			return -1;
+		}
+		cg->episodes++;
 		o->nr_replayed++;
 		for (int i = 0; i < o->nr_policies; i++) {
 			struct rr_policy_totals *t = &o->totals[i];
 			const struct rr_sim_result *r = &results[i];
 
-			json_object_set_new(res, o->policies[i].name, result_json(r, st));
+			json_object_set_new(res, o->policies[i].name, result_json(ep, r, st));
+			t->eagain += r->eagain;
+			if (cg) {
+				cg->p[i].nr_scanned += r->nr_scanned_pages;
+				cg->p[i].nr_reclaimed += r->nr_reclaimed_pages;
+				cg->p[i].calls += r->calls;
+				cg->p[i].over_reclaim += over_reclaim(ep, r);
+				cg->p[i].episodes_differing += i != o->baseline && !same_result(r, base);
+			}
 			t->nr_reclaimed_anon += r->nr_reclaimed_type_pages[0];
 			t->over_reclaim += over_reclaim(ep, r);
 			for (size_t k = 0; k < r->nr_targets; k++)
@@ -486,9 +625,11 @@ json_t *rr_out_finish(struct rr_out *o)
 		json_object_set_new(j, "nr_reclaimed_anon", u64(t->nr_reclaimed_anon));
 		json_object_set_new(j, "over_reclaim_pages", u64(t->over_reclaim));
 		json_object_set_new(j, "eligible_at_priority_12", u64(t->eligible_p12));
+		json_object_set_new(j, "eagain", u64(t->eagain));
 		json_object_set_new(pp, o->policies[i].name, j);
 	}
 	json_object_set_new(s, "policies", pp);
+	json_object_set_new(s, "cgroups", cgroups_json(o));
 	json_object_set_new(o->root, "summary", s);
 	json_object_set_new(o->root, "fidelity",
 			    o->has_recording ? rr_fidelity_json(&o->fidelity) : json_null());
@@ -508,6 +649,14 @@ json_t *rr_out_finish(struct rr_out *o)
 
 void rr_out_free(struct rr_out *o)
 {
+	struct rr_cgroup_totals *cg, *tmp;
+
+	HASH_ITER(hh, o->cgroups, cg, tmp) {
+		HASH_DEL(o->cgroups, cg);
+		free(cg->path);
+		free(cg->p);
+		free(cg);
+	}
 	rr_html_free(o);
 	json_decref(o->root);
 	free(o->totals);

@@ -29,6 +29,7 @@ struct rr_policy_totals {
 	uint64_t eligible_p12;			/* (episode, cgroup, list) with a target at priority 12 */
 	uint64_t episodes_differing;	/* scan targets or reclaim differ from baseline */
 	uint64_t episodes_matching_recording;	/* inactive-list targets == recorded */
+	uint64_t eagain;		/* memory.reclaim requests that ended in -EAGAIN */
 	int lowest_priority;
 };
 
@@ -45,6 +46,8 @@ struct rr_out_opts {
 	FILE *jsonl;			/* stream one JSON object per line here */
 	int top;			/* episodes that differ most, in the table */
 	bool html;			/* gather the data of --html */
+	const char *html_cgroup;	/* --html-cgroup: the cgroup path of the
+					 * targets plot; NULL: the busiest */
 };
 
 #define RR_OUT_TOP_MAX 50
@@ -60,8 +63,16 @@ struct rr_out_top {
 
 struct rr_html;
 
+/* Per policy totals of the episodes rooted at one cgroup. */
+struct rr_cgroup_policy_totals {
+	uint64_t nr_scanned, nr_reclaimed, calls, over_reclaim, episodes_differing;
+};
+
+struct rr_cgroup_totals;	/* one per reclaim root, in output/json.c */
+
 struct rr_out {
 	json_t *root;
+	struct rr_cgroup_totals *cgroups;	/* hash by memcg id */
 	struct rr_html *html;		/* --html data, or NULL */
 	json_t *episodes;
 	struct rr_out_opts opts;

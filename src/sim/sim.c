@@ -693,8 +693,10 @@ int rr_proactive_loop(const struct rr_resolved_policy *policy,
 			return -1;
 		}
 		if (!got) {
-			if (!retries)
-				break;	/* -EAGAIN */
+			if (!retries) {
+				out->eagain = true;	/* -EAGAIN */
+				break;
+			}
 			retries--;
 		}
 		done += got;

@@ -157,6 +157,8 @@ struct rr_sim_result {
 	uint64_t batches;		/* mm_vmscan_lru_isolate events it would emit */
 	int lowest_priority;		/* lowest priority reached; 12 if none */
 	int retries;			/* do_try_to_free_pages() retries taken */
+	bool eagain;			/* memory.reclaim gave up: -EAGAIN after
+					 * MAX_RECLAIM_RETRIES calls reclaimed nothing */
 	bool first_batch_forced;	/* the first batch came in the force_deactivate
 					 * retry: the ladders before made no batch */
 	int cursor;			/* the v6.11+ cursor afterwards */
@@ -234,7 +236,7 @@ typedef int (*rr_reclaim_call_fn)(void *ctx, uint64_t nr_pages, uint64_t *nr_rec
  *
  * Stops when the request is met, or after the 17th call that reclaimed
  * nothing (the kernel's -EAGAIN after MAX_RECLAIM_RETRIES).  Fills
- * calls, nr_reclaimed_pages and chunk_requests of @out.
+ * calls, nr_reclaimed_pages, chunk_requests and eagain of @out.
  * Return: 0, or -1 with @err set.
  */
 int rr_proactive_loop(const struct rr_resolved_policy *policy,

@@ -12,6 +12,7 @@ def result: type == "object" and (.calls as $calls
   | (.nr_scanned | isint) and (.nr_reclaimed | isint) and ($calls | isint)
   and (.shrink_lruvec_calls | isint) and (.batches | isint)
   and (.lowest_priority | isint) and .lowest_priority <= 12 and (.retries | isint)
+  and (.outcome | IN("met","short","eagain"))
   and (.call_requests_pages | type == "array" and length == $calls and all(.[]; isint))
   and (.call_nr_to_reclaim_pages | type == "array" and length == $calls and all(.[]; isint and . >= 32))
   and (.call_reclaimed_pages | type == "array" and length == $calls and all(.[]; isint))
@@ -49,5 +50,8 @@ def result: type == "object" and (.calls as $calls
     req(.summary; type == "object" and (.episodes | isint) and (.episodes_listed == ($d.episodes | length)) and .episodes_listed <= .episodes
         and (.policies | (keys | sort) == ($d.policies | map(.name) | sort))
         and all(.policies[]; (.nr_scanned | isint) and (.nr_reclaimed | isint) and (.calls | isint)
-            and (.episodes_matching_recording | isint)); "summary")
+            and (.episodes_matching_recording | isint) and (.eagain | isint))
+        and (.cgroups | type == "array" and all(.[]; (.cgroup | type == "string" or type == "null")
+            and (.episodes | isint) and (.policies | keys | sort) == ($d.policies | map(.name) | sort)))
+        and ([.cgroups[].episodes] | add // 0) == .episodes_replayed; "summary")
   ]

@@ -51,4 +51,28 @@ check_fails "bad --format" 2 "--format takes text or markdown" "$RR" compare -q 
 check_fails "bad --top" 2 "--top takes 0..50" "$RR" compare -q --top 99 "$T"
 "$RR" compare -q "$TOP/traces/anon-swap.dat" --top 3 >"$TMP/top.txt"
 check_eq "--top 3 lists three episodes that differ" 3 "$(grep -c '^  #[0-9]* at ' "$TMP/top.txt")"
+# memory.reclaim of more than the cgroup holds: the kernel's loop returns
+# -EAGAIN after MAX_RECLAIM_RETRIES (16) more calls reclaim nothing.
+E=$TOP/scenarios/proactive-eagain.json
+"$RR" compare -q "$E" -p original -p cluster-cap --all-episodes -o "$TMP/e.json" >/dev/null
+check_eq "eagain: 1000 pages, then 17 empty calls (18 in all)" "eagain 1000 18 17" \
+	"$(jq -r '.episodes[0].results.kernel | "\(.outcome) \(.nr_reclaimed) \(.calls) \([.call_reclaimed_pages[] | select(. == 0)] | length)"' "$TMP/e.json")"
+check_eq "eagain counted per policy" "1 1 1" \
+	"$(jq -r '.summary.policies | "\(.kernel.eagain) \(.original.eagain) \(."cluster-cap".eagain)"' "$TMP/e.json")"
+check_eq "the first chunk that differs: 1/4 of 1 GiB against all of it (original) and 32 (cluster-cap)" \
+	'{"call":1,"nr_pages":262144,"baseline_nr_pages":65536} {"call":1,"nr_pages":32,"baseline_nr_pages":65536}' \
+	"$(jq -c '.episodes[0].changes | [.original.chunk_change, ."cluster-cap".chunk_change] | .[]' "$TMP/e.json" | paste -sd' ')"
+check_eq "a request that is met is not eagain" "met met 0" \
+	"$("$RR" compare -q "$TOP/scenarios/chunk-1gib-exact.json" --all-episodes -o - 2>/dev/null |
+	  jq -r '"\(.episodes[0].results.kernel.outcome) \(.episodes[0].results.proportional.outcome) \(.summary.policies.kernel.eagain)"')"
+
+# totals per reclaim root: Gavin's three cgroups, each made eligible by original
+check_eq "per-cgroup totals: kernel/original pages reclaimed, episodes differing" \
+	"/anon-0x1000 34 40 1,/anon-0x3fff 33 38 1,/anon-0x4000 34 39 1" \
+	"$(jq -r '[.summary.cgroups[] | "\(.cgroup) \(.policies.kernel.nr_reclaimed) \(.policies.original.nr_reclaimed) \(.policies.original.episodes_differing_from_baseline)"] | join(",")' "$TMP/g.json")"
+"$RR" compare -q "$TOP/traces/anon-swap.dat" -o "$TMP/a.json" >/dev/null
+check_eq "per-cgroup totals add up to the policy totals (real trace)" \
+	"$(jq -c '[.summary.policies[] | [.nr_reclaimed, .nr_scanned, .calls]]' "$TMP/a.json")" \
+	"$(jq -c '[.policies[].name] as $n | [$n[] as $p | [(.summary.cgroups | map(.policies[$p].nr_reclaimed) | add), (.summary.cgroups | map(.policies[$p].nr_scanned) | add), (.summary.cgroups | map(.policies[$p].calls) | add)]]' "$TMP/a.json")"
+
 finish

@@ -48,6 +48,29 @@ print(' '.join(str(len(p.get('points').split())) for p in lines))
 EOF
 )"
 
+# --html-cgroup picks the cgroup of the targets plot
+O=$TOP/traces/offline-child.dat
+"$RR" compare -q "$O" --all-episodes -o "$TMP/o.json" >/dev/null 2>&1
+D=$(jq -r '[.episodes[].results.kernel.scan_targets[].cgroup] | unique | .[-1]' "$TMP/o.json")
+"$RR" compare -q "$O" --html "$TMP/d.html" --html-cgroup "$D" >/dev/null 2>&1
+check_eq "--html-cgroup: the targets plot is of that cgroup" "$D" \
+	"$(grep -o 'cgroup <code>[^<]*' "$TMP/d.html" | sed 's/^cgroup <code>//')"
+check_eq "--html-cgroup: the kernel's bars add up to that cgroup's kernel targets" \
+	"$(jq --arg d "$D" '[.episodes[].results.kernel.scan_targets[] | select(.cgroup == $d) | .nr_pages] | add' "$TMP/o.json")" \
+	"$(python3 - "$TMP/d.html" <<'EOF'
+import re, sys, xml.etree.ElementTree as ET
+svg = re.findall(r'<svg.*?</svg>', open(sys.argv[1]).read(), re.S)[1]
+ns = '{http://www.w3.org/2000/svg}'
+titles = [t.text for t in ET.fromstring(svg).iter(ns + 'title')]
+print(sum(int(re.search(r'(\d+) pages', t).group(1)) for t in titles if ', kernel:' in t))
+EOF
+)"
+check_fails "--html-cgroup with no targets names the cgroups that have some" 1 \
+	"--html-cgroup /nope: no policy made a scan target in that cgroup \\(2 cgroups have targets: /" \
+	"$RR" compare -q "$O" --html "$TMP/n.html" --html-cgroup /nope
+check_fails "--html-cgroup needs --html" 2 "--html-cgroup needs --html FILE" \
+	"$RR" compare -q "$O" --html-cgroup /a
+
 check_fails "--html into a missing directory fails, naming it" 1 \
 	"nonexistent-dir/p.html: cannot create" \
 	"$RR" compare -q "$T" --html "$TMP/nonexistent-dir/p.html" -o "$TMP/no.json"
@@ -60,12 +83,19 @@ if ! command -v chromium >/dev/null 2>&1; then
 else
 	shot() {
 		timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+			--enable-logging=stderr --v=0 \
 			--hide-scrollbars --window-size=1000,1500 --screenshot="$2" "file://$1" \
 			>"$TMP/chromium.log" 2>&1
 	}
+	# console messages (errors included) are logged as ...:CONSOLE...
+	console() { grep -c ':CONSOLE' "$TMP/chromium.log"; }
+	echo '<!DOCTYPE html><html><body><script>nosuchfn();</script></body></html>' >"$TMP/bad.html"
+	shot "$TMP/bad.html" "$TMP/bad.png"
+	check_eq "chromium reports a broken page's console error (the check below can fail)" 1 "$(console)"
 	echo '<!DOCTYPE html><html><body></body></html>' >"$TMP/empty.html"
 	shot "$TMP/empty.html" "$TMP/empty.png"
 	shot "$TMP/p.html" "$TMP/p.png"
+	check_eq "the page loads without console errors" 0 "$(console)"
 	if [ ! -s "$TMP/p.png" ] || [ ! -s "$TMP/empty.png" ]; then
 		fail "chromium wrote no screenshot"
 		sed 's/^/    | /' "$TMP/chromium.log" | tail -5

@@ -158,6 +158,7 @@ static void test_chunk_tables(void)
 	/* 1 GiB = 262144 pages, each call reclaims exactly nr_to_reclaim */
 	run_chunks("original", 0, &r);
 	CU_ASSERT_EQUAL(r.calls, 1);
+	CU_ASSERT_FALSE(r.eagain);	/* met in one call */
 	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 262144);
 	rr_sim_result_free(&r);
 
@@ -231,6 +232,7 @@ static void test_chunk_retries(void)
 	CU_ASSERT_EQUAL(rr_proactive_loop(&pol, 1000, zero_call, NULL, &r, &err), 0);
 	CU_ASSERT_EQUAL(r.calls, 17);
 	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 0);
+	CU_ASSERT_TRUE(r.eagain);
 	rr_sim_result_free(&r);
 	rr_policy_release(&pol);
 }
