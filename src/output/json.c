@@ -248,6 +248,11 @@ static json_t *result_json(const struct rr_episode *ep, const struct rr_sim_resu
 	}
 	json_object_set_new(j, "nr_scanned", u64(r->nr_scanned_pages));
 	json_object_set_new(j, "nr_reclaimed", u64(r->nr_reclaimed_pages));
+	/* by type; all 0 with the scenario "exact" model, which has no lists */
+	json_object_set_new(j, "nr_scanned_anon", u64(r->nr_scanned_type_pages[0]));
+	json_object_set_new(j, "nr_scanned_file", u64(r->nr_scanned_type_pages[1]));
+	json_object_set_new(j, "nr_reclaimed_anon", u64(r->nr_reclaimed_type_pages[0]));
+	json_object_set_new(j, "nr_reclaimed_file", u64(r->nr_reclaimed_type_pages[1]));
 	json_object_set_new(j, "calls", u64(r->calls));
 	json_object_set_new(j, "shrink_lruvec_calls", u64(r->shrink_lruvec_calls));
 	json_object_set_new(j, "batches", u64(r->batches));
@@ -363,6 +368,10 @@ static json_t *changes_json(const struct rr_out *o, const struct rr_episode *ep,
 	json_object_set_new(c, "nr_scanned_delta", json_integer((json_int_t)(r->nr_scanned_pages - base->nr_scanned_pages)));
 	json_object_set_new(c, "nr_reclaimed_delta",
 			    json_integer((json_int_t)(r->nr_reclaimed_pages - base->nr_reclaimed_pages)));
+	json_object_set_new(c, "nr_scanned_anon_delta",
+			    json_integer((json_int_t)(r->nr_scanned_type_pages[0] - base->nr_scanned_type_pages[0])));
+	json_object_set_new(c, "nr_scanned_file_delta",
+			    json_integer((json_int_t)(r->nr_scanned_type_pages[1] - base->nr_scanned_type_pages[1])));
 	json_object_set_new(c, "nr_reclaimed_anon_delta",
 			    json_integer((json_int_t)(r->nr_reclaimed_type_pages[0] - base->nr_reclaimed_type_pages[0])));
 	json_object_set_new(c, "nr_reclaimed_file_delta",

@@ -284,6 +284,7 @@ static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 	if (r->removed)
 		r->removed[mi][lru] += reclaimed;
 	r->out->nr_scanned_pages += scanned;
+	r->out->nr_scanned_type_pages[t] += scanned;
 	r->out->nr_reclaimed_type_pages[t] += reclaimed;
 	/* the cost note of shrink_inactive_list() */
 	{

@@ -152,6 +152,7 @@ struct rr_sim_result {
 	uint64_t nr_scanned_pages;	/* pages isolated (scanned) by all batches */
 	uint64_t nr_reclaimed_pages;
 	uint64_t nr_reclaimed_type_pages[2];	/* anon, file (0 with the exact model) */
+	uint64_t nr_scanned_type_pages[2];	/* anon, file (0 with the exact model) */
 	uint64_t calls;			/* try_to_free_mem_cgroup_pages() calls */
 	uint64_t shrink_lruvec_calls;
 	uint64_t batches;		/* mm_vmscan_lru_isolate events it would emit */

@@ -10,6 +10,8 @@ def target: (type == "object")
   and (.nr_pages | isint);
 def result: type == "object" and (.calls as $calls
   | (.nr_scanned | isint) and (.nr_reclaimed | isint) and ($calls | isint)
+  and (.nr_scanned_anon | isint) and (.nr_scanned_file | isint)
+  and (.nr_reclaimed_anon | isint) and (.nr_reclaimed_file | isint)
   and (.shrink_lruvec_calls | isint) and (.batches | isint)
   and (.lowest_priority | isint) and .lowest_priority <= 12 and (.retries | isint)
   and (.outcome | IN("met","short","eagain"))

@@ -65,6 +65,12 @@ check_eq "the first chunk that differs: 1/4 of 1 GiB against all of it (original
 check_eq "a request that is met is not eagain" "met met 0" \
 	"$("$RR" compare -q "$TOP/scenarios/chunk-1gib-exact.json" --all-episodes -o - 2>/dev/null |
 	  jq -r '"\(.episodes[0].results.kernel.outcome) \(.episodes[0].results.proportional.outcome) \(.summary.policies.kernel.eagain)"')"
+"$RR" compare -q --all-episodes "$TOP/traces/anon-swap.dat" -o "$TMP/as.json" >/dev/null
+check_eq "anon + file = total, scanned and reclaimed, in every episode of a real trace" '[true]' \
+	"$(jq -c '[.episodes[].results[] | (.nr_scanned_anon + .nr_scanned_file == .nr_scanned)
+		   and (.nr_reclaimed_anon + .nr_reclaimed_file == .nr_reclaimed)] | unique' "$TMP/as.json")"
+check_eq "anon-swap: the kernel scans anon pages" true \
+	"$(jq '[.episodes[].results.kernel.nr_scanned_anon] | add > 0' "$TMP/as.json")"
 
 # totals per reclaim root: Gavin's three cgroups, each made eligible by original
 check_eq "per-cgroup totals: kernel/original pages reclaimed, episodes differing" \
