@@ -4,7 +4,7 @@
 # Arguments: [--tests] pkgconfig-name:debian-package ...  (from the Makefile)
 # Also checks: pkg-config, uthash (header only), trace-cmd, jq and
 # python3-jsonschema (tests); with --tests also chromium, which the tests
-# use to render the --html page headless.
+# use to render the --html page headless, and valgrind.
 # Does nothing when everything is present.  As root it runs apt-get; as
 # another user it prints the one command to run and fails.
 set -eu
@@ -29,6 +29,7 @@ command -v jq >/dev/null 2>&1 || missing="$missing jq"
 /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing="$missing python3-jsonschema"
 if [ "$tests" -eq 1 ]; then
 	command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+	command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
 fi
 
 [ -z "$missing" ] && exit 0

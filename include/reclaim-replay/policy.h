@@ -15,7 +15,8 @@
  * private state, but must not do I/O, touch globals or call exit().  They
  * return 0, or a negative errno value on failure; a failing hook stops the
  * whole replay: `compare` exits 1 with an error naming the policy and hook,
- * and writes no output (a policy that cannot decide gives no diff).
+ * and writes no output file (a policy that cannot decide gives no diff;
+ * a --jsonl stream stops without its last, summary, line).
  *
  * Out-of-tree policies are shared objects that export one function,
  * RR_POLICY_ENTRY_SYMBOL, returning a pointer to their struct rr_policy.

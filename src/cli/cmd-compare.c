@@ -44,6 +44,35 @@ static const char compare_usage[] =
 	"  -q, --quiet              no progress line\n"
 	"  -h, --help               this text\n";
 
+/*
+ * Whether two output paths name one file: the same inode when both exist,
+ * else the same canonical directory and name.
+ */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *da, *db, *ra, *rb;
+	const char *na, *nb;
+	bool same;
+
+	if (!strcmp(a, b))
+		return true;
+	if (!stat(a, &sa) && !stat(b, &sb))
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	na = strrchr(a, '/');
+	nb = strrchr(b, '/');
+	da = na ? strndup(a, (size_t)(na - a) + 1) : strdup(".");
+	db = nb ? strndup(b, (size_t)(nb - b) + 1) : strdup(".");
+	ra = da ? realpath(da, NULL) : NULL;
+	rb = db ? realpath(db, NULL) : NULL;
+	same = ra && rb && !strcmp(ra, rb) && !strcmp(na ? na + 1 : a, nb ? nb + 1 : b);
+	free(da);
+	free(db);
+	free(ra);
+	free(rb);
+	return same;
+}
+
 /* Syntax of a policy spec: non-empty '+'-separated components. */
 static const char *spec_problem(const char *spec)
 {
@@ -220,19 +249,28 @@ int cmd_compare(int argc, char **argv)
 		for (int i = 0; rr_default_policies[i]; i++)
 			opts.policy_specs[opts.nr_specs++] = rr_default_policies[i];
 
+	if (html && output && same_file(html, output))
+		return rr_usage_error("compare", "--html and -o name the same file '%s'", html);
+	if (html && !strcmp(html, opts.trace_path))
+		return rr_usage_error("compare", "--html names the input trace '%s'", html);
+
 	if (rr_replay(&opts, &out, policies, &nr_policies, &err)) {
 		rr_print_error(&err);
 		return RR_EXIT_ERROR;
 	}
-	json_t *doc = rr_out_finish(&out);
+	struct stat in_st;
+	bool have_in = !stat(opts.trace_path, &in_st);
 
-	/* The page first: if it cannot be written, no JSON file is left either. */
+	/* The page first: if it cannot be written, no JSON file is left either,
+	 * and --jsonl does not write its last (summary) line. */
 	if (html) {
-		if (rr_html_write(&out, html, &err)) {
+		if (rr_html_write(&out, html, have_in ? &in_st : NULL, &err)) {
 			rr_print_error(&err);
 			goto out;
 		}
 	}
+	json_t *doc = rr_out_finish(&out);
+
 	if (output) {
 		text = json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII);
 		if (!text) {
@@ -252,10 +290,7 @@ int cmd_compare(int argc, char **argv)
 		text = nl;
 		text[len++] = '\n';
 		text[len] = 0;
-		struct stat in_st;
-
-		if (rr_write_file_atomic(output, text, len,
-					 stat(opts.trace_path, &in_st) ? NULL : &in_st, &err)) {
+		if (rr_write_file_atomic(output, text, len, have_in ? &in_st : NULL, &err)) {
 			rr_print_error(&err);
 			free(text);
 			goto out;

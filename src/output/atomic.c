@@ -47,8 +47,43 @@ static int write_in_place(const char *path, const char *text, size_t len,
 	return 0;
 }
 
+/* @path is a symlink to nothing: the file to create is its target, read
+ * relative to the link's directory.  NULL (errno set) when it is not one. */
+static char *dangling_target(const char *path)
+{
+	char link[4096], *out = NULL;
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(path, &st) || !S_ISLNK(st.st_mode))
+		return NULL;
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return NULL;
+	link[n] = 0;
+	if (link[0] == '/') {
+		out = strdup(link);
+	} else {
+		const char *slash = strrchr(path, '/');
+		int dir = slash ? (int)(slash - path + 1) : 0;
+
+		if (asprintf(&out, "%.*s%s", dir, path, link) < 0)
+			out = NULL;
+	}
+	return out;
+}
+
+static int write_atomic(const char *path, const char *text, size_t len,
+			const struct stat *protect, int depth, struct rr_error *err);
+
 int rr_write_file_atomic(const char *path, const char *text, size_t len,
 			 const struct stat *protect, struct rr_error *err)
+{
+	return write_atomic(path, text, len, protect, 0, err);
+}
+
+static int write_atomic(const char *path, const char *text, size_t len,
+			const struct stat *protect, int depth, struct rr_error *err)
 {
 	char *tmp, *real = NULL;
 	struct stat st;
@@ -76,11 +111,24 @@ int rr_write_file_atomic(const char *path, const char *text, size_t len,
 		/* a symlink stays a symlink: replace what it points to */
 		real = realpath(path, NULL);
 		if (real && strcmp(real, path)) {
-			ret = rr_write_file_atomic(real, text, len, protect, err);
+			ret = write_atomic(real, text, len, protect, depth + 1, err);
 			free(real);
 			return ret;
 		}
 		free(real);
+	} else if (errno == ELOOP) {
+		rr_error_set(err, path, "too many levels of symbolic links");
+		return -1;
+	} else if (errno == ENOENT && (real = dangling_target(path))) {
+		/* a symlink to a file yet to be made: make that file, keep the link */
+		if (depth >= 40) {
+			free(real);
+			rr_error_set(err, path, "too many levels of symbolic links");
+			return -1;
+		}
+		ret = write_atomic(real, text, len, protect, depth + 1, err);
+		free(real);
+		return ret;
 	}
 	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
 		rr_error_set(err, path, "out of memory");

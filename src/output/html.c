@@ -150,12 +150,25 @@ static void esc(FILE *f, const char *s)
 	}
 }
 
+/* Line style: the first policy solid, policies 2-8 dashed, 9-16 dotted
+ * (the colours repeat after 8). */
+static const char *dash(int p)
+{
+	return !p ? "" : p < 8 ? " stroke-dasharray=\"6 4\"" : " stroke-dasharray=\"2 3\"";
+}
+
+/* Bars and swatches of policies 9-16 get a black outline. */
+static const char *outline(int p)
+{
+	return p < 8 ? "" : " stroke=\"black\"";
+}
+
 static void legend(FILE *f, const struct rr_out *o, int np, int x, int y)
 {
 	for (int p = 0; p < np; p++) {
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"%s/>"
 			   "<text x=\"%d\" y=\"%d\" font-size=\"12\">", x, y + p * 16,
-			colors[p % 8], x + 16, y + p * 16 + 11);
+			colors[p % 8], outline(p), x + 16, y + p * 16 + 11);
 		esc(f, o->policies[p].name);
 		fputs("</text>\n", f);
 	}
@@ -200,7 +213,7 @@ static void plot_reclaim(FILE *f, const struct rr_out *o, const struct rr_html *
 		uint64_t s = 0;
 
 		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
-			colors[p % 8], p ? " stroke-dasharray=\"6 4\"" : "");
+			colors[p % 8], dash(p));
 		if (by_index)
 			fprintf(f, "%d,%d ", L, H + 10);
 		for (size_t i = 0; i < h->n; i++) {
@@ -259,10 +272,11 @@ static void plot_targets(FILE *f, const struct rr_out *o, const struct rr_html *
 		for (int p = 0; p < np; p++) {
 			double bh = (double)c->sum[p][pr] * H / (double)ymax;
 
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-				   "<title>priority %d, %s: %llu pages</title></rect>\n",
-				gx + p * bw, H + 10 - bh, bw, bh, colors[p % 8], pr,
-				o->policies[p].name, (unsigned long long)c->sum[p][pr]);
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"%s>"
+				   "<title>priority %d, ", gx + p * bw, H + 10 - bh, bw, bh,
+				colors[p % 8], outline(p), pr);
+			esc(f, o->policies[p].name);
+			fprintf(f, ": %llu pages</title></rect>\n", (unsigned long long)c->sum[p][pr]);
 		}
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\">%d</text>\n", gx, H + 28, pr);
 	}
@@ -282,7 +296,13 @@ static void plot_chunks(FILE *f, const struct rr_out *o, const struct rr_html *h
 
 	fputs("<h2>memory.reclaim chunk per call</h2>\n", f);
 	if (!h->have_chunks) {
-		fputs("<p>No proactive (memory.reclaim) request in this input.</p>\n", f);
+		if (o->opts.html_cgroup) {
+			fputs("<p>No proactive (memory.reclaim) request at <code>", f);
+			esc(f, o->opts.html_cgroup);
+			fputs("</code> in this input.</p>\n", f);
+		} else {
+			fputs("<p>No proactive (memory.reclaim) request in this input.</p>\n", f);
+		}
 		return;
 	}
 	for (int p = 0; p < np; p++) {
@@ -298,7 +318,7 @@ static void plot_chunks(FILE *f, const struct rr_out *o, const struct rr_html *h
 		W + 180, H + 50);
 	for (int p = 0; p < np; p++) {
 		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
-			colors[p % 8], p ? " stroke-dasharray=\"6 4\"" : "");
+			colors[p % 8], dash(p));
 		for (size_t i = 0; i < h->nr_chunks[p]; i++)
 			fprintf(f, "%.1f,%.1f ", L + (double)i * (W - L) / (double)most,
 				H + 10 - (double)h->chunks[p][i] * H / (double)ymax);
@@ -311,7 +331,8 @@ static void plot_chunks(FILE *f, const struct rr_out *o, const struct rr_html *h
 	fputs("</svg>\n", f);
 }
 
-int rr_html_write(const struct rr_out *o, const char *path, struct rr_error *err)
+int rr_html_write(const struct rr_out *o, const char *path, const struct stat *protect,
+		  struct rr_error *err)
 {
 	int np = o->nr_policies < MAXP ? o->nr_policies : MAXP;
 	char *buf = NULL;
@@ -375,7 +396,7 @@ int rr_html_write(const struct rr_out *o, const char *path, struct rr_error *err
 		rr_error_set(err, path, "out of memory");
 		return -1;
 	}
-	ret = rr_write_file_atomic(path, buf, len, NULL, err);
+	ret = rr_write_file_atomic(path, buf, len, protect, err);
 	free(buf);
 	return ret;
 }

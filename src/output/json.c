@@ -405,13 +405,17 @@ static void note_top(struct rr_out *o, const struct rr_episode *ep, const struct
 		   (uint64_t)llabs(t.delta_calls);
 	if (!o->opts.top || !t.weight)
 		return;
-	snprintf(t.cgroup, sizeof(t.cgroup), "%s", ep->root_path ? ep->root_path : "?");
 	for (at = 0; at < o->nr_top && o->top[at].weight >= t.weight; at++)
 		;
 	if (at >= o->opts.top)
 		return;
+	t.cgroup = strdup(ep->root_path ? ep->root_path : "?");
+	if (!t.cgroup)
+		return;		/* the list is a courtesy; the JSON has it all */
 	if (o->nr_top < o->opts.top)
 		o->nr_top++;
+	else
+		free(o->top[o->nr_top - 1].cgroup);	/* pushed off the end */
 	memmove(&o->top[at + 1], &o->top[at], (size_t)(o->nr_top - at - 1) * sizeof(t));
 	o->top[at] = t;
 }
@@ -660,6 +664,8 @@ void rr_out_free(struct rr_out *o)
 {
 	struct rr_cgroup_totals *cg, *tmp;
 
+	for (int i = 0; i < o->nr_top; i++)
+		free(o->top[i].cgroup);
 	HASH_ITER(hh, o->cgroups, cg, tmp) {
 		HASH_DEL(o->cgroups, cg);
 		free(cg->path);

@@ -55,7 +55,7 @@ struct rr_out_opts {
 /* An episode that differs much from the baseline, for the table. */
 struct rr_out_top {
 	uint64_t episode, start_ns;
-	char cgroup[96];
+	char *cgroup;		/* owned; the reclaim root's path or "?" */
 	int policy;
 	int64_t delta_reclaimed, delta_scanned, delta_calls;
 	uint64_t weight;
@@ -115,16 +115,19 @@ void rr_out_print_table(const struct rr_out *o, FILE *f, bool markdown);
 
 void rr_out_free(struct rr_out *o);
 
+struct stat;
+
 /* --html: gather plot data (rr_html_init once, rr_html_note per episode)
- * and write one self-contained page (inline SVG, no scripts) to @path.
- * Return 0, or -1 with @err naming @path. */
+ * and write one self-contained page (inline SVG, no scripts) to @path,
+ * refusing to replace @protect (the input; may be NULL).  Call it before
+ * rr_out_finish().  Return 0, or -1 with @err naming @path (or the input,
+ * for an --html-cgroup with no targets). */
 int rr_html_init(struct rr_out *o);
 int rr_html_note(struct rr_out *o, const struct rr_episode *ep, const struct rr_state *st,
 		 const struct rr_sim_result *results);
-int rr_html_write(const struct rr_out *o, const char *path, struct rr_error *err);
+int rr_html_write(const struct rr_out *o, const char *path, const struct stat *protect,
+		  struct rr_error *err);
 void rr_html_free(struct rr_out *o);
-
-struct stat;
 
 /**
  * rr_write_file_atomic() - write @text to @path through a temporary file

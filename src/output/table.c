@@ -56,6 +56,7 @@ static void rows_of(const struct rr_out *o, struct row *rows)
 	}
 }
 
+/* Policy names are escaped (\| and \\); the rest are numbers. */
 static void print_markdown(const struct rr_out *o, const struct row *rows, FILE *f)
 {
 	fprintf(f, "| policy | episodes | calls | scanned pages | reclaimed pages | over-reclaim MiB "
@@ -69,8 +70,14 @@ static void print_markdown(const struct rr_out *o, const struct row *rows, FILE 
 	for (int i = 0; i < o->nr_policies; i++) {
 		const struct row *r = &rows[i];
 
-		fprintf(f, "| %s | %llu | %s | %llu | %llu | %.1f | %.1f | %s | %d | %s |\n",
-			r->name, (unsigned long long)o->nr_replayed, r->calls,
+		fputs("| ", f);
+		for (const char *c = r->name; *c; c++) {	/* a | would end the cell */
+			if (*c == '|' || *c == '\\')
+				fputc('\\', f);
+			fputc(*c, f);
+		}
+		fprintf(f, " | %llu | %s | %llu | %llu | %.1f | %.1f | %s | %d | %s |\n",
+			(unsigned long long)o->nr_replayed, r->calls,
 			(unsigned long long)r->scanned, (unsigned long long)r->reclaimed,
 			mib(r->over, o->page_size_bytes), mib(r->anon, o->page_size_bytes),
 			r->p12, r->lowest, r->differ);

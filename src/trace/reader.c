@@ -278,11 +278,16 @@ static int open_all(const char *path)
 	if (!h)
 		return -1;
 	n = tracecmd_buffer_instances(h);
-	for (int i = 0; i < n; i++)
-		if (!tracecmd_buffer_instance_handle(h, i)) {
+	for (int i = 0; i < n; i++) {
+		struct tracecmd_input *in = tracecmd_buffer_instance_handle(h, i);
+
+		if (!in) {
 			tracecmd_close(h);
 			return -1;
 		}
+		/* an instance handle holds a reference on its parent */
+		tracecmd_close(in);
+	}
 	tracecmd_close(h);
 	return 0;
 }

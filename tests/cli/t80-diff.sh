@@ -81,4 +81,14 @@ check_eq "per-cgroup totals add up to the policy totals (real trace)" \
 	"$(jq -c '[.summary.policies[] | [.nr_reclaimed, .nr_scanned, .calls]]' "$TMP/a.json")" \
 	"$(jq -c '[.policies[].name] as $n | [$n[] as $p | [(.summary.cgroups | map(.policies[$p].nr_reclaimed) | add), (.summary.cgroups | map(.policies[$p].nr_scanned) | add), (.summary.cgroups | map(.policies[$p].calls) | add)]]' "$TMP/a.json")"
 
+# the --top list and the markdown table with awkward names (regressions)
+long=/$(printf 'L%.0s' $(seq 150))
+jq --arg l "$long" '.cgroups[1].path = $l | .requests[0].cgroup = $l' "$S" >"$TMP/long.json"
+check_eq "--top shows a 151-character cgroup path whole" 1 \
+	"$("$RR" compare -q "$TMP/long.json" -p original | grep -c -- " $long, original:")"
+cp "$BUILD/tests/plugins/ceil-file.so" "$TMP/a|b.so"
+check_eq "markdown: a | in a policy name is escaped, the row keeps its 10 columns" "$TMP/a\\|b.so 10" \
+	"$("$RR" compare -q "$S" -p "$TMP/a|b.so" --format markdown | grep '^| .*b\.so' |
+	   awk -F' [|] ' '{ print $1 " " NF }' | sed 's/^| //')"
+
 finish

@@ -71,6 +71,29 @@ check_fails "--html-cgroup with no targets names the cgroups that have some" 1 \
 check_fails "--html-cgroup needs --html" 2 "--html-cgroup needs --html FILE" \
 	"$RR" compare -q "$O" --html-cgroup /a
 
+# output paths that must be refused (regressions)
+cp "$T" "$TMP/in.dat"
+check_fails "--html onto the input trace is refused" 1 "in.dat: is the input trace; refusing to overwrite it" \
+	"$RR" compare -q "$TMP/in.dat" --html "$TMP/./in.dat"
+check_eq "and the trace is intact" "$(md5sum <"$T")" "$(md5sum <"$TMP/in.dat")"
+check_fails "--html and -o naming one file is a usage error" 2 "--html and -o name the same file" \
+	"$RR" compare -q "$T" --html "$TMP/same.out" -o "$TMP/./same.out"
+
+# with --jsonl, a page that cannot be written stops the stream before its last line
+"$RR" compare -q "$O" --jsonl --html "$TMP/j.html" --html-cgroup /nope >"$TMP/j.out" 2>/dev/null
+check_eq "--jsonl + failing --html: exit 1, header only, no summary line" "1 0" \
+	"$? $(jq -s '[.[] | select(.summary | type == "object")] | length' "$TMP/j.out")"
+
+# names with markup are escaped everywhere, bar tooltips included (regression)
+cp "$BUILD/tests/plugins/ceil-file.so" "$TMP/p<b>|x.so"
+"$RR" compare -q "$TOP/traces/anon-swap.dat" -p "$TMP/p<b>|x.so" --html "$TMP/m.html" >/dev/null 2>&1
+check_eq "a policy named p<b>|x.so puts no <b> into the page" 0 "$(grep -c '<b>' "$TMP/m.html")"
+check_eq "its tooltips carry the escaped name" yes \
+	"$(grep -q '<title>priority [0-9]*, [^<]*p&lt;b&gt;|x.so: [0-9]* pages</title>' "$TMP/m.html" && echo yes || echo no)"
+check_eq "--html-cgroup with no memory.reclaim there says where it looked" 1 \
+	"$("$RR" compare -q "$O" --html "$TMP/w.html" --html-cgroup "$D" >/dev/null 2>&1;
+	   grep -c "No proactive (memory.reclaim) request at <code>$D</code>" "$TMP/w.html")"
+
 check_fails "--html into a missing directory fails, naming it" 1 \
 	"nonexistent-dir/p.html: cannot create" \
 	"$RR" compare -q "$T" --html "$TMP/nonexistent-dir/p.html" -o "$TMP/no.json"
