@@ -251,8 +251,6 @@ int cmd_compare(int argc, char **argv)
 
 	if (html && output && same_file(html, output))
 		return rr_usage_error("compare", "--html and -o name the same file '%s'", html);
-	if (html && !strcmp(html, opts.trace_path))
-		return rr_usage_error("compare", "--html names the input trace '%s'", html);
 
 	if (rr_replay(&opts, &out, policies, &nr_policies, &err)) {
 		rr_print_error(&err);

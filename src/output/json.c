@@ -538,18 +538,18 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 		for (int i = 0; i < o->nr_policies; i++) {
 			struct rr_policy_totals *t = &o->totals[i];
 			const struct rr_sim_result *r = &results[i];
+			bool differs = i != o->baseline && !same_result(r, base);
+			uint64_t over = over_reclaim(ep, r);
 
 			json_object_set_new(res, o->policies[i].name, result_json(ep, r, st));
 			t->eagain += r->eagain;
-			if (cg) {
-				cg->p[i].nr_scanned += r->nr_scanned_pages;
-				cg->p[i].nr_reclaimed += r->nr_reclaimed_pages;
-				cg->p[i].calls += r->calls;
-				cg->p[i].over_reclaim += over_reclaim(ep, r);
-				cg->p[i].episodes_differing += i != o->baseline && !same_result(r, base);
-			}
+			cg->p[i].nr_scanned += r->nr_scanned_pages;
+			cg->p[i].nr_reclaimed += r->nr_reclaimed_pages;
+			cg->p[i].calls += r->calls;
+			cg->p[i].over_reclaim += over;
+			cg->p[i].episodes_differing += differs;
 			t->nr_reclaimed_anon += r->nr_reclaimed_type_pages[0];
-			t->over_reclaim += over_reclaim(ep, r);
+			t->over_reclaim += over;
 			for (size_t k = 0; k < r->nr_targets; k++)
 				t->eligible_p12 += r->targets[k].priority == RR_DEF_PRIORITY;
 			t->nr_scanned += r->nr_scanned_pages;
@@ -563,7 +563,7 @@ int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
 				t->lowest_priority = r->lowest_priority;
 			if (!ep->no_recording && matches_recording(r, rec, nr_rec))
 				t->episodes_matching_recording++;
-			if (i != o->baseline && !same_result(r, base)) {
+			if (differs) {
 				t->episodes_differing++;
 				json_array_append_new(differ, json_string(o->policies[i].name));
 				json_object_set_new(changes, o->policies[i].name,
