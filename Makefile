@@ -43,7 +43,9 @@ endif
 
 LIB_SRCS := \
 	src/common/error.c \
+	src/trace/event-desc.c \
 	src/trace/reader.c \
+	src/trace/text.c \
 	src/episode/state.c \
 	src/episode/builder.c \
 	src/sim/kernel-model.c \
@@ -58,7 +60,8 @@ LIB_SRCS := \
 	src/output/json.c \
 	src/output/table.c \
 	src/output/atomic.c \
-	src/output/html.c
+	src/output/html.c \
+	src/output/report.c
 
 # The command line: only these print and choose exit codes.
 CLI_SRCS := \

@@ -5,15 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../output/report.h"
 #include "cli.h"
 #include "replay.h"
 
 static const char report_usage[] =
 	"usage: reclaim-replay report TRACE [--fidelity] [--json] [options]\n"
 	"\n"
-	"What the trace itself shows: its reclaim episodes and what the kernel\n"
-	"reclaimed.  With --fidelity, also how exactly the model of the recording\n"
-	"kernel reproduces every recorded shrink_lruvec() call and episode.\n"
+	"What the trace itself shows: its reclaim episodes of every kind (memcg,\n"
+	"direct, kswapd, node, soft limit, proactive) with their latencies, and\n"
+	"per cgroup and per priority the pages scanned and reclaimed.  TRACE is a\n"
+	"trace.dat or a text trace (ftrace, trace_pipe, trace-cmd report, or bare\n"
+	"event lines).  With --fidelity, also how exactly the model of the\n"
+	"recording kernel reproduces every recorded shrink_lruvec() call.\n"
 	"\n"
 	"      --fidelity           replay every episode with the baseline and\n"
 	"                           score it against the recording\n"
@@ -34,7 +38,10 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rr_replay_opts opts = { .swap_present = -1, .progress = true };
+	struct rr_replay_opts opts = { .swap_present = -1, .progress = true,
+				       .release_may_be_assumed = true };
+	struct rr_trace_info info;
+	struct rr_report *rep;
 	struct rr_resolved_policy policies[RR_MAX_POLICIES];
 	struct rr_error err = { "", "" };
 	bool fidelity = false, as_json = false;
@@ -71,8 +78,19 @@ int cmd_report(int argc, char **argv)
 		return rr_usage_error("report", "one TRACE at a time, got '%s' too",
 				      argv[optind + 1]);
 	opts.trace_path = argv[optind];
+	rep = rr_report_new();
+	if (!rep) {
+		rr_error_set(&err, "", "out of memory");
+		rr_print_error(&err);
+		return RR_EXIT_ERROR;
+	}
+	memset(&info, 0, sizeof(info));
+	opts.request_cb = rr_report_request;
+	opts.request_ctx = rep;
+	opts.info_out = &info;
 	if (rr_replay(&opts, &out, policies, &nr_policies, &err)) {
 		rr_print_error(&err);
+		rr_report_free(rep);
 		return RR_EXIT_ERROR;
 	}
 	doc = rr_out_finish(&out);
@@ -81,6 +99,7 @@ int cmd_report(int argc, char **argv)
 		rr_print_error(&err);
 		rr_out_free(&out);
 		rr_policy_release(&policies[0]);
+		rr_report_free(rep);
 		return RR_EXIT_ERROR;
 	}
 	if (as_json) {
@@ -90,6 +109,11 @@ int cmd_report(int argc, char **argv)
 		json_object_set(r, "schema_version", json_object_get(doc, "schema_version"));
 		json_object_set(r, "tool", json_object_get(doc, "tool"));
 		json_object_set(r, "input", json_object_get(doc, "input"));
+		json_t *rj = rr_report_json(rep, &info, json_object_get(json_object_get(doc, "input"),
+								   "assumptions"));
+
+		json_object_update(r, rj);
+		json_decref(rj);
 		json_object_set(r, "recorded", json_object_get(json_object_get(doc, "summary"), "recorded"));
 		if (fidelity)
 			json_object_set(r, "fidelity", json_object_get(doc, "fidelity"));
@@ -105,16 +129,21 @@ int cmd_report(int argc, char **argv)
 		       (unsigned long long)out.nr_episodes,
 		       json_string_value(json_object_get(json_object_get(doc, "input"), "kernel_release")),
 		       (unsigned long long)t->batches);
-		printf("recorded: %llu pages scanned, %llu reclaimed (%.1f MiB), lowest priority %d\n",
+		printf("memcg episodes replayed: %llu pages taken off inactive lists, %llu reclaimed "
+		       "(%.1f MiB), lowest priority %d\n",
 		       (unsigned long long)t->nr_scanned, (unsigned long long)t->nr_reclaimed,
 		       (double)t->nr_reclaimed * (double)out.page_size_bytes / 1048576.0,
 		       t->lowest_priority);
+		rr_report_print(rep, &info, json_object_get(json_object_get(doc, "input"),
+							    "assumptions"),
+				(unsigned int)out.page_size_bytes, stdout);
 		if (fidelity) {
 			putchar('\n');
 			rr_fidelity_print(&out.fidelity, stdout);
 		}
 	}
 	rr_out_free(&out);
+	rr_report_free(rep);
 	for (int i = 0; i < nr_policies; i++)
 		rr_policy_release(&policies[i]);
 	return RR_EXIT_OK;

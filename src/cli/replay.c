@@ -195,7 +195,10 @@ static json_t *input_json(const struct replay *r, const struct rr_trace_info *ti
 	json_t *in = json_object(), *as = json_array();
 
 	json_object_set_new(in, "file", json_string(r->opts->trace_path));
-	json_object_set_new(in, "file_version", json_integer(ti->file_version));
+	json_object_set_new(in, "format", json_string(ti->format == RR_FORMAT_TEXT ?
+						      "text" : "trace.dat"));
+	if (ti->format == RR_FORMAT_TRACE_DAT)
+		json_object_set_new(in, "file_version", json_integer(ti->file_version));
 	json_object_set_new(in, "kernel_release", json_string(r->km.release));
 	json_object_set_new(in, "kernel_release_source", json_string(release_source));
 	json_object_set_new(in, "page_size_bytes", json_integer(1 << r->page_shift));
@@ -389,6 +392,12 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		snprintf(release, sizeof(release), "%s", opts->kernel_release);
 	} else if (ti->uname[0] && !release_from_uname(ti->uname, release, sizeof(release))) {
 		release_source = "trace";
+	} else if (ti->kernel_release[0]) {
+		snprintf(release, sizeof(release), "%s", ti->kernel_release);
+		release_source = "trace";
+	} else if (opts->release_may_be_assumed) {
+		snprintf(release, sizeof(release), "%s", RR_NEWEST_MODELLED_RELEASE);
+		release_source = "assumed";
 	} else {
 		rr_error_set(err, opts->trace_path,
 			     "the trace does not say which kernel made it; give --kernel RELEASE");
@@ -413,6 +422,9 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		goto out;
 
 	input = input_json(&r, ti, release_source);
+	if (input && !strcmp(release_source, "assumed"))
+		assume(input, "kernel release: the trace does not say; modelled as "
+		       RR_NEWEST_MODELLED_RELEASE " (give --kernel)");
 	{
 		int oret = input ? rr_out_init(out, input, policies, r.nr_policies,
 					       1ULL << r.page_shift, &opts->out) : -1;
@@ -433,6 +445,8 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		rr_error_set(err, "", "out of memory");
 		goto out;
 	}
+	if (opts->request_cb)
+		rr_builder_set_request_cb(r.builder, opts->request_cb, opts->request_ctx);
 	r.tty = opts->progress && isatty(STDERR_FILENO);
 	{
 		struct rr_state *st = rr_builder_state(r.builder);
@@ -451,7 +465,11 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		ret = -1;
 		goto out;
 	}
-	rr_builder_finish(r.builder);
+	if (rr_builder_finish(r.builder) < 0) {
+		rr_error_set(err, opts->trace_path, "out of memory while replaying");
+		ret = -1;
+		goto out;
+	}
 
 	{
 		const struct rr_builder_stats *bs = rr_builder_stats(r.builder);
@@ -525,6 +543,8 @@ out:
 		}
 	}
 	rr_builder_free(r.builder);
+	if (opts->info_out)
+		*opts->info_out = *ti;
 	rr_trace_close(trace);
 	return ret;
 }

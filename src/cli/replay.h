@@ -10,7 +10,9 @@
 #include <stdint.h>
 
 #include "../common/error.h"
+#include "../episode/builder.h"
 #include "../output/output.h"
+#include "../trace/reader.h"
 
 #define RR_MAX_POLICIES 16
 
@@ -23,6 +25,12 @@ struct rr_replay_opts {
 	uint64_t offline_delay_ns;	/* rmdir -> offline assumption */
 	bool progress;			/* progress line on stderr */
 	struct rr_out_opts out;		/* how the diff is written */
+	/* report: assume the newest modelled kernel when the trace does not
+	 * name one (old text traces) instead of failing */
+	bool release_may_be_assumed;
+	rr_request_cb request_cb;	/* report: requests of every kind */
+	void *request_ctx;
+	struct rr_trace_info *info_out;	/* report: a copy of the reader's info */
 };
 
 /* The built-in policies compared when no -p is given, after the baseline. */

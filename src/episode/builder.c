@@ -43,6 +43,9 @@ struct task {
 	size_t ep_index;		/* its index in ep->batches */
 	uint64_t pageouts;
 	uint64_t memcg_id;		/* from cgroup_attach_task */
+	struct rr_request *rq;		/* innermost open request (report) */
+	bool batch_mglru;		/* the batch in flight is an MGLRU one */
+	uint64_t last_ts;		/* the task's last event */
 	UT_hash_handle hh;
 };
 
@@ -67,6 +70,10 @@ struct rr_builder {
 	uint64_t first_lost_ns;		/* the first record after lost events */
 	int in_snapshot;		/* 1 start snapshot, 2 a later one */
 	struct rr_builder_stats stats;
+	rr_request_cb rq_cb;
+	void *rq_ctx;
+	uint64_t next_rq_seq;
+	bool rq_oom;
 };
 
 static const char *const kind_names[RR_EP__COUNT] = {
@@ -79,6 +86,27 @@ static const char *const kind_names[RR_EP__COUNT] = {
 const char *rr_episode_kind_name(enum rr_episode_kind kind)
 {
 	return kind < RR_EP__COUNT ? kind_names[kind] : "unknown";
+}
+
+static const char *const request_kind_names[RR_REQ__COUNT] = {
+	[RR_REQ_MEMCG] = "memcg",
+	[RR_REQ_SOFTLIMIT] = "softlimit",
+	[RR_REQ_DIRECT] = "direct",
+	[RR_REQ_KSWAPD] = "kswapd",
+	[RR_REQ_NODE] = "node",
+	[RR_REQ_PROACTIVE] = "proactive",
+	[RR_REQ_UNKNOWN] = "unknown",
+};
+
+const char *rr_request_kind_name(enum rr_request_kind kind)
+{
+	return kind < RR_REQ__COUNT ? request_kind_names[kind] : "unknown";
+}
+
+void rr_builder_set_request_cb(struct rr_builder *b, rr_request_cb cb, void *ctx)
+{
+	b->rq_cb = cb;
+	b->rq_ctx = ctx;
 }
 
 struct rr_builder *rr_builder_new(const struct rr_builder_opts *opts,
@@ -106,6 +134,14 @@ static void episode_free(struct rr_episode *ep)
 	free(ep);
 }
 
+static void request_free(struct rr_request *rq)
+{
+	if (!rq)
+		return;
+	free(rq->batches);
+	free(rq);
+}
+
 void rr_builder_free(struct rr_builder *b)
 {
 	struct task *t, *tmp;
@@ -114,6 +150,12 @@ void rr_builder_free(struct rr_builder *b)
 		return;
 	HASH_ITER(hh, b->tasks, t, tmp) {
 		HASH_DEL(b->tasks, t);
+		while (t->rq) {
+			struct rr_request *o = t->rq->outer;
+
+			request_free(t->rq);
+			t->rq = o;
+		}
 		episode_free(t->ep);
 		free(t);
 	}
@@ -257,6 +299,171 @@ static struct rr_rec_batch *ep_batch(struct task *t)
 	return &t->ep->batches[t->ep_index];
 }
 
+/* ---- requests of every kind, for `report` ---- */
+
+static struct rr_request *rq_push(struct rr_builder *b, struct task *t,
+				  enum rr_request_kind kind, uint64_t ts_ns)
+{
+	struct rr_request *rq = calloc(1, sizeof(*rq));
+
+	if (!rq)
+		return NULL;
+	rq->seq = ++b->next_rq_seq;
+	rq->kind = kind;
+	rq->pid = t->pid;
+	rq->start_ns = ts_ns;
+	rq->outer = t->rq;
+	rq->parent_seq = t->rq ? t->rq->seq : 0;
+	rq->depth = t->rq ? t->rq->depth + 1 : 0;
+	t->rq = rq;
+	return rq;
+}
+
+/* A batch that took nothing has no shrink event: it ran at the priority of
+ * the batch after it (or, at the end, of the one before). */
+static void rq_fill_priorities(struct rr_request *rq)
+{
+	for (size_t i = rq->nr_batches; i-- > 1;)
+		if (rq->batches[i - 1].priority < 0)
+			rq->batches[i - 1].priority = rq->batches[i].priority;
+	for (size_t i = 1; i < rq->nr_batches; i++)
+		if (rq->batches[i].priority < 0)
+			rq->batches[i].priority = rq->batches[i - 1].priority;
+}
+
+/* Close the innermost request of @t and hand it over. */
+static int rq_pop(struct rr_builder *b, struct task *t, uint64_t end_ns)
+{
+	struct rr_request *rq = t->rq;
+	int ret = 0;
+
+	t->rq = rq->outer;
+	rq->end_ns = end_ns > rq->start_ns ? end_ns : rq->start_ns;
+	if (b->stats.mglru_from_meta && rq->nr_batches)
+		rq->mglru = true;
+	rq_fill_priorities(rq);
+	b->stats.requests[rq->kind]++;
+	ret = b->rq_cb(rq, &b->st, b->rq_ctx);
+	request_free(rq);
+	return ret;
+}
+
+static int rq_begin(struct rr_builder *b, struct task *t, enum rr_request_kind kind,
+		    uint64_t ts_ns)
+{
+	int ret;
+
+	if (!b->rq_cb)
+		return 0;
+	/* batches of a request that began before the trace started */
+	if (t->rq && t->rq->kind == RR_REQ_UNKNOWN) {
+		if (kind == RR_REQ_KSWAPD) {	/* only kswapd wakes in kswapd */
+			t->rq->kind = RR_REQ_KSWAPD;
+			t->rq->end_inferred = true;
+		} else {
+			t->rq->no_end = true;
+		}
+		if ((ret = rq_pop(b, t, t->last_ts)))
+			return ret;
+	}
+	/*
+	 * kswapd wakes again without a sleep event when its short sleep was
+	 * cut short (kswapd_try_to_sleep()): the previous run ended before.
+	 * For the other kinds a begin while one of the same kind is open means
+	 * its end was not recorded (reclaim does not recurse: PF_MEMALLOC).
+	 */
+	for (struct rr_request *q = t->rq; q; q = q->outer) {
+		if (q->kind != kind)
+			continue;
+		while (t->rq != q) {
+			t->rq->no_end = true;
+			if ((ret = rq_pop(b, t, t->last_ts)))
+				return ret;
+		}
+		if (kind == RR_REQ_KSWAPD)
+			q->end_inferred = true;
+		else
+			q->no_end = true;
+		if ((ret = rq_pop(b, t, t->last_ts)))
+			return ret;
+		break;
+	}
+	return rq_push(b, t, kind, ts_ns) ? 0 : -1;
+}
+
+static int rq_end(struct rr_builder *b, struct task *t, enum rr_request_kind kind,
+		  const struct rr_event *ev, bool has_nr_reclaimed)
+{
+	struct rr_request *q;
+	int ret;
+
+	if (!b->rq_cb)
+		return 0;
+	for (q = t->rq; q && q->kind != kind; q = q->outer)
+		;
+	if (!q) {
+		/* an end without a begin: the trace started inside it */
+		if (t->rq && t->rq->kind == RR_REQ_UNKNOWN) {
+			q = t->rq;
+			q->kind = kind;
+		} else {
+			q = rq_push(b, t, kind, ev->ts_ns);
+			if (!q)
+				return -1;
+			q->no_begin = true;
+		}
+	}
+	while (t->rq != q) {	/* inner requests whose end was lost */
+		t->rq->no_end = true;
+		if ((ret = rq_pop(b, t, t->last_ts)))
+			return ret;
+	}
+	q->has_nr_reclaimed = has_nr_reclaimed;
+	q->recorded_nr_reclaimed = ev->nr_reclaimed;
+	return rq_pop(b, t, ev->ts_ns);
+}
+
+/* The batch in flight of @t is complete: add it to the task's request. */
+static void rq_batch(struct rr_builder *b, struct task *t)
+{
+	struct rr_request *rq = t->rq;
+	struct rr_req_batch *rb;
+
+	if (!b->rq_cb || b->rq_oom)
+		return;
+	if (!rq) {
+		rq = rq_push(b, t, RR_REQ_UNKNOWN, t->batch.ts_ns);
+		if (!rq) {
+			b->rq_oom = true;
+			return;
+		}
+		rq->no_begin = true;
+	}
+	if (rq->nr_batches == rq->cap_batches) {
+		size_t cap = rq->cap_batches ? rq->cap_batches * 2 : 16;
+		struct rr_req_batch *nb = realloc(rq->batches, cap * sizeof(*nb));
+
+		if (!nb) {
+			b->rq_oom = true;
+			return;
+		}
+		rq->batches = nb;
+		rq->cap_batches = cap;
+	}
+	rb = &rq->batches[rq->nr_batches++];
+	rb->memcg_id = t->batch.memcg_id;
+	rb->lru = t->batch.lru;
+	rb->priority = t->batch.priority;
+	rb->ts_ns = t->batch.ts_ns;
+	rb->nr_requested = t->batch.nr_requested;
+	rb->nr_scanned = t->batch.nr_scanned;
+	rb->nr_taken = t->batch.nr_taken;
+	rb->nr_reclaimed = t->batch.nr_reclaimed;
+	rb->nr_pageout = t->pageouts;
+	if (t->batch_mglru)
+		rq->mglru = true;
+}
+
 /* Close the batch in flight: statistics and cost notes. */
 static void batch_close(struct rr_builder *b, struct task *t, const struct rr_event *ev)
 {
@@ -304,6 +511,7 @@ static void batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 	}
 	if (!t->batch.memcg_id)
 		b->stats.batches_unattributed++;
+	rq_batch(b, t);
 	t->batch_open = false;
 	t->awaiting_memcg = false;
 	t->pageouts = 0;
@@ -333,6 +541,15 @@ static int on_isolate(struct rr_builder *b, struct task *t, const struct rr_even
 	t->batch.nr_requested = ev->nr_requested;
 	t->batch.nr_scanned = ev->nr_scanned;
 	t->batch.nr_taken = ev->nr_taken;
+	t->batch.ts_ns = ev->ts_ns;
+	/* classic reclaim asks for at most SWAP_CLUSTER_MAX pages a batch;
+	 * MGLRU's scan_folios() reports MAX_LRU_BATCH (§11) */
+	t->batch_mglru = ev->nr_requested > 32;
+	if (t->batch_mglru) {
+		b->stats.mglru_batches++;
+		if (t->ep)
+			t->ep->mglru = true;
+	}
 	t->batch_open = true;
 	t->awaiting_memcg = true;
 	t->pageouts = 0;
@@ -356,7 +573,6 @@ static int on_isolate(struct rr_builder *b, struct task *t, const struct rr_even
 			ep->cap_batches = cap;
 		}
 		t->ep_index = ep->nr_batches;
-		t->batch.ts_ns = ev->ts_ns;
 		ep->ctx[ep->nr_batches].valid = false;
 		ep->batches[ep->nr_batches++] = t->batch;
 	}
@@ -576,6 +792,8 @@ static int episode_end(struct rr_builder *b, struct task *t, const struct rr_eve
 				    b->stats.swap_from_meta >= 0 ? b->stats.swap_from_meta :
 				    b->anon_scanned_seen;
 	infer_nr_to_reclaim(ep, b->opts.partial_walk);
+	if (b->stats.mglru_from_meta)
+		ep->mglru = true;
 
 	ret = b->cb(ep, &b->st, b->ctx);
 
@@ -619,6 +837,7 @@ static int hold(struct rr_builder *b, const struct rr_event *ev)
 }
 
 static int feed(struct rr_builder *b, const struct rr_event *ev);
+static int feed_held(struct rr_builder *b, const struct rr_event *ev);
 static int replay_held(struct rr_builder *b, int root);
 
 /* value of "key=" in a marker line, up to the next space ("path=" takes
@@ -678,6 +897,10 @@ static int on_marker(struct rr_builder *b, const struct rr_event *ev)
 			b->st.default_swappiness = (int)sw;
 		if (marker_val(s, len, "kernel_release", buf, sizeof(buf)))
 			snprintf(b->stats.kernel_release, sizeof(b->stats.kernel_release), "%.63s", buf);
+		/* /sys/kernel/mm/lru_gen/enabled: "absent", or a mask, 0x0000 off */
+		if (marker_val(s, len, "mglru", buf, sizeof(buf)) && strcmp(buf, "absent") &&
+		    strcmp(buf, "unknown") && strtoul(buf, NULL, 0) != 0)
+			b->stats.mglru_from_meta = true;
 		/* the memory hierarchy is known: replay what was held */
 		if (hier >= 0 && b->st.memory_root < 0)
 			return replay_held(b, (int)hier);
@@ -693,6 +916,20 @@ static int on_marker(struct rr_builder *b, const struct rr_event *ev)
 		if ((v = marker_ll(s, len, "workingset_restore_file", -1)) >= 0)
 			b->st.items.workingset_restore[1] = (int)v;
 		b->st.items.from_trace = true;
+	} else if (len > 16 && !strncmp(s, "proactive begin ", 16)) {
+		struct task *t = task_get(b, ev->pid);
+
+		if (!t || rq_begin(b, t, RR_REQ_PROACTIVE, ev->ts_ns))
+			return -1;
+		if (t->rq && t->rq->kind == RR_REQ_PROACTIVE)
+			t->rq->proactive_bytes = (uint64_t)marker_ll(s, len, "bytes", 0);
+	} else if (len > 13 && !strncmp(s, "proactive end", 13)) {
+		struct task *t = task_get(b, ev->pid);
+
+		if (!t)
+			return -1;
+		t->last_ts = ev->ts_ns;
+		return rq_end(b, t, RR_REQ_PROACTIVE, ev, false);
 	} else if (len > 15 && !strncmp(s, "snapshot begin ", 15)) {
 		b->in_snapshot = marker_val(s, len, "when", buf, sizeof(buf)) &&
 				 !strcmp(buf, "start") ? 1 : 2;
@@ -775,9 +1012,26 @@ static int replay_held(struct rr_builder *b, int root)
 
 int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev)
 {
+	int ret;
+
 	b->stats.events++;
 	if (ev->lost_before && !b->first_lost_ns)
 		b->first_lost_ns = ev->ts_ns ? ev->ts_ns : 1;
+	if (ev->lost_before) {	/* every request open across the gap */
+		struct task *t, *tmp;
+
+		HASH_ITER(hh, b->tasks, t, tmp)
+			for (struct rr_request *q = t->rq; q; q = q->outer)
+				q->lost_events = true;
+	}
+	ret = feed_held(b, ev);
+	if (!ret && b->rq_oom)
+		ret = -1;
+	return ret;
+}
+
+static int feed_held(struct rr_builder *b, const struct rr_event *ev)
+{
 	if (b->st.memory_root < 0) {
 		if (is_cgroup_event(ev->type))
 			return hold(b, ev);
@@ -804,22 +1058,29 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	case RR_EV_MARKER:
 		b->stats.markers++;
 		return on_marker(b, ev);
-	case RR_EV_DIRECT_BEGIN:
-		b->stats.other_reclaim[0]++;
-		return 0;
-	case RR_EV_KSWAPD_WAKE:
-		b->stats.other_reclaim[1]++;
-		return 0;
-	case RR_EV_NODE_RECLAIM_BEGIN:
-		b->stats.other_reclaim[2]++;
-		return 0;
 	default:
 		break;
 	}
 	t = task_get(b, ev->pid);
 	if (!t)
 		return -1;
+	t->last_ts = ev->ts_ns;
 	switch (ev->type) {
+	case RR_EV_DIRECT_BEGIN:
+		b->stats.other_reclaim[0]++;
+		return rq_begin(b, t, RR_REQ_DIRECT, ev->ts_ns);
+	case RR_EV_KSWAPD_WAKE:
+		b->stats.other_reclaim[1]++;
+		return rq_begin(b, t, RR_REQ_KSWAPD, ev->ts_ns);
+	case RR_EV_NODE_RECLAIM_BEGIN:
+		b->stats.other_reclaim[2]++;
+		return rq_begin(b, t, RR_REQ_NODE, ev->ts_ns);
+	case RR_EV_DIRECT_END:
+		return rq_end(b, t, RR_REQ_DIRECT, ev, true);
+	case RR_EV_KSWAPD_SLEEP:
+		return rq_end(b, t, RR_REQ_KSWAPD, ev, false);
+	case RR_EV_NODE_RECLAIM_END:
+		return rq_end(b, t, RR_REQ_NODE, ev, true);
 	case RR_EV_ATTACH: {
 		/* the moved task, not the writer of cgroup.procs */
 		struct task *moved;
@@ -834,13 +1095,26 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	}
 	case RR_EV_MEMCG_RECLAIM_BEGIN:
 		drain_reset(t, ev->ts_ns);
+		if (rq_begin(b, t, RR_REQ_MEMCG, ev->ts_ns))
+			return -1;
 		return episode_begin(b, t, ev, RR_EP_MEMCG);
 	case RR_EV_SOFTLIMIT_BEGIN:
 		drain_reset(t, ev->ts_ns);
+		if (rq_begin(b, t, RR_REQ_SOFTLIMIT, ev->ts_ns))
+			return -1;
 		return episode_begin(b, t, ev, RR_EP_SOFTLIMIT);
 	case RR_EV_MEMCG_RECLAIM_END:
-	case RR_EV_SOFTLIMIT_END:
-		return episode_end(b, t, ev);
+	case RR_EV_SOFTLIMIT_END: {
+		/* the episode first: its batch in flight closes into the request */
+		int ret = episode_end(b, t, ev);
+
+		if (!ret && t->batch_open)
+			batch_close(b, t, NULL);
+		if (!ret)
+			ret = rq_end(b, t, ev->type == RR_EV_MEMCG_RECLAIM_END ?
+				     RR_REQ_MEMCG : RR_REQ_SOFTLIMIT, ev, true);
+		return ret;
+	}
 	case RR_EV_LRU_ISOLATE:
 		return on_isolate(b, t, ev);
 	case RR_EV_MOD_LRUVEC:
@@ -887,10 +1161,10 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	}
 }
 
-unsigned int rr_builder_finish(struct rr_builder *b)
+int rr_builder_finish(struct rr_builder *b)
 {
 	struct task *t, *tmp;
-	unsigned int n = 0;
+	int n = 0;
 
 	HASH_ITER(hh, b->tasks, t, tmp) {
 		if (t->ep) {
@@ -898,8 +1172,17 @@ unsigned int rr_builder_finish(struct rr_builder *b)
 			t->ep = NULL;
 			n++;
 		}
+		if (t->batch_open)
+			batch_close(b, t, NULL);
+		while (b->rq_cb && t->rq) {
+			t->rq->no_end = true;
+			if (rq_pop(b, t, t->last_ts))
+				return -1;
+		}
 	}
-	b->stats.unterminated_episodes += n;
+	b->stats.unterminated_episodes += (uint64_t)n;
+	if (b->rq_oom || (b->rq_cb && b->rq_cb(NULL, &b->st, b->rq_ctx)))
+		return -1;
 	return n;
 }
 

@@ -104,8 +104,67 @@ struct rr_episode {
 					 * rmdir -> offline window */
 	bool no_recording;		/* a scenario request: nothing recorded */
 	bool overlapped;		/* another task reclaimed at the same time */
+	bool mglru;			/* Multi-Gen LRU batches (§11): no verdict */
 	UT_hash_handle hh;
 };
+
+/*
+ * Reclaim requests of every kind, for `report`: what the trace shows, not
+ * what the simulator can replay.  One per begin/end pair of a task
+ * (kswapd: wake .. sleep; proactive: the recorder's "proactive begin/end"
+ * markers around its memory.reclaim write), nested per task.
+ */
+enum rr_request_kind {
+	RR_REQ_MEMCG,		/* mm_vmscan_memcg_reclaim_begin/end */
+	RR_REQ_SOFTLIMIT,	/* mm_vmscan_memcg_softlimit_reclaim_begin/end */
+	RR_REQ_DIRECT,		/* mm_vmscan_direct_reclaim_begin/end */
+	RR_REQ_KSWAPD,		/* mm_vmscan_kswapd_wake .. _sleep */
+	RR_REQ_NODE,		/* mm_vmscan_node_reclaim_begin/end */
+	RR_REQ_PROACTIVE,	/* one memory.reclaim write by `record --proactive` */
+	RR_REQ_UNKNOWN,		/* batches of a task whose begin and end were
+				 * both outside the trace */
+	RR_REQ__COUNT
+};
+
+const char *rr_request_kind_name(enum rr_request_kind kind);
+
+/* One LRU batch as `report` sees it; counts in pages. */
+struct rr_req_batch {
+	uint64_t memcg_id;	/* 0: not attributed (no memcg: events) */
+	int lru;		/* enum lru_list */
+	int priority;		/* -1: unknown */
+	uint64_t ts_ns;
+	uint64_t nr_requested, nr_scanned, nr_taken;
+	uint64_t nr_reclaimed;	/* inactive batches */
+	uint64_t nr_pageout;
+};
+
+struct rr_request {
+	uint64_t seq;			/* 1, 2, ... in order of creation */
+	uint64_t parent_seq;		/* the enclosing request of the task, 0 none */
+	int depth;			/* 0 outermost */
+	enum rr_request_kind kind;
+	int pid;
+	uint64_t start_ns, end_ns;	/* start: begin event, or first event seen */
+	bool no_begin;			/* started before the trace (end without begin) */
+	bool no_end;			/* no end event: the trace stopped, or the
+					 * end was lost (a begin of the same task
+					 * or an outer end came first) */
+	bool end_inferred;		/* kswapd: ended by its next wake, not a sleep */
+	bool lost_events;		/* events were lost while it was open */
+	bool mglru;			/* MGLRU batches (nr_requested > SWAP_CLUSTER_MAX) */
+	bool has_nr_reclaimed;
+	uint64_t recorded_nr_reclaimed;	/* from the end event */
+	uint64_t proactive_bytes;	/* proactive: bytes asked for */
+	struct rr_req_batch *batches;
+	size_t nr_batches, cap_batches;
+	struct rr_request *outer;	/* builder's stack link */
+};
+
+/* Called once per finished request (@rq valid only during the call), and
+ * once more with @rq NULL after rr_builder_finish(), with the final state. */
+typedef int (*rr_request_cb)(const struct rr_request *rq, const struct rr_state *st,
+			     void *ctx);
 
 struct rr_builder_opts {
 	uint64_t offline_delay_ns;	/* rmdir -> offline assumed delay */
@@ -122,12 +181,17 @@ struct rr_builder *rr_builder_new(const struct rr_builder_opts *opts,
 void rr_builder_free(struct rr_builder *b);
 struct rr_state *rr_builder_state(struct rr_builder *b);
 
+/* Also report requests of every kind to @cb (see rr_request_cb). */
+void rr_builder_set_request_cb(struct rr_builder *b, rr_request_cb cb, void *ctx);
+
 /* Feed one event.  Return 0, the callback's non-zero value, or -1 on ENOMEM. */
 int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev);
 
 /* Close the episodes still open at the end of the trace (they are counted,
- * not replayed: their outcome is unknown).  Return the number closed. */
-unsigned int rr_builder_finish(struct rr_builder *b);
+ * not replayed: their outcome is unknown), and the requests still open
+ * (flagged no_end).  Return the number of episodes closed; -1 when the
+ * request callback failed. */
+int rr_builder_finish(struct rr_builder *b);
 
 struct rr_builder_stats {
 	uint64_t events;
@@ -136,6 +200,9 @@ struct rr_builder_stats {
 	uint64_t other_reclaim[3];	/* direct, kswapd wakes, node reclaim */
 	uint64_t batches, batches_unattributed;
 	uint64_t markers;
+	uint64_t requests[RR_REQ__COUNT];
+	uint64_t mglru_batches;		/* isolates with nr_requested > 32 */
+	bool mglru_from_meta;		/* the recorder saw lru_gen enabled */
 	/* from `reclaim-replay record` markers (man reclaim-replay-record.1) */
 	bool meta_seen;			/* the "meta" marker */
 	int swap_from_meta;		/* -1 unknown, 0 no swap, 1 swap */

@@ -34,4 +34,7 @@ int rr_kernel_model_init(struct rr_kernel_model *km, const char *release);
 /* True when the model's kernel is at least @major.@minor. */
 bool rr_kernel_at_least(const struct rr_kernel_model *km, int major, int minor);
 
+/* What `report` models when a trace does not name its kernel. */
+#define RR_NEWEST_MODELLED_RELEASE "6.18"
+
 #endif

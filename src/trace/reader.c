@@ -11,6 +11,8 @@
  * events are skipped without decoding.
  */
 #include "reader.h"
+#include "event-desc.h"
+#include "text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,15 +38,6 @@ int tracecmd_page_size(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 
-enum rr_field {
-	F_ID, F_ITEM, F_VAL, F_FORCE, F_NEEDS_FLUSH,
-	F_LRU, F_PRIORITY, F_NID, F_FLAGS,
-	F_NR_REQUESTED, F_NR_SCANNED, F_NR_TAKEN, F_NR_RECLAIMED,
-	F_NR_REFERENCED, F_NR_DEACTIVATED, F_NR_ACTIVATE0, F_NR_ACTIVATE1,
-	F_ROOT, F_LEVEL, F_PID, F_STR,
-	F__COUNT
-};
-
 struct decoder_key {
 	const struct tep_handle *tep;
 	int id;
@@ -55,11 +48,13 @@ struct decoder {
 	enum rr_event_type type;
 	struct tep_event *event;
 	struct tep_format_field *field[F__COUNT];
+	int skip_slot;			/* RR_EV_NONE: slot in info.skipped */
 	UT_hash_handle hh;
 };
 
 struct rr_trace {
 	char *path;
+	struct rr_text *text;		/* a text trace; else the handles */
 	struct tracecmd_input *handle;
 	struct tracecmd_input **handles;
 	int nr_handles;
@@ -72,98 +67,25 @@ struct rr_trace {
 	uint64_t pending_lost;
 };
 
-struct event_desc {
-	const char *system, *name;
-	enum rr_event_type type;
-	/* field names in enum rr_field order; "a|b" tries a then b */
-	const char *fields[F__COUNT];
-};
-
-static const struct event_desc known_events[] = {
-	{ "vmscan", "mm_vmscan_memcg_reclaim_begin", RR_EV_MEMCG_RECLAIM_BEGIN, {0} },
-	{ "vmscan", "mm_vmscan_memcg_reclaim_end", RR_EV_MEMCG_RECLAIM_END,
-	  { [F_NR_RECLAIMED] = "nr_reclaimed" } },
-	{ "vmscan", "mm_vmscan_memcg_softlimit_reclaim_begin", RR_EV_SOFTLIMIT_BEGIN, {0} },
-	{ "vmscan", "mm_vmscan_memcg_softlimit_reclaim_end", RR_EV_SOFTLIMIT_END,
-	  { [F_NR_RECLAIMED] = "nr_reclaimed" } },
-	{ "vmscan", "mm_vmscan_direct_reclaim_begin", RR_EV_DIRECT_BEGIN, {0} },
-	{ "vmscan", "mm_vmscan_direct_reclaim_end", RR_EV_DIRECT_END,
-	  { [F_NR_RECLAIMED] = "nr_reclaimed" } },
-	{ "vmscan", "mm_vmscan_node_reclaim_begin", RR_EV_NODE_RECLAIM_BEGIN,
-	  { [F_NID] = "nid" } },
-	{ "vmscan", "mm_vmscan_node_reclaim_end", RR_EV_NODE_RECLAIM_END,
-	  { [F_NR_RECLAIMED] = "nr_reclaimed" } },
-	{ "vmscan", "mm_vmscan_kswapd_wake", RR_EV_KSWAPD_WAKE, { [F_NID] = "nid" } },
-	{ "vmscan", "mm_vmscan_kswapd_sleep", RR_EV_KSWAPD_SLEEP, { [F_NID] = "nid" } },
-	{ "vmscan", "mm_vmscan_lru_isolate", RR_EV_LRU_ISOLATE,
-	  { [F_NR_REQUESTED] = "nr_requested", [F_NR_SCANNED] = "nr_scanned",
-	    [F_NR_TAKEN] = "nr_taken", [F_LRU] = "lru" } },
-	{ "vmscan", "mm_vmscan_lru_shrink_inactive", RR_EV_SHRINK_INACTIVE,
-	  { [F_NID] = "nid", [F_NR_SCANNED] = "nr_scanned",
-	    [F_NR_RECLAIMED] = "nr_reclaimed", [F_PRIORITY] = "priority",
-	    [F_FLAGS] = "reclaim_flags", [F_NR_ACTIVATE0] = "nr_activate0",
-	    [F_NR_ACTIVATE1] = "nr_activate1" } },
-	{ "vmscan", "mm_vmscan_lru_shrink_active", RR_EV_SHRINK_ACTIVE,
-	  { [F_NID] = "nid", [F_NR_TAKEN] = "nr_taken",
-	    [F_NR_REFERENCED] = "nr_referenced",
-	    [F_NR_DEACTIVATED] = "nr_deactivated",
-	    [F_PRIORITY] = "priority", [F_FLAGS] = "reclaim_flags" } },
-	{ "vmscan", "mm_vmscan_write_folio", RR_EV_WRITE_FOLIO,
-	  { [F_FLAGS] = "reclaim_flags" } },
-	{ "vmscan", "mm_vmscan_writepage", RR_EV_WRITE_FOLIO,
-	  { [F_FLAGS] = "reclaim_flags" } },
-	{ "vmscan", "mm_shrink_slab_start", RR_EV_SLAB_START,
-	  { [F_NID] = "nid", [F_PRIORITY] = "priority" } },
-	{ "memcg", "mod_memcg_lruvec_state", RR_EV_MOD_LRUVEC,
-	  { [F_ID] = "id", [F_ITEM] = "item", [F_VAL] = "val" } },
-	{ "memcg", "count_memcg_events", RR_EV_COUNT_EVENTS,
-	  { [F_ID] = "id", [F_ITEM] = "item", [F_VAL] = "val" } },
-	{ "memcg", "memcg_flush_stats", RR_EV_FLUSH,
-	  { [F_ID] = "id", [F_FORCE] = "force", [F_NEEDS_FLUSH] = "needs_flush" } },
-	{ "cgroup", "cgroup_mkdir", RR_EV_CGROUP_MKDIR,
-	  { [F_ROOT] = "root", [F_LEVEL] = "level", [F_ID] = "id", [F_STR] = "path" } },
-	{ "cgroup", "cgroup_rmdir", RR_EV_CGROUP_RMDIR,
-	  { [F_ROOT] = "root", [F_LEVEL] = "level", [F_ID] = "id", [F_STR] = "path" } },
-	{ "cgroup", "cgroup_release", RR_EV_CGROUP_RELEASE,
-	  { [F_ROOT] = "root", [F_LEVEL] = "level", [F_ID] = "id", [F_STR] = "path" } },
-	{ "cgroup", "cgroup_attach_task", RR_EV_ATTACH,
-	  { [F_ROOT] = "dst_root", [F_LEVEL] = "dst_level", [F_ID] = "dst_id",
-	    [F_PID] = "pid", [F_STR] = "dst_path" } },
-	{ "ftrace", "print", RR_EV_MARKER, { [F_STR] = "buf" } },
-};
-
-static const char *const type_names[RR_EV__COUNT] = {
-	[RR_EV_NONE] = "none",
-	[RR_EV_MEMCG_RECLAIM_BEGIN] = "mm_vmscan_memcg_reclaim_begin",
-	[RR_EV_MEMCG_RECLAIM_END] = "mm_vmscan_memcg_reclaim_end",
-	[RR_EV_SOFTLIMIT_BEGIN] = "mm_vmscan_memcg_softlimit_reclaim_begin",
-	[RR_EV_SOFTLIMIT_END] = "mm_vmscan_memcg_softlimit_reclaim_end",
-	[RR_EV_DIRECT_BEGIN] = "mm_vmscan_direct_reclaim_begin",
-	[RR_EV_DIRECT_END] = "mm_vmscan_direct_reclaim_end",
-	[RR_EV_NODE_RECLAIM_BEGIN] = "mm_vmscan_node_reclaim_begin",
-	[RR_EV_NODE_RECLAIM_END] = "mm_vmscan_node_reclaim_end",
-	[RR_EV_KSWAPD_WAKE] = "mm_vmscan_kswapd_wake",
-	[RR_EV_KSWAPD_SLEEP] = "mm_vmscan_kswapd_sleep",
-	[RR_EV_LRU_ISOLATE] = "mm_vmscan_lru_isolate",
-	[RR_EV_SHRINK_INACTIVE] = "mm_vmscan_lru_shrink_inactive",
-	[RR_EV_SHRINK_ACTIVE] = "mm_vmscan_lru_shrink_active",
-	[RR_EV_WRITE_FOLIO] = "mm_vmscan_write_folio",
-	[RR_EV_SLAB_START] = "mm_shrink_slab_start",
-	[RR_EV_MOD_LRUVEC] = "mod_memcg_lruvec_state",
-	[RR_EV_COUNT_EVENTS] = "count_memcg_events",
-	[RR_EV_FLUSH] = "memcg_flush_stats",
-	[RR_EV_CGROUP_MKDIR] = "cgroup_mkdir",
-	[RR_EV_CGROUP_RMDIR] = "cgroup_rmdir",
-	[RR_EV_CGROUP_RELEASE] = "cgroup_release",
-	[RR_EV_ATTACH] = "cgroup_attach_task",
-	[RR_EV_MARKER] = "print",
-};
-
-const char *rr_event_type_name(enum rr_event_type type)
+/* The first of the "a|b" names @names that @ev has. */
+static struct tep_format_field *find_field(struct tep_event *ev, const char *names)
 {
-	if (type < 0 || type >= RR_EV__COUNT)
-		return "unknown";
-	return type_names[type];
+	char name[64];
+
+	while (*names) {
+		size_t n = strcspn(names, "|");
+		struct tep_format_field *f;
+
+		if (n < sizeof(name)) {
+			memcpy(name, names, n);
+			name[n] = 0;
+			f = tep_find_field(ev, name);
+			if (f)
+				return f;
+		}
+		names += n + (names[n] == '|');
+	}
+	return NULL;
 }
 
 /* Build decoders for every known event present in @tep. */
@@ -172,8 +94,8 @@ static int add_decoders(struct rr_trace *t, struct tep_handle *tep)
 	size_t i;
 	int f;
 
-	for (i = 0; i < sizeof(known_events) / sizeof(known_events[0]); i++) {
-		const struct event_desc *d = &known_events[i];
+	for (i = 0; i < rr_nr_known_events; i++) {
+		const struct rr_event_desc *d = &rr_known_events[i];
 		struct tep_event *ev = tep_find_event_by_name(tep, d->system, d->name);
 		struct decoder_key key;
 		struct decoder *dec;
@@ -194,7 +116,9 @@ static int add_decoders(struct rr_trace *t, struct tep_handle *tep)
 		dec->event = ev;
 		for (f = 0; f < F__COUNT; f++)
 			if (d->fields[f])
-				dec->field[f] = tep_find_field(ev, d->fields[f]);
+				dec->field[f] = find_field(ev, d->fields[f]);
+		if (dec->field[F_LRU])
+			dec->field[F_FILE] = NULL;
 		HASH_ADD(hh, t->decoders, key, sizeof(key), dec);
 		t->info.events_known |= 1u << d->type;
 	}
@@ -231,6 +155,7 @@ int tep_vprint(const char *name, enum tep_loglevel level, bool print_err,
 	return 0;
 }
 
+/* 0: a trace.dat; 1: no trace-cmd magic (maybe a text trace); -1: error */
 static int has_magic(const char *path, struct rr_error *err)
 {
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a',
@@ -261,11 +186,8 @@ static int has_magic(const char *path, struct rr_error *err)
 	}
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
-	if (n != (ssize_t)sizeof(buf) || memcmp(buf, magic, sizeof(magic))) {
-		rr_error_set(err, path,
-			     "not a trace.dat file (no trace-cmd magic in the first bytes)");
-		return -1;
-	}
+	if (n != (ssize_t)sizeof(buf) || memcmp(buf, magic, sizeof(magic)))
+		return 1;	/* not a trace.dat: maybe text */
 	return 0;
 }
 
@@ -330,6 +252,33 @@ static int probe_open(const char *path, struct rr_error *err)
 	return -1;
 }
 
+int rr_trace_info_skip_slot(struct rr_trace_info *info, const char *name)
+{
+	int i;
+
+	for (i = 0; i < info->nr_skipped_names; i++)
+		if (!strcmp(info->skipped[i].name, name))
+			return i;
+	if (info->nr_skipped_names == RR_SKIPPED_NAMES - 1) {
+		/* the last slot collects the rest */
+		snprintf(info->skipped[i].name, sizeof(info->skipped[i].name), "(other)");
+		info->nr_skipped_names++;
+		return i;
+	}
+	if (i == RR_SKIPPED_NAMES)
+		return RR_SKIPPED_NAMES - 1;
+	snprintf(info->skipped[i].name, sizeof(info->skipped[i].name), "%s", name);
+	info->nr_skipped_names++;
+	return i;
+}
+
+void rr_trace_info_count_skipped(struct rr_trace_info *info, int slot)
+{
+	info->nr_skipped_events++;
+	if (slot >= 0 && slot < RR_SKIPPED_NAMES)
+		info->skipped[slot].count++;
+}
+
 unsigned int rr_trace_lib_warnings(const char **first)
 {
 	if (first)
@@ -342,8 +291,25 @@ struct rr_trace *rr_trace_open(const char *path, struct rr_error *err)
 	struct rr_trace *t;
 	int i, n;
 
-	if (has_magic(path, err))
+	int magic = has_magic(path, err);
+
+	if (magic < 0)
 		return NULL;
+	if (magic > 0) {
+		t = calloc(1, sizeof(*t));
+		if (!t || !(t->path = strdup(path))) {
+			rr_error_set(err, path, "out of memory");
+			rr_trace_close(t);
+			return NULL;
+		}
+		t->info.format = RR_FORMAT_TEXT;
+		t->text = rr_text_open(path, &t->info, err);
+		if (!t->text) {
+			rr_trace_close(t);
+			return NULL;
+		}
+		return t;
+	}
 	tracecmd_set_loglevel(TEP_LOG_WARNING);
 	tep_set_loglevel(TEP_LOG_WARNING);
 	if (probe_open(path, err))
@@ -443,8 +409,22 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	key.tep = tep;
 	key.id = tep_data_type(tep, rec);
 	HASH_FIND(hh, t->decoders, &key, sizeof(key), dec);
-	if (!dec)
+	if (!dec) {
+		/* an event the replay does not use: remember its name once */
+		struct tep_event *e = tep_find_event(tep, key.id);
+
+		dec = calloc(1, sizeof(*dec));
+		if (!dec)
+			return -1;
+		dec->key = key;
+		dec->type = RR_EV_NONE;
+		dec->skip_slot = rr_trace_info_skip_slot(&t->info, e ? e->name : "(unknown id)");
+		HASH_ADD(hh, t->decoders, key, sizeof(key), dec);
+	}
+	if (dec->type == RR_EV_NONE) {
+		rr_trace_info_count_skipped(&t->info, dec->skip_slot);
 		return 0;
+	}
 
 	memset(&ev, 0, sizeof(ev));
 	ev.type = dec->type;
@@ -453,29 +433,9 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	ev.pid = tep_data_pid(tep, rec);
 	ev.lost_before = t->pending_lost;	/* also losses before skipped records */
 	t->pending_lost = 0;
-	ev.id = num(dec->field[F_ID], rec->data);
-	ev.item = (int)num(dec->field[F_ITEM], rec->data);
-	ev.val = (int64_t)num(dec->field[F_VAL], rec->data);
-	if (dec->field[F_VAL] && (dec->field[F_VAL]->flags & TEP_FIELD_IS_SIGNED) &&
-	    dec->field[F_VAL]->size == 4)
-		ev.val = (int32_t)ev.val;
-	ev.force = num(dec->field[F_FORCE], rec->data) != 0;
-	ev.needs_flush = num(dec->field[F_NEEDS_FLUSH], rec->data) != 0;
-	ev.lru = (int)num(dec->field[F_LRU], rec->data);
-	ev.priority = (int)num(dec->field[F_PRIORITY], rec->data);
-	ev.nid = (int)num(dec->field[F_NID], rec->data);
-	ev.reclaim_flags = (int)num(dec->field[F_FLAGS], rec->data);
-	ev.nr_requested = num(dec->field[F_NR_REQUESTED], rec->data);
-	ev.nr_scanned = num(dec->field[F_NR_SCANNED], rec->data);
-	ev.nr_taken = num(dec->field[F_NR_TAKEN], rec->data);
-	ev.nr_reclaimed = num(dec->field[F_NR_RECLAIMED], rec->data);
-	ev.nr_referenced = num(dec->field[F_NR_REFERENCED], rec->data);
-	ev.nr_deactivated = num(dec->field[F_NR_DEACTIVATED], rec->data);
-	ev.nr_activate = num(dec->field[F_NR_ACTIVATE0], rec->data) +
-			 num(dec->field[F_NR_ACTIVATE1], rec->data);
-	ev.cgroup_root = (int)num(dec->field[F_ROOT], rec->data);
-	ev.cgroup_level = (int)num(dec->field[F_LEVEL], rec->data);
-	ev.attach_pid = (int)num(dec->field[F_PID], rec->data);
+	for (int f = 0; f < F__COUNT; f++)
+		if (f != F_STR && dec->field[f])
+			rr_event_set_field(&ev, (enum rr_field)f, num(dec->field[f], rec->data));
 	if (dec->field[F_STR]) {
 		int len = 0;
 		const char *s = tep_get_field_raw(NULL, dec->event,
@@ -505,6 +465,11 @@ int rr_trace_for_each(struct rr_trace *trace, rr_event_cb cb, void *ctx,
 {
 	int ret;
 
+	trace->info.nr_skipped_events = 0;
+	for (int i = 0; i < trace->info.nr_skipped_names; i++)
+		trace->info.skipped[i].count = 0;
+	if (trace->text)
+		return rr_text_for_each(trace->text, &trace->info, cb, ctx, err);
 	trace->cb = cb;
 	trace->ctx = ctx;
 	trace->cb_ret = 0;
@@ -534,6 +499,7 @@ void rr_trace_close(struct rr_trace *t)
 		HASH_DEL(t->decoders, d);
 		free(d);
 	}
+	rr_text_close(t->text);
 	/* instance handles are owned by the parent handle */
 	if (t->handle)
 		tracecmd_close(t->handle);

@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * trace.dat reader.  Opens a trace-cmd file (v6, or v7 compressed, as
- * written by `trace-cmd record`, `trace-cmd extract` and `reclaim-replay
- * record`) through libtracecmd, and streams the reclaim events of every
- * buffer in it (the top buffer and all instances), merged in time order,
- * as struct rr_event.  Nothing is kept after the callback returns.
+ * The event source.  Opens either
+ *  - a trace-cmd file (v6, or v7 compressed, as written by `trace-cmd
+ *    record`, `trace-cmd extract` and `reclaim-replay record`) through
+ *    libtracecmd, streaming the reclaim events of every buffer in it (the
+ *    top buffer and all instances) merged in time order, or
+ *  - a text trace (text.c): lines of /sys/kernel/tracing/trace or
+ *    trace_pipe, of `trace-cmd report` (with or without -l), or bare
+ *    `event_name: field=value ...` lines, in file order,
+ * and hands every reclaim event to a callback as struct rr_event.  Nothing
+ * is kept after the callback returns.
  */
 #ifndef RR_TRACE_READER_H
 #define RR_TRACE_READER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../common/error.h"
@@ -16,15 +22,32 @@
 
 struct rr_trace;
 
+#define RR_SKIPPED_NAMES 24
+
+enum rr_trace_format { RR_FORMAT_TRACE_DAT, RR_FORMAT_TEXT };
+
 /* What the reader learned about the file itself. */
 struct rr_trace_info {
-	int file_version;		/* trace.dat version: 6 or 7 */
+	enum rr_trace_format format;
+	int file_version;		/* trace.dat version: 6 or 7; 0 for text */
 	int page_size_bytes;		/* host page size stored in the file */
 	char uname[256];		/* "Linux host 6.18.44 ..." if stored, else "" */
+	char kernel_release[64];	/* text: from a `record` meta marker, else "" */
 	int nr_cpus;
 	int nr_buffers;			/* top buffer + instances that hold data */
 	unsigned int events_known;	/* reclaim event types present in the format data */
 	uint64_t nr_missed_events;	/* events the ring buffer dropped */
+	/* events read but not used (other tracepoints, or reclaim events the
+	 * replay ignores such as mm_shrink_slab_end), by name */
+	uint64_t nr_skipped_events;
+	struct { char name[64]; uint64_t count; } skipped[RR_SKIPPED_NAMES];
+	int nr_skipped_names;		/* the rest count under "(other)" */
+	/* text only */
+	uint64_t text_lines;		/* lines read */
+	uint64_t text_other_lines;	/* neither an event, a comment nor blank */
+	uint64_t text_backwards;	/* events whose timestamp went back */
+	bool timestamps_synthetic;	/* bare lines: event order, no time */
+	bool page_size_assumed;		/* text: no page size in the file */
 };
 
 /**
@@ -32,8 +55,9 @@ struct rr_trace_info {
  * @path: file to read.
  * @err:  filled on failure with @path and the reason.
  *
- * Return: a handle, or NULL when the file is missing, unreadable, not a
- * trace.dat, or holds none of the vmscan/memcg events.
+ * Return: a handle, or NULL when the file is missing, unreadable, neither
+ * a trace.dat nor text trace lines, or holds none of the vmscan/memcg
+ * events.
  */
 struct rr_trace *rr_trace_open(const char *path, struct rr_error *err);
 

@@ -9,10 +9,10 @@ trace=$TOP/traces/file-limit.dat
 check_fails "missing trace file" 1 "^reclaim-replay: $TMP/nope.dat: cannot open: No such file" \
 	"$RR" compare "$TMP/nope.dat"
 printf 'this is not a trace\n' >"$TMP/text.dat"
-check_fails "text file instead of a trace" 1 "^reclaim-replay: $TMP/text.dat: not a trace.dat file" \
+check_fails "text file instead of a trace" 1 "^reclaim-replay: $TMP/text.dat: not a trace: neither a trace.dat" \
 	"$RR" compare "$TMP/text.dat"
 : >"$TMP/empty.dat"
-check_fails "empty file" 1 "^reclaim-replay: $TMP/empty.dat: not a trace.dat file" \
+check_fails "empty file" 1 "^reclaim-replay: $TMP/empty.dat: not a trace: neither a trace.dat" \
 	"$RR" compare "$TMP/empty.dat"
 check_fails "directory" 1 "^reclaim-replay: $TMP: is a directory" "$RR" compare "$TMP"
 head -c 5000 "$trace" >"$TMP/truncated.dat"	# a v6 file of record

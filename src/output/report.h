@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * `reclaim-replay report`: what a trace itself shows, per reclaim request
+ * kind, per cgroup and per priority, in the spirit of the kernel's
+ * Documentation/trace/postprocess/trace-vmscan-postprocess.pl.  Fed by the
+ * episode builder's request callback; all counts are in pages, times in
+ * nanoseconds (microseconds in the output).
+ */
+#ifndef RR_OUTPUT_REPORT_H
+#define RR_OUTPUT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "../episode/builder.h"
+#include "../trace/reader.h"
+
+struct rr_report;
+
+struct rr_report *rr_report_new(void);
+void rr_report_free(struct rr_report *r);
+
+/**
+ * rr_report_request() - rr_request_cb that adds one request to the report
+ * @ctx: the struct rr_report.
+ * With @rq NULL (end of trace) it takes the cgroup paths, online state and
+ * LRU sizes from @st.
+ * Return: 0, or -1 on ENOMEM.
+ */
+int rr_report_request(const struct rr_request *rq, const struct rr_state *st, void *ctx);
+
+/**
+ * rr_report_json() - the report as JSON (man reclaim-replay-json(5),
+ * "report"): events, episodes_by_kind, cgroups, priorities, episodes,
+ * inferred_inputs.  @ti describes the file; @assumed lists what the replay
+ * assumed (array of strings, borrowed).  Return: a new reference, or NULL.
+ */
+json_t *rr_report_json(const struct rr_report *r, const struct rr_trace_info *ti,
+		       const json_t *assumed);
+
+/* The same as text tables on @f. */
+void rr_report_print(const struct rr_report *r, const struct rr_trace_info *ti,
+		     const json_t *assumed, unsigned int page_size_bytes, FILE *f);
+
+#endif

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Event descriptors shared by the trace.dat and the text reader. */
+#include "event-desc.h"
+
+#include <string.h>
+
+const struct rr_event_desc rr_known_events[] = {
+	{ "vmscan", "mm_vmscan_memcg_reclaim_begin", RR_EV_MEMCG_RECLAIM_BEGIN, {0} },
+	{ "vmscan", "mm_vmscan_memcg_reclaim_end", RR_EV_MEMCG_RECLAIM_END,
+	  { [F_NR_RECLAIMED] = "nr_reclaimed" } },
+	{ "vmscan", "mm_vmscan_memcg_softlimit_reclaim_begin", RR_EV_SOFTLIMIT_BEGIN, {0} },
+	{ "vmscan", "mm_vmscan_memcg_softlimit_reclaim_end", RR_EV_SOFTLIMIT_END,
+	  { [F_NR_RECLAIMED] = "nr_reclaimed" } },
+	{ "vmscan", "mm_vmscan_direct_reclaim_begin", RR_EV_DIRECT_BEGIN, {0} },
+	{ "vmscan", "mm_vmscan_direct_reclaim_end", RR_EV_DIRECT_END,
+	  { [F_NR_RECLAIMED] = "nr_reclaimed" } },
+	{ "vmscan", "mm_vmscan_node_reclaim_begin", RR_EV_NODE_RECLAIM_BEGIN,
+	  { [F_NID] = "nid" } },
+	{ "vmscan", "mm_vmscan_node_reclaim_end", RR_EV_NODE_RECLAIM_END,
+	  { [F_NR_RECLAIMED] = "nr_reclaimed" } },
+	{ "vmscan", "mm_vmscan_kswapd_wake", RR_EV_KSWAPD_WAKE, { [F_NID] = "nid" } },
+	{ "vmscan", "mm_vmscan_kswapd_sleep", RR_EV_KSWAPD_SLEEP, { [F_NID] = "nid" } },
+	{ "vmscan", "mm_vmscan_lru_isolate", RR_EV_LRU_ISOLATE,
+	  { [F_NR_REQUESTED] = "nr_requested", [F_NR_SCANNED] = "nr_scanned",
+	    [F_NR_TAKEN] = "nr_taken", [F_LRU] = "lru", [F_FILE] = "file" } },
+	/* ≤ v4.10: the memcg flavour of the isolate event */
+	{ "vmscan", "mm_vmscan_memcg_isolate", RR_EV_LRU_ISOLATE,
+	  { [F_NR_REQUESTED] = "nr_requested", [F_NR_SCANNED] = "nr_scanned",
+	    [F_NR_TAKEN] = "nr_taken", [F_LRU] = "lru", [F_FILE] = "file" } },
+	{ "vmscan", "mm_vmscan_lru_shrink_inactive", RR_EV_SHRINK_INACTIVE,
+	  { [F_NID] = "nid", [F_NR_SCANNED] = "nr_scanned",
+	    [F_NR_RECLAIMED] = "nr_reclaimed", [F_PRIORITY] = "priority",
+	    [F_FLAGS] = "reclaim_flags|flags",
+	    [F_NR_ACTIVATE0] = "nr_activate0|nr_activate_anon|nr_activate",
+	    [F_NR_ACTIVATE1] = "nr_activate1|nr_activate_file" } },
+	{ "vmscan", "mm_vmscan_lru_shrink_active", RR_EV_SHRINK_ACTIVE,
+	  { [F_NID] = "nid", [F_NR_TAKEN] = "nr_taken",
+	    [F_NR_REFERENCED] = "nr_referenced",
+	    [F_NR_DEACTIVATED] = "nr_deactivated",
+	    [F_PRIORITY] = "priority", [F_FLAGS] = "reclaim_flags|flags" } },
+	{ "vmscan", "mm_vmscan_write_folio", RR_EV_WRITE_FOLIO,
+	  { [F_FLAGS] = "reclaim_flags|flags" } },
+	{ "vmscan", "mm_vmscan_writepage", RR_EV_WRITE_FOLIO,
+	  { [F_FLAGS] = "reclaim_flags|flags" } },
+	{ "vmscan", "mm_shrink_slab_start", RR_EV_SLAB_START,
+	  { [F_NID] = "nid", [F_PRIORITY] = "priority" } },
+	{ "memcg", "mod_memcg_lruvec_state", RR_EV_MOD_LRUVEC,
+	  { [F_ID] = "id|memcg_id", [F_ITEM] = "item", [F_VAL] = "val" } },
+	{ "memcg", "count_memcg_events", RR_EV_COUNT_EVENTS,
+	  { [F_ID] = "id|memcg_id", [F_ITEM] = "item", [F_VAL] = "val" } },
+	{ "memcg", "memcg_flush_stats", RR_EV_FLUSH,
+	  { [F_ID] = "id|memcg_id", [F_FORCE] = "force",
+	    [F_NEEDS_FLUSH] = "needs_flush" } },
+	{ "cgroup", "cgroup_mkdir", RR_EV_CGROUP_MKDIR,
+	  { [F_ROOT] = "root", [F_LEVEL] = "level", [F_ID] = "id", [F_STR] = "path" } },
+	{ "cgroup", "cgroup_rmdir", RR_EV_CGROUP_RMDIR,
+	  { [F_ROOT] = "root", [F_LEVEL] = "level", [F_ID] = "id", [F_STR] = "path" } },
+	{ "cgroup", "cgroup_release", RR_EV_CGROUP_RELEASE,
+	  { [F_ROOT] = "root", [F_LEVEL] = "level", [F_ID] = "id", [F_STR] = "path" } },
+	{ "cgroup", "cgroup_attach_task", RR_EV_ATTACH,
+	  { [F_ROOT] = "dst_root", [F_LEVEL] = "dst_level", [F_ID] = "dst_id",
+	    [F_PID] = "pid", [F_STR] = "dst_path" } },
+	{ "ftrace", "print", RR_EV_MARKER, { [F_STR] = "buf" } },
+	/* the name /sys/kernel/tracing/trace prints for ftrace:print */
+	{ "ftrace", "tracing_mark_write", RR_EV_MARKER, { [F_STR] = "buf" } },
+};
+
+const size_t rr_nr_known_events = sizeof(rr_known_events) / sizeof(rr_known_events[0]);
+
+static const char *const type_names[RR_EV__COUNT] = {
+	[RR_EV_NONE] = "none",
+	[RR_EV_MEMCG_RECLAIM_BEGIN] = "mm_vmscan_memcg_reclaim_begin",
+	[RR_EV_MEMCG_RECLAIM_END] = "mm_vmscan_memcg_reclaim_end",
+	[RR_EV_SOFTLIMIT_BEGIN] = "mm_vmscan_memcg_softlimit_reclaim_begin",
+	[RR_EV_SOFTLIMIT_END] = "mm_vmscan_memcg_softlimit_reclaim_end",
+	[RR_EV_DIRECT_BEGIN] = "mm_vmscan_direct_reclaim_begin",
+	[RR_EV_DIRECT_END] = "mm_vmscan_direct_reclaim_end",
+	[RR_EV_NODE_RECLAIM_BEGIN] = "mm_vmscan_node_reclaim_begin",
+	[RR_EV_NODE_RECLAIM_END] = "mm_vmscan_node_reclaim_end",
+	[RR_EV_KSWAPD_WAKE] = "mm_vmscan_kswapd_wake",
+	[RR_EV_KSWAPD_SLEEP] = "mm_vmscan_kswapd_sleep",
+	[RR_EV_LRU_ISOLATE] = "mm_vmscan_lru_isolate",
+	[RR_EV_SHRINK_INACTIVE] = "mm_vmscan_lru_shrink_inactive",
+	[RR_EV_SHRINK_ACTIVE] = "mm_vmscan_lru_shrink_active",
+	[RR_EV_WRITE_FOLIO] = "mm_vmscan_write_folio",
+	[RR_EV_SLAB_START] = "mm_shrink_slab_start",
+	[RR_EV_MOD_LRUVEC] = "mod_memcg_lruvec_state",
+	[RR_EV_COUNT_EVENTS] = "count_memcg_events",
+	[RR_EV_FLUSH] = "memcg_flush_stats",
+	[RR_EV_CGROUP_MKDIR] = "cgroup_mkdir",
+	[RR_EV_CGROUP_RMDIR] = "cgroup_rmdir",
+	[RR_EV_CGROUP_RELEASE] = "cgroup_release",
+	[RR_EV_ATTACH] = "cgroup_attach_task",
+	[RR_EV_MARKER] = "print",
+};
+
+const char *rr_event_type_name(enum rr_event_type type)
+{
+	if (type < 0 || type >= RR_EV__COUNT)
+		return "unknown";
+	return type_names[type];
+}
+
+const struct rr_event_desc *rr_event_desc_find(const char *name, size_t len)
+{
+	for (size_t i = 0; i < rr_nr_known_events; i++)
+		if (strlen(rr_known_events[i].name) == len &&
+		    !memcmp(rr_known_events[i].name, name, len))
+			return &rr_known_events[i];
+	return NULL;
+}
+
+void rr_event_set_field(struct rr_event *ev, enum rr_field f, uint64_t v)
+{
+	switch (f) {
+	case F_ID: ev->id = v; break;
+	case F_ITEM: ev->item = (int)v; break;
+	case F_VAL: ev->val = (int64_t)v; break;
+	case F_FORCE: ev->force = v != 0; break;
+	case F_NEEDS_FLUSH: ev->needs_flush = v != 0; break;
+	case F_LRU: ev->lru = (int)v; break;
+	case F_FILE: ev->lru = v ? 2 : 0; break;	/* LRU_INACTIVE_{FILE,ANON} */
+	case F_PRIORITY: ev->priority = (int)v; break;
+	case F_NID: ev->nid = (int)v; break;
+	case F_FLAGS: ev->reclaim_flags = (int)v; break;
+	case F_NR_REQUESTED: ev->nr_requested = v; break;
+	case F_NR_SCANNED: ev->nr_scanned = v; break;
+	case F_NR_TAKEN: ev->nr_taken = v; break;
+	case F_NR_RECLAIMED: ev->nr_reclaimed = v; break;
+	case F_NR_REFERENCED: ev->nr_referenced = v; break;
+	case F_NR_DEACTIVATED: ev->nr_deactivated = v; break;
+	case F_NR_ACTIVATE0:
+	case F_NR_ACTIVATE1: ev->nr_activate += v; break;
+	case F_ROOT: ev->cgroup_root = (int)v; break;
+	case F_LEVEL: ev->cgroup_level = (int)v; break;
+	case F_PID: ev->attach_pid = (int)v; break;
+	case F_STR:
+	case F__COUNT: break;
+	}
+}
+
+int rr_parse_lru_name(const char *s, size_t len, uint64_t *out)
+{
+	/* enum lru_list, include/linux/mmzone.h; printed by
+	 * __print_symbolic(lru, LRU_NAMES) in mm_vmscan_lru_isolate */
+	static const char *const names[] = { "inactive_anon", "active_anon",
+					     "inactive_file", "active_file",
+					     "unevictable" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], s, len)) {
+			*out = i;
+			return 0;
+		}
+	return -1;
+}
+
+int rr_parse_reclaim_flags(const char *s, size_t len, uint64_t *out)
+{
+	/* RECLAIM_WB_* of include/trace/events/vmscan.h */
+	static const struct { const char *name; unsigned int bit; } flags[] = {
+		{ "RECLAIM_WB_ANON", 0x1 }, { "RECLAIM_WB_FILE", 0x2 },
+		{ "RECLAIM_WB_MIXED", 0x10 }, { "RECLAIM_WB_SYNC", 0x4 },
+		{ "RECLAIM_WB_ASYNC", 0x8 },
+	};
+	uint64_t v = 0;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t j = i, k;
+
+		while (j < len && s[j] != '|')
+			j++;
+		for (k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+			if (strlen(flags[k].name) == j - i && !memcmp(flags[k].name, s + i, j - i))
+				break;
+		if (k == sizeof(flags) / sizeof(flags[0]))
+			return -1;
+		v |= flags[k].bit;
+		i = j + 1;
+	}
+	*out = v;
+	return 0;
+}

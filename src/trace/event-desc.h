@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The reclaim events both trace readers know, and the names of their fields
+ * across kernel releases.  A field is looked up by name, never by offset:
+ * in a trace.dat through the event's format (libtraceevent), in text by the
+ * `name=value` key the event's TP_printk() prints.  Where the binary field
+ * and the printed key differ, or a release renamed a field, the descriptor
+ * lists every name, tried in order ("reclaim_flags|flags").
+ *
+ * Sources (include/trace/events/{vmscan,memcg,cgroup}.h):
+ *  - mm_vmscan_lru_isolate: `file=` (≤ v4.10) became `lru=` in v4.11;
+ *    `classzone_idx=` became `classzone=` (v5.8); `isolate_mode=` dropped
+ *    in 3dfbb555c98a (≈v6.7).  `lru` prints symbolically in text.
+ *  - mm_vmscan_lru_shrink_inactive: one `nr_activate=` (v4.16–v5.1), then
+ *    `nr_activate_anon=`/`nr_activate_file=` in text and nr_activate0/1 in
+ *    the binary (886cf1901db9); `flags=` prints the binary reclaim_flags.
+ *  - memcg events (v6.13+): binary `id`, printed `memcg_id=`.
+ */
+#ifndef RR_TRACE_EVENT_DESC_H
+#define RR_TRACE_EVENT_DESC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+enum rr_field {
+	F_ID, F_ITEM, F_VAL, F_FORCE, F_NEEDS_FLUSH,
+	F_LRU, F_FILE, F_PRIORITY, F_NID, F_FLAGS,
+	F_NR_REQUESTED, F_NR_SCANNED, F_NR_TAKEN, F_NR_RECLAIMED,
+	F_NR_REFERENCED, F_NR_DEACTIVATED, F_NR_ACTIVATE0, F_NR_ACTIVATE1,
+	F_ROOT, F_LEVEL, F_PID, F_STR,
+	F__COUNT
+};
+
+struct rr_event_desc {
+	const char *system, *name;
+	enum rr_event_type type;
+	/* field names in enum rr_field order; "a|b" tries a, then b */
+	const char *fields[F__COUNT];
+};
+
+extern const struct rr_event_desc rr_known_events[];
+extern const size_t rr_nr_known_events;
+
+/* The descriptor of event @name (@len bytes, no system prefix), or NULL. */
+const struct rr_event_desc *rr_event_desc_find(const char *name, size_t len);
+
+/**
+ * rr_event_set_field() - store one decoded field value in @ev
+ * @v: the raw value; signed fields arrive sign-extended to 64 bits.
+ * F_NR_ACTIVATE0/1 add up into ev->nr_activate; F_FILE (≤ v4.10 isolate)
+ * sets ev->lru to the inactive list of that type unless `lru` was given.
+ */
+void rr_event_set_field(struct rr_event *ev, enum rr_field f, uint64_t v);
+
+/* Symbolic values printed by TP_printk(): an `enum lru_list` name
+ * ("inactive_file") or a "RECLAIM_WB_FILE|RECLAIM_WB_ASYNC" mask.
+ * Return 0 and set @out, or -1 if @s (@len bytes) is not such a value. */
+int rr_parse_lru_name(const char *s, size_t len, uint64_t *out);
+int rr_parse_reclaim_flags(const char *s, size_t len, uint64_t *out);
+
+#endif

@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Text trace reader.  Accepts, line by line:
+ *  - /sys/kernel/tracing/trace and trace_pipe output, with or without the
+ *    irq-flags column and the tgid column:
+ *      "  stress-4242  [000] d..1.  100.000100: mm_vmscan_lru_isolate: ..."
+ *  - `trace-cmd report` output (`cpus=2` header, padded event names) and
+ *    `trace-cmd report -l`, where the CPU is glued to the flags:
+ *      "  stress-4242   0d..1.   100.000100: mm_vmscan_lru_isolate: ..."
+ *  - bare lines as quoted in commit messages and bug reports:
+ *      "mm_vmscan_lru_isolate: classzone=3 order=0 nr_requested=32 ..."
+ *    (only known event names count here; the task is pid 0 and the
+ *    timestamps are the line order, flagged as synthetic)
+ *  - "CPU:1 [LOST 123 EVENTS]" lines: lost events before the next event;
+ *  - "#" lines and blank lines: comments.
+ * Fields are read by the `name=value` keys the event prints, with the
+ * names of every release (event-desc.h); a value may hold spaces (cgroup
+ * paths) up to the next key.  Symbolic values (lru=inactive_file,
+ * flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC) are turned into the numbers the
+ * binary format carries.  Events are handed over in file order.
+ */
+#include "text.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event-desc.h"
+
+struct rr_text {
+	char *path;
+};
+
+#define KV_MAX 64
+
+struct kv {
+	const char *key, *val;
+	size_t key_len, val_len;
+};
+
+struct line {
+	bool has_header;	/* task-pid [cpu] ts: */
+	int pid, cpu;
+	uint64_t ts_ns;
+	const char *event;
+	size_t event_len;
+	char *body;
+};
+
+enum line_kind { L_OTHER, L_BLANK, L_EVENT, L_LOST, L_CPUS };
+
+static bool is_ident_char(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* "100.000100" (seconds) or "123456" (a counter clock) -> ns */
+static bool parse_ts(const char *s, size_t n, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0, digits = 0;
+
+	if (!n || !isdigit((unsigned char)s[0]))
+		return false;
+	for (; i < n && isdigit((unsigned char)s[i]); i++) {
+		if (sec > UINT64_MAX / 10 / 1000000000ULL)
+			return false;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && isdigit((unsigned char)s[i]); i++)
+			if (digits < 9) {
+				frac = frac * 10 + (uint64_t)(s[i] - '0');
+				digits++;
+			}
+		if (!digits)
+			return false;
+	}
+	if (i != n)
+		return false;
+	while (digits < 9) {
+		frac *= 10;
+		digits++;
+	}
+	*ns = sec * 1000000000ULL + frac;
+	return true;
+}
+
+/* "comm-pid", "comm-pid (  tgid) [cpu] flags", "comm-pid  0d..1." */
+static void parse_header(char *h, size_t n, struct line *l)
+{
+	char *lb = NULL, *end;
+
+	while (n && isspace((unsigned char)h[n - 1]))
+		n--;
+	h[n] = 0;
+	l->cpu = 0;
+	for (char *p = h; *p; p++)
+		if (*p == '[' && isdigit((unsigned char)p[1]))
+			lb = p;
+	if (lb) {
+		l->cpu = (int)strtol(lb + 1, NULL, 10);
+		*lb = 0;
+	} else {
+		/* -l: the last token is the CPU glued to the flags */
+		char *sp = strrchr(h, ' ');
+
+		if (sp && isdigit((unsigned char)sp[1])) {
+			l->cpu = (int)strtol(sp + 1, NULL, 10);
+			*sp = 0;
+		}
+	}
+	n = strlen(h);
+	while (n && isspace((unsigned char)h[n - 1]))
+		h[--n] = 0;
+	if (n && h[n - 1] == ')') {	/* the tgid column */
+		char *lp = strrchr(h, '(');
+
+		if (lp) {
+			*lp = 0;
+			n = strlen(h);
+			while (n && isspace((unsigned char)h[n - 1]))
+				h[--n] = 0;
+		}
+	}
+	end = strrchr(h, '-');
+	if (end && end[1] && strspn(end + 1, "0123456789") == strlen(end + 1))
+		l->pid = (int)strtol(end + 1, NULL, 10);
+}
+
+static enum line_kind classify(char *s, struct line *l, uint64_t *lost)
+{
+	char *p = s, *q;
+
+	memset(l, 0, sizeof(*l));
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p || *p == '#')
+		return L_BLANK;
+	if ((q = strstr(p, "[LOST ")) != NULL) {
+		unsigned long long n = strtoull(q + 6, NULL, 10);
+
+		*lost = n ? n : 1;
+		return L_LOST;
+	}
+	if (!strncmp(p, "cpus=", 5))
+		return L_CPUS;
+	/* header form: the first "<number>: <ident>:" */
+	for (q = strstr(p, ": "); q; q = strstr(q + 1, ": ")) {
+		char *tok = q, *r;
+		uint64_t ts;
+
+		while (tok > p && !isspace((unsigned char)tok[-1]))
+			tok--;
+		if (!parse_ts(tok, (size_t)(q - tok), &ts))
+			continue;
+		r = q + 2;
+		while (*r == ' ')
+			r++;
+		l->event = r;
+		while (is_ident_char((unsigned char)*r))
+			r++;
+		if (r == l->event || *r != ':')
+			continue;
+		l->event_len = (size_t)(r - l->event);
+		l->ts_ns = ts;
+		l->has_header = true;
+		r++;
+		while (*r == ' ')
+			r++;
+		l->body = r;
+		parse_header(p, (size_t)(tok - p), l);
+		return L_EVENT;
+	}
+	/* bare form: a known event name at the start of the line */
+	for (q = p; is_ident_char((unsigned char)*q); q++)
+		;
+	if (q > p && *q == ':' && (q[1] == ' ' || !q[1]) &&
+	    rr_event_desc_find(p, (size_t)(q - p))) {
+		l->event = p;
+		l->event_len = (size_t)(q - p);
+		q++;
+		while (*q == ' ')
+			q++;
+		l->body = q;
+		return L_EVENT;
+	}
+	return L_OTHER;
+}
+
+/* Split "a=1 b=x y c=2" into keys and values; a token without '=' extends
+ * the previous value (a path with spaces). */
+static int split_kv(const char *body, struct kv *kv)
+{
+	int n = 0;
+	const char *p = body;
+
+	while (*p) {
+		const char *tok, *eq;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		tok = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		eq = memchr(tok, '=', (size_t)(p - tok));
+		if (eq && eq > tok) {
+			const char *k = tok;
+
+			while (k < eq && is_ident_char((unsigned char)*k))
+				k++;
+			if (k == eq && n < KV_MAX) {
+				kv[n].key = tok;
+				kv[n].key_len = (size_t)(eq - tok);
+				kv[n].val = eq + 1;
+				kv[n].val_len = (size_t)(p - eq - 1);
+				n++;
+				continue;
+			}
+		}
+		if (n)
+			kv[n - 1].val_len = (size_t)(p - kv[n - 1].val);
+	}
+	return n;
+}
+
+static const struct kv *kv_find(const struct kv *kv, int n, const char *names)
+{
+	while (*names) {
+		size_t len = strcspn(names, "|");
+
+		for (int i = 0; i < n; i++)
+			if (kv[i].key_len == len && !memcmp(kv[i].key, names, len))
+				return &kv[i];
+		names += len + (names[len] == '|');
+	}
+	return NULL;
+}
+
+static bool parse_num(const char *s, size_t n, uint64_t *out)
+{
+	char buf[32], *end;
+
+	if (!n || n >= sizeof(buf))
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	errno = 0;
+	if (buf[0] == '-')
+		*out = (uint64_t)strtoll(buf, &end, 0);
+	else
+		*out = strtoull(buf, &end, 0);
+	if (errno || *end)
+		return false;
+	return true;
+}
+
+static bool field_value(enum rr_field f, const struct kv *v, uint64_t *out)
+{
+	if (parse_num(v->val, v->val_len, out))
+		return true;
+	switch (f) {
+	case F_LRU:
+		return !rr_parse_lru_name(v->val, v->val_len, out);
+	case F_FLAGS:
+		return !rr_parse_reclaim_flags(v->val, v->val_len, out);
+	case F_FORCE:
+	case F_NEEDS_FLUSH:
+		if (v->val_len == 4 && !memcmp(v->val, "true", 4)) {
+			*out = 1;
+			return true;
+		}
+		if (v->val_len == 5 && !memcmp(v->val, "false", 5)) {
+			*out = 0;
+			return true;
+		}
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* "...: nid: 0 objects to shrink 0 ... priority 8" (mm_shrink_slab_start) */
+static void slab_fields(const char *body, struct rr_event *ev)
+{
+	const char *p = strstr(body, "nid: "), *last = NULL;
+
+	if (p)
+		ev->nid = atoi(p + 5);
+	for (p = strstr(body, "priority "); p; p = strstr(p + 1, "priority "))
+		last = p;
+	if (last)
+		ev->priority = atoi(last + 9);
+}
+
+/* Decode one event line into @ev; the strings point into @l's buffer. */
+static void decode(const struct rr_event_desc *d, struct line *l, struct rr_event *ev)
+{
+	struct kv kv[KV_MAX];
+	int n;
+
+	ev->type = d->type;
+	if (d->type == RR_EV_MARKER) {
+		char *b = l->body;
+		size_t len;
+
+		/* trace-cmd prints "print: 0xffffffff8149ab1a: text" */
+		if (b[0] == '0' && b[1] == 'x') {
+			char *c = b + 2;
+
+			while (isxdigit((unsigned char)*c))
+				c++;
+			if (*c == ':') {
+				b = c + 1;
+				while (*b == ' ')
+					b++;
+			}
+		}
+		len = strlen(b);
+		while (len && (b[len - 1] == ' ' || b[len - 1] == '\n'))
+			len--;
+		ev->str = b;
+		ev->str_len = (int)len;
+		return;
+	}
+	if (d->type == RR_EV_SLAB_START) {
+		slab_fields(l->body, ev);
+		return;
+	}
+	n = split_kv(l->body, kv);
+	for (int f = 0; f < F__COUNT; f++) {
+		const struct kv *v;
+		uint64_t x;
+
+		if (!d->fields[f] || !(v = kv_find(kv, n, d->fields[f])))
+			continue;
+		if (f == F_FILE && kv_find(kv, n, d->fields[F_LRU]))
+			continue;
+		if (f == F_STR) {
+			ev->str = v->val;
+			ev->str_len = (int)v->val_len;
+			continue;
+		}
+		if (field_value((enum rr_field)f, v, &x))
+			rr_event_set_field(ev, (enum rr_field)f, x);
+	}
+}
+
+struct pass {
+	struct rr_trace_info *info;
+	rr_event_cb cb;		/* NULL: the checking pass of open */
+	void *ctx;
+	uint64_t events;	/* event lines, known or not */
+	uint64_t pending_lost;
+	uint64_t last_ts;
+	int max_cpu;
+};
+
+/* A `reclaim-replay record` meta marker names the kernel and page size. */
+static void meta_marker(struct rr_trace_info *info, const char *body)
+{
+	const char *m = strstr(body, "reclaim-replay: meta "), *v;
+
+	if (!m)
+		return;
+	if ((v = strstr(m, " kernel_release=")) != NULL)
+		snprintf(info->kernel_release, sizeof(info->kernel_release), "%.*s",
+			 (int)strcspn(v + 16, " "), v + 16);
+	if ((v = strstr(m, " page_size=")) != NULL) {
+		info->page_size_bytes = atoi(v + 11);
+		info->page_size_assumed = info->page_size_bytes <= 0;
+	}
+}
+
+static int one_line(struct pass *ps, char *s)
+{
+	struct line l;
+	uint64_t lost = 0;
+	const struct rr_event_desc *d;
+	struct rr_event ev;
+	char name[64];
+
+	switch (classify(s, &l, &lost)) {
+	case L_BLANK:
+		return 0;
+	case L_OTHER:
+		ps->info->text_other_lines++;
+		return 0;
+	case L_CPUS:
+		ps->info->nr_cpus = atoi(strchr(s, '=') + 1);
+		return 0;
+	case L_LOST:
+		ps->pending_lost += lost;
+		ps->info->nr_missed_events += lost;
+		return 0;
+	case L_EVENT:
+		break;
+	}
+	ps->events++;
+	if (l.has_header && l.cpu > ps->max_cpu)
+		ps->max_cpu = l.cpu;
+	d = rr_event_desc_find(l.event, l.event_len);
+	if (!d) {
+		if (ps->cb) {
+			snprintf(name, sizeof(name), "%.*s", (int)l.event_len, l.event);
+			rr_trace_info_count_skipped(ps->info,
+						    rr_trace_info_skip_slot(ps->info, name));
+		}
+		return 0;
+	}
+	ps->info->events_known |= 1u << d->type;
+	if (!ps->cb) {
+		if (d->type == RR_EV_MARKER)
+			meta_marker(ps->info, l.body);
+		return 0;
+	}
+	memset(&ev, 0, sizeof(ev));
+	if (l.has_header) {
+		ev.ts_ns = l.ts_ns;
+		ev.pid = l.pid;
+		ev.cpu = l.cpu;
+		if (ev.ts_ns < ps->last_ts)
+			ps->info->text_backwards++;
+	} else {
+		/* bare lines: keep the order, 1 us apart */
+		ps->info->timestamps_synthetic = true;
+		ev.ts_ns = ps->last_ts + 1000;
+	}
+	if (ev.ts_ns > ps->last_ts)
+		ps->last_ts = ev.ts_ns;
+	ev.lost_before = ps->pending_lost;
+	ps->pending_lost = 0;
+	decode(d, &l, &ev);
+	return ps->cb(&ev, ps->ctx);
+}
+
+static int run(const char *path, struct pass *ps, struct rr_error *err)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = 0;
+
+	if (!fp) {
+		rr_error_set(err, path, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	ps->info->text_lines = 0;
+	ps->info->text_other_lines = 0;
+	ps->info->text_backwards = 0;
+	ps->info->nr_missed_events = 0;
+	while ((n = getline(&buf, &cap, fp)) > 0) {
+		if (memchr(buf, 0, (size_t)n)) {
+			rr_error_set(err, path,
+				     "not a trace: neither a trace.dat (no trace-cmd magic) "
+				     "nor a text trace (binary data on line %llu)",
+				     (unsigned long long)ps->info->text_lines + 1);
+			ret = -1;
+			break;
+		}
+		while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+			buf[--n] = 0;
+		ps->info->text_lines++;
+		ret = one_line(ps, buf);
+		if (ret)
+			break;
+	}
+	if (!ret && ferror(fp)) {
+		rr_error_set(err, path, "read error: %s", strerror(errno));
+		ret = -1;
+	}
+	free(buf);
+	fclose(fp);
+	return ret;
+}
+
+struct rr_text *rr_text_open(const char *path, struct rr_trace_info *info,
+			     struct rr_error *err)
+{
+	struct pass ps = { .info = info, .max_cpu = -1 };
+	struct rr_text *tx;
+
+	if (run(path, &ps, err))
+		return NULL;
+	if (!ps.events) {
+		rr_error_set(err, path,
+			     "not a trace: neither a trace.dat (no trace-cmd magic) nor text "
+			     "trace lines (\"task-pid [cpu] seconds: event: field=value ...\" "
+			     "or \"mm_vmscan_...: field=value ...\")");
+		return NULL;
+	}
+	if (!(info->events_known & ((1u << RR_EV_MEMCG_RECLAIM_BEGIN) |
+				    (1u << RR_EV_MEMCG_RECLAIM_END) |
+				    (1u << RR_EV_DIRECT_BEGIN) |
+				    (1u << RR_EV_KSWAPD_WAKE) |
+				    (1u << RR_EV_LRU_ISOLATE) |
+				    (1u << RR_EV_MOD_LRUVEC)))) {
+		rr_error_set(err, path,
+			     "holds no vmscan or memcg events (record with -e vmscan -e memcg -e cgroup)");
+		return NULL;
+	}
+	if (!info->nr_cpus)
+		info->nr_cpus = ps.max_cpu + 1;
+	info->nr_buffers = 1;
+	if (info->page_size_bytes <= 0)
+		info->page_size_assumed = true;
+	tx = calloc(1, sizeof(*tx));
+	if (!tx || !(tx->path = strdup(path))) {
+		free(tx);
+		rr_error_set(err, path, "out of memory");
+		return NULL;
+	}
+	return tx;
+}
+
+int rr_text_for_each(struct rr_text *tx, struct rr_trace_info *info,
+		     rr_event_cb cb, void *ctx, struct rr_error *err)
+{
+	struct pass ps = { .info = info, .cb = cb, .ctx = ctx, .max_cpu = -1 };
+
+	return run(tx->path, &ps, err);
+}
+
+void rr_text_close(struct rr_text *tx)
+{
+	if (!tx)
+		return;
+	free(tx->path);
+	free(tx);
+}
