@@ -96,6 +96,9 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	int ret = -1, start_cursor;
 
 	memset(res, 0, sizeof(res));
+	if (ep->mglru)	/* §11: the batches are no get_scan_count() decisions */
+		return rr_out_episode(r->out, ep, st, NULL,
+				      "Multi-Gen LRU batches: no policy verdict from this episode");
 	if (rr_episode_sim_input(ep, st, &r->km, r->page_shift, &in, &serr)) {
 		if (rr_fidelity_episode(&r->out->fidelity, ep, st, &r->km, r->page_shift,
 					&r->policies[0], NULL, false, r->err))
@@ -518,6 +521,8 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		if (!bs->snapshot_memcgs) {
 			assume(input, "v1 per-memcg swappiness not in the trace: 60 (vm_swappiness default) assumed, inherited at mkdir");
 			assume(input, "memcgs that predate the trace: LRU sizes are the smallest start values that keep every running sum >= 0");
+			if (bs->lru_isolate_bounds)
+				assume(input, "memcgs that predate the trace: start sizes raised to nr_requested << priority of their batches (no memory.low/min protection assumed)");
 			out->fidelity.swappiness_assumed = true;
 		}
 		assume(input, "anon/file reclaim costs of memcgs that predate the trace start at 0");

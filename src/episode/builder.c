@@ -45,6 +45,8 @@ struct task {
 	uint64_t memcg_id;		/* from cgroup_attach_task */
 	struct rr_request *rq;		/* innermost open request (report) */
 	bool batch_mglru;		/* the batch in flight is an MGLRU one */
+	bool batch_sum_valid;
+	int64_t batch_sum;		/* its list's running sum when attributed */
 	uint64_t last_ts;		/* the task's last event */
 	UT_hash_handle hh;
 };
@@ -464,6 +466,34 @@ static void rq_batch(struct rr_builder *b, struct task *t)
 		rq->mglru = true;
 }
 
+/*
+ * No snapshot knows the start size of a memcg that predates the trace:
+ * beyond the running sums, the batch itself bounds it.  get_scan_count()
+ * asks for at most size >> priority pages of a list (§3.2, §13.1), and
+ * nr_requested <= that target, so size >= nr_requested << priority at the
+ * decision, whose running sum was at most the one at attribution (the
+ * lru_add_drain() deltas in between only add).  Skipped where the rule
+ * has exceptions: offline memcgs (the SWAP_CLUSTER_MAX scrape) and MGLRU.
+ * memory.low/min protection (max(scan, SWAP_CLUSTER_MAX)) is not in the
+ * trace; the bound assumes none.
+ */
+static void isolate_bound(struct rr_builder *b, struct task *t)
+{
+	struct rr_memcg *m = t->batch.memcg_id ? rr_state_find(&b->st, t->batch.memcg_id) : NULL;
+	int p = t->batch.priority, l = t->batch.lru;
+	int64_t need;
+
+	if (!m || m->baseline_known || !t->batch_sum_valid || t->batch_mglru ||
+	    p < 0 || p > 12 || !m->online || m->rmdir_ns || !t->batch.nr_requested)
+		return;
+	need = (int64_t)(t->batch.nr_requested << p);
+	if (t->batch_sum - need < m->lru_low[l]) {
+		m->lru_low[l] = t->batch_sum - need;
+		m->lru_from_isolate = true;
+		b->stats.lru_isolate_bounds++;
+	}
+}
+
 /* Close the batch in flight: statistics and cost notes. */
 static void batch_close(struct rr_builder *b, struct task *t, const struct rr_event *ev)
 {
@@ -511,9 +541,11 @@ static void batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 	}
 	if (!t->batch.memcg_id)
 		b->stats.batches_unattributed++;
+	isolate_bound(b, t);
 	rq_batch(b, t);
 	t->batch_open = false;
 	t->awaiting_memcg = false;
+	t->batch_sum_valid = false;
 	t->pageouts = 0;
 }
 
@@ -624,7 +656,13 @@ static void capture(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 static void attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 {
 	struct rr_rec_batch *eb = ep_batch(t);
+	struct rr_memcg *m = rr_state_find(&b->st, memcg_id);
 
+	/* the running sum before this batch's decrements (for the bound in
+	 * isolate_bound()) */
+	t->batch_sum_valid = m && t->batch.lru >= 0 && t->batch.lru < 4;
+	if (t->batch_sum_valid)
+		t->batch_sum = m->lru_sum[t->batch.lru];
 	t->batch.memcg_id = memcg_id;
 	t->awaiting_memcg = false;
 	if (eb) {

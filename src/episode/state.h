@@ -37,6 +37,8 @@ struct rr_memcg {
 	bool online;
 	bool named;			/* path known from a cgroup event */
 	bool baseline_known;		/* created in the trace: sizes start at 0 */
+	bool lru_from_isolate;		/* a start size was raised to
+					 * nr_requested << priority of a batch */
 	uint64_t rmdir_ns;
 	/* the recorded decisions showed the offline rules from this time on
 	 * (a fitted value inside the rmdir -> offline window, §12.3, §20.3) */

@@ -194,7 +194,8 @@ static void final_state(struct rr_report *r, const struct rr_state *st)
 			if (m->lru_sum[l] || m->lru_low[l])
 				deltas = true;
 		}
-		c->lru_source = m->baseline_known ? "exact" : deltas ? "deltas" : "isolate";
+		c->lru_source = m->baseline_known ? "exact" : m->lru_from_isolate ? "isolate+deltas" :
+				deltas ? "deltas" : "isolate";
 	}
 }
 
@@ -436,7 +437,7 @@ static json_t *inferred_json(const struct rr_report *r, const struct rr_trace_in
 		if (!c->id)
 			continue;
 		nc++;
-		if (c->lru_source && !strcmp(c->lru_source, "deltas"))
+		if (c->lru_source && strstr(c->lru_source, "deltas"))
 			nd++;
 		else if (!c->lru_source || !strcmp(c->lru_source, "isolate"))
 			ni++;
@@ -444,6 +445,7 @@ static json_t *inferred_json(const struct rr_report *r, const struct rr_trace_in
 	if (nd) {
 		snprintf(buf, sizeof(buf), "LRU sizes of %zu of %zu cgroups: no snapshot; the "
 			 "smallest start sizes consistent with the mod_memcg_lruvec_state deltas "
+			 "and, for isolate+deltas, with nr_requested << priority of the batches "
 			 "(lower bounds)", nd, nc);
 		json_array_append_new(arr, json_string(buf));
 	}

@@ -54,6 +54,133 @@ for name in anon-swap offline-child; do
 		"$(jq -c '.summary.policies' "$TMP/$name.cmp.json")"
 done
 
+
+# -- five kernel generations, one episode structure ---------------------------
+structure='[.episodes[] | {kind, pid, parent_seq, depth, complete, flags, nr_reclaimed, batches,
+	scanned_pages, reclaimed_pages, active_scanned_pages, lowest_priority,
+	cells: [.cells[] | del(.cgroup_id)]}]'
+for gen in 4.19 5.4 5.15 6.6 6.18; do
+	f=$fix/linux-$gen.txt
+	check "linux-$gen: report --json exits 0" sh -c "'$RR' report -q --json '$f' >'$TMP/gen-$gen.json'"
+	jq -c "$structure" "$TMP/gen-$gen.json" >"$TMP/gen-$gen.struct"
+	check "linux-$gen: report (text tables) exits 0" sh -c "'$RR' report -q '$f' >'$TMP/gen-$gen.txt'"
+done
+check_eq "4.19 fixture: memcg, kswapd and direct episodes" \
+	'memcg 4242 true [] 38 3 40 38 16 11|kswapd 77 true [] null 1 32 32 0 12|direct 5151 true [] 20 1 40 20 0 12' \
+	"$(jq -r '[.episodes[] | "\(.kind) \(.pid) \(.complete) \(.flags) \(.nr_reclaimed) \(.batches) \(.scanned_pages) \(.reclaimed_pages) \(.active_scanned_pages) \(.lowest_priority)"] | join("|")' "$TMP/gen-4.19.json")"
+check_eq "4.19 fixture: memcg cells (priority, list, scanned, reclaimed)" \
+	'12 inactive_file 32 30|12 active_file 16 0|11 inactive_anon 8 8' \
+	"$(jq -r '[.episodes[0].cells[] | "\(.priority) \(.lru) \(.scanned_pages) \(.reclaimed_pages)"] | join("|")' "$TMP/gen-4.19.json")"
+for gen in 5.4 5.15 6.6 6.18; do
+	check_eq "linux-$gen: same episode structure as linux-4.19" \
+		"$(cat "$TMP/gen-4.19.struct")" "$(cat "$TMP/gen-$gen.struct")"
+done
+check_eq "latency p50/max per kind from the timestamps (us)" "80 80 30 30" \
+	"$(jq -r '"\(.episodes_by_kind.memcg.latency_us.p50) \(.episodes_by_kind.memcg.latency_us.max) \(.episodes_by_kind.kswapd.latency_us.p50) \(.episodes_by_kind.direct.latency_us.max)"' "$TMP/gen-5.4.json")"
+check_eq "4.19: batches unattributed (no memcg: events before 6.13)" "null 5" \
+	"$(jq -r '.cgroups[] | "\(.cgroup_id) \(.batches)"' "$TMP/gen-4.19.json")"
+check "4.19: unattributed batches listed as inferred" \
+	jq -e '.inferred_inputs | any(test("5 of 5 LRU batches not attributed"))' "$TMP/gen-4.19.json"
+check_eq "6.18: memcg batches attributed to /work (scanned, reclaimed, swap-outs, active)" \
+	"/work 40 38 8 16" \
+	"$(jq -r '.cgroups[] | select(.cgroup_id == 1234) | "\(.path) \(.scanned_pages) \(.reclaimed_pages) \(.swapout_pages) \(.active_scanned_pages)"' "$TMP/gen-6.18.json")"
+check_eq "6.18: the rest unattributed" "2 72 52" \
+	"$(jq -r '.cgroups[] | select(.cgroup_id == null) | "\(.batches) \(.scanned_pages) \(.reclaimed_pages)"' "$TMP/gen-6.18.json")"
+check "text format and an assumed kernel are said" \
+	jq -e '.input.format == "text" and .input.kernel_release_source == "assumed" and
+		(.inferred_inputs | any(test("kernel release"))) and (.inferred_inputs | any(test("page size")))' \
+	"$TMP/gen-6.6.json"
+
+check "bare lines: report exits 0" sh -c "'$RR' report -q --json '$fix/bare-6.18.txt' >'$TMP/bare.json'"
+check_eq "bare lines: the memcg episode of the others (pid unknown: 0)" \
+	"$(jq -c "$structure | map(select(.kind == \"memcg\") | .pid = 0)" "$TMP/gen-6.6.json")" \
+	"$(jq -c "$structure" "$TMP/bare.json")"
+check "bare lines: no latencies, timestamps flagged synthetic" \
+	jq -e '.episodes_by_kind.memcg.latency_us == null and (.inferred_inputs | any(test("timestamps")))' "$TMP/bare.json"
+
+# -- cut short, lost events, unknown events: report, flag, exit 0 ----------------
+f66=$fix/linux-6.6.txt
+grep -n 'memcg_reclaim_end' "$f66" | cut -d: -f1 >"$TMP/endline"
+head -n $(($(cat "$TMP/endline") - 3)) "$f66" >"$TMP/cut.txt"
+check "cut in the middle of an episode: exit 0" sh -c "'$RR' report -q --json '$TMP/cut.txt' >'$TMP/cut.json'"
+check_eq "cut: the open episode is kept and flagged no_end" 'memcg false ["no_end"] 3' \
+	"$(jq -r '.episodes[] | "\(.kind) \(.complete) \(.flags|tojson) \(.batches)"' "$TMP/cut.json")"
+check_eq "cut: no latency from the incomplete episode" "null" \
+	"$(jq -c '.episodes_by_kind.memcg.latency_us' "$TMP/cut.json")"
+grep -v 'mm_vmscan_memcg_reclaim_begin' "$f66" >"$TMP/headless.txt"
+check "started mid-episode: exit 0" sh -c "'$RR' report -q --json '$TMP/headless.txt' >'$TMP/headless.json'"
+check_eq "started mid-episode: end without begin kept, flagged no_begin, with its batches" \
+	'memcg ["no_begin"] 38 3' \
+	"$(jq -r '.episodes[] | select(.kind == "memcg") | "\(.kind) \(.flags|tojson) \(.nr_reclaimed) \(.batches)"' "$TMP/headless.json")"
+check "cut trace-cmd text of a real trace: exit 0" sh -c \
+	"head -n 30000 '$TMP/anon-swap.txt' >'$TMP/anon-cut.txt' && '$RR' report -q --json '$TMP/anon-cut.txt' >'$TMP/anon-cut.json'"
+check_eq "cut real trace: exactly one episode flagged no_end" 1 \
+	"$(jq '[.episodes[] | select(.flags | index("no_end"))] | length' "$TMP/anon-cut.json")"
+
+awk 'NR == FNR { if ($0 ~ /shrink_active/) at = FNR; next } { print } FNR == at { print "CPU:0 [LOST 12 EVENTS]" }' \
+	"$f66" "$f66" >"$TMP/lost.txt"
+check "lost events: exit 0" sh -c "'$RR' report -q --json '$TMP/lost.txt' >'$TMP/lost.json'"
+check_eq "lost events: counted" 12 "$(jq '.events.missed_events' "$TMP/lost.json")"
+check_eq "lost events: the open episode flagged, the later ones not" \
+	'memcg ["lost_events"]|kswapd []|direct []' \
+	"$(jq -r '[.episodes[] | "\(.kind) \(.flags|tojson)"] | join("|")' "$TMP/lost.json")"
+check "lost events: reported in the text output" sh -c "'$RR' report -q '$TMP/lost.txt' | grep -q '^events: 12 lost'"
+
+sed -e '/kswapd_wake/i\          stress-4242    [000] d..2.   100.000190: sched_switch: prev_comm=stress prev_pid=4242 prev_prio=120 prev_state=R+ ==> next_comm=swapper/0 next_pid=0 next_prio=120' \
+    -e '/kswapd_wake/i\         kswapd0-77      [001] .....   100.000195: mm_vmscan_brand_new_event: nid=0 foo=1' \
+    -e '/kswapd_wake/i\garbage that is no trace line' "$f66" >"$TMP/unknown.txt"
+check "unknown events: exit 0" sh -c "'$RR' report -q --json '$TMP/unknown.txt' >'$TMP/unknown.json'"
+check_eq "unknown events: skipped and counted by name" '{"sched_switch":1,"mm_vmscan_brand_new_event":1}' \
+	"$(jq -c '.events.skipped_by_name' "$TMP/unknown.json")"
+check_eq "unknown events: other lines counted" 1 "$(jq '.events.text_other_lines' "$TMP/unknown.json")"
+check_eq "unknown events: same episodes as without them" \
+	"$(cat "$TMP/gen-6.6.struct")" "$(jq -c "$structure" "$TMP/unknown.json")"
+
+# -- nesting, kswapd re-wakes, MGLRU, old and odd line shapes -------------------
+cat >"$TMP/nested.txt" <<'TXT'
+# proactive write by the recorder around two memory.reclaim calls; kswapd
+# wakes twice without sleeping; an MGLRU batch in a third task
+ reclaim-replay-900  [001] .....   200.000000: tracing_mark_write: reclaim-replay: proactive begin bytes=1048576
+ reclaim-replay-900  [001] .....   200.000010: mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_KERNEL
+ reclaim-replay-900  [001] d..1.   200.000020: mm_vmscan_lru_isolate: classzone=3 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inactive_file
+ reclaim-replay-900  [001] .....   200.000030: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=32 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+ reclaim-replay-900  [001] .....   200.000040: mm_vmscan_memcg_reclaim_end: nr_reclaimed=32
+ reclaim-replay-900  [001] .....   200.000050: mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_KERNEL
+ reclaim-replay-900  [001] .....   200.000060: mm_vmscan_memcg_reclaim_end: nr_reclaimed=0
+ reclaim-replay-900  [001] .....   200.000070: tracing_mark_write: reclaim-replay: proactive end bytes=1048576 result=0 errno=0
+         kswapd0-77  [000] .....   200.000100: mm_vmscan_kswapd_wake: nid=0 zid=3 order=0
+         kswapd0-77  [000] .....   200.000200: mm_vmscan_kswapd_wake: nid=0 zid=3 order=0
+         kswapd0-77  [000] .....   200.000300: mm_vmscan_kswapd_sleep: nid=0
+            <...>-31337 (  31337) [001] d..1.   200.000400: mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_KERNEL
+            <...>-31337 (  31337) [001] d..1.   200.000410: mm_vmscan_lru_isolate: classzone=3 order=0 nr_requested=4096 nr_scanned=900 nr_skipped=0 nr_taken=800 lru=inactive_file
+            <...>-31337 (  31337) [001] d..1.   200.000420: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=800 nr_reclaimed=700 priority=12 flags=RECLAIM_WB_FILE
+            <...>-31337 (  31337) [001] d..1.   200.000430: mm_vmscan_memcg_reclaim_end: nr_reclaimed=700
+    my task-with-dash-4000  [000] ....   200.000500: mm_vmscan_direct_reclaim_begin: order=0 may_writepage=1 gfp_flags=GFP_KERNEL classzone_idx=2
+    my task-with-dash-4000  [000] ....   200.000510: mm_vmscan_lru_isolate: isolate_mode=1 order=0 nr_requested=32 nr_scanned=32 nr_taken=32 file=1
+    my task-with-dash-4000  [000] ....   200.000520: mm_vmscan_lru_shrink_inactive: nid=0 zid=2 nr_scanned=32 nr_reclaimed=31 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+    my task-with-dash-4000  [000] ....   200.000530: mm_vmscan_direct_reclaim_end: nr_reclaimed=31
+TXT
+check "nested/odd lines: exit 0" sh -c "'$RR' report -q --json '$TMP/nested.txt' >'$TMP/nested.json'"
+check_eq "memory.reclaim calls nest inside the proactive write" \
+	'memcg 900 1 1 32|memcg 900 1 1 0|proactive 900 null 0 null' \
+	"$(jq -r '[.episodes[] | select(.pid == 900) | "\(.kind) \(.pid) \(.parent_seq) \(.depth) \(.nr_reclaimed)"] | join("|")' "$TMP/nested.json")"
+check_eq "proactive bytes from the marker" 1048576 \
+	"$(jq '.episodes[] | select(.kind == "proactive") | .proactive_bytes' "$TMP/nested.json")"
+check_eq "kswapd woken twice: first run ends at the second wake, flagged" \
+	'["end_inferred"]|[]' \
+	"$(jq -r '[.episodes[] | select(.kind == "kswapd") | .flags | tojson] | join("|")' "$TMP/nested.json")"
+check_eq "MGLRU batch (nr_requested 4096): its episode flagged, tid from <...>-PID with tgid column" \
+	'31337 ["mglru"]' \
+	"$(jq -r '.episodes[] | select(.flags | index("mglru")) | "\(.pid) \(.flags|tojson)"' "$TMP/nested.json")"
+check_eq "pre-4.11 file=1 isolate reads as inactive_file; comm with spaces and dashes" \
+	'4000 inactive_file 32 31' \
+	"$(jq -r '.episodes[] | select(.kind == "direct") | "\(.pid) \(.cells[0].lru) \(.cells[0].scanned_pages) \(.cells[0].reclaimed_pages)"' "$TMP/nested.json")"
+check "compare: the MGLRU episode gets no verdict" sh -c \
+	"'$RR' compare -q --kernel 6.18 '$TMP/nested.txt' --all-episodes -o - | jq -e '[.episodes[] | select(.skip_reason // \"\" | test(\"Multi-Gen LRU\"))] | length == 1'"
+check_fails "compare: a text trace naming no kernel needs --kernel" 1 \
+	"$TMP/nested.txt: the trace does not say which kernel made it; give --kernel" \
+	"$RR" compare -q "$TMP/nested.txt"
+
 # -- not a trace -------------------------------------------------------------
 printf 'hello\nthis is a README: nothing to see\n' >"$TMP/readme.txt"
 check_fails "a text file that is no trace: exit 1 naming it" 1 \
