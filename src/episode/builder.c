@@ -656,7 +656,8 @@ static void capture(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 static void attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 {
 	struct rr_rec_batch *eb = ep_batch(t);
-	struct rr_memcg *m = rr_state_find(&b->st, memcg_id);
+	/* (created here if this is its first event, as rr_state_apply() would) */
+	struct rr_memcg *m = rr_state_memcg(&b->st, memcg_id);
 
 	/* the running sum before this batch's decrements (for the bound in
 	 * isolate_bound()) */

@@ -181,6 +181,40 @@ check_fails "compare: a text trace naming no kernel needs --kernel" 1 \
 	"$TMP/nested.txt: the trace does not say which kernel made it; give --kernel" \
 	"$RR" compare -q "$TMP/nested.txt"
 
+# -- LRU sizes without a snapshot: inferred from nr_requested << priority -------
+cat >"$TMP/nosnap.txt" <<'TXT'
+# a memcg that predates the trace, no snapshot: its file list must hold at
+# least 32 << 12 pages for get_scan_count() to ask for 32 at priority 12
+  stress-4242  [000] d..1.   300.000010: mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_KERNEL
+  stress-4242  [000] d..1.   300.000020: mm_vmscan_lru_isolate: classzone=3 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inactive_file
+  stress-4242  [000] d..2.   300.000021: mod_memcg_lruvec_state: memcg_id=77 item=2 val=-32
+  stress-4242  [000] d..2.   300.000022: count_memcg_events: memcg_id=77 item=33 val=32
+  stress-4242  [000] d..1.   300.000030: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=32 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+  stress-4242  [000] d..1.   300.000040: mm_vmscan_lru_isolate: classzone=3 order=0 nr_requested=3 nr_scanned=3 nr_skipped=0 nr_taken=3 lru=inactive_anon
+  stress-4242  [000] d..2.   300.000041: mod_memcg_lruvec_state: memcg_id=77 item=0 val=-3
+  stress-4242  [000] d..1.   300.000050: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=3 nr_reclaimed=3 priority=10 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC
+  stress-4242  [000] d..1.   300.000060: mm_vmscan_memcg_reclaim_end: nr_reclaimed=35
+TXT
+check "no snapshot: report exits 0" sh -c "'$RR' report -q --json '$TMP/nosnap.txt' >'$TMP/nosnap.json'"
+# inactive_file: at least 32 << 12 at the decision, 32 of them taken since;
+# inactive_anon: at least 3 << 10, 3 taken
+check_eq "no snapshot: LRU sizes at the end are the isolate bounds minus what was taken, marked inferred" \
+	'3069 0 131040 0 isolate+deltas true' \
+	"$(jq -r '.cgroups[0].lru_pages | "\(.inactive_anon) \(.active_anon) \(.inactive_file) \(.active_file) \(.source) \(.inferred)"' "$TMP/nosnap.json")"
+check "no snapshot: the inference is listed" \
+	jq -e '.inferred_inputs | any(test("nr_requested << priority"))' "$TMP/nosnap.json"
+check "no snapshot: compare says the start sizes were raised" sh -c \
+	"'$RR' compare -q --kernel 6.18 '$TMP/nosnap.txt' -o - | jq -e '.input.assumptions | any(test(\"raised to nr_requested\"))'"
+
+# -- MGLRU from the recorder's meta marker ----------------------------------------
+sed '1i\ reclaim-replay-1  [000] .....    99.000000: tracing_mark_write: reclaim-replay: meta version=1 kernel_release=6.18.0 page_size=4096 cpus=2 cgroup_version=2 mglru=0x0007' \
+	"$f66" >"$TMP/mglru.txt"
+check "MGLRU meta: exit 0" sh -c "'$RR' report -q --json '$TMP/mglru.txt' >'$TMP/mglru.json'"
+check_eq "MGLRU meta (lru_gen enabled): every episode with batches flagged" "3 3" \
+	"$(jq -r '"\([.episodes[] | select(.flags | index("mglru"))] | length) \(.episodes | length)"' "$TMP/mglru.json")"
+check_eq "MGLRU meta: the kernel release comes from the marker" "6.18.0 trace" \
+	"$(jq -r '"\(.input.kernel_release) \(.input.kernel_release_source)"' "$TMP/mglru.json")"
+
 # -- not a trace -------------------------------------------------------------
 printf 'hello\nthis is a README: nothing to see\n' >"$TMP/readme.txt"
 check_fails "a text file that is no trace: exit 1 naming it" 1 \
