@@ -23,7 +23,7 @@ struct command {
 static const struct command commands[] = {
 	{ "record", cmd_record, "record a workload's reclaim into a trace.dat (root)" },
 	{ "compare", cmd_compare, "replay a trace under several policies and diff the decisions" },
-	{ "report", cmd_report, "what a trace shows, and how exactly the model reproduces it" },
+	{ "report", cmd_report, "what a trace shows per episode kind, cgroup and priority; --fidelity" },
 	{ "policies", cmd_policies, "list the built-in policies and what each overrides" },
 };
 

@@ -229,4 +229,19 @@ printf '  bash-1  [000] ....   1.000000: sched_switch: prev_comm=bash\n' >"$TMP/
 check_fails "a text trace without reclaim events: exit 1" 1 \
 	"^reclaim-replay: $TMP/sched.txt: holds no vmscan or memcg events" "$RR" report -q "$TMP/sched.txt"
 
+# -- every report document above is valid against its JSON Schema ----------------
+reports=$(ls "$TMP"/*.json | grep -v 'cmp\.json$')
+check "$(echo "$reports" | wc -l) report documents valid against schema/reclaim-replay-report.schema.json" \
+	/usr/bin/python3 "$TOP/tests/validate-schema.py" "$TOP/schema/reclaim-replay-report.schema.json" $reports
+"$RR" report -q --json --fidelity "$TOP/traces/offline-anon.dat" >"$TMP/fid.json.x"
+check "report --fidelity --json valid too" \
+	/usr/bin/python3 "$TOP/tests/validate-schema.py" "$TOP/schema/reclaim-replay-report.schema.json" "$TMP/fid.json.x"
+jq '.episodes[0].flags = ["made_up"]' "$TMP/gen-6.6.json" >"$TMP/broken.x"
+check "the schema check catches a broken report" sh -c \
+	"! /usr/bin/python3 '$TOP/tests/validate-schema.py' '$TOP/schema/reclaim-replay-report.schema.json' '$TMP/broken.x' >/dev/null"
+for f in "$TMP"/*.cmp.json; do
+	check "$(basename "$f"): compare of a text trace valid against the diff schema" \
+		/usr/bin/python3 "$TOP/tests/validate-schema.py" "$TOP/schema/reclaim-replay-diff.schema.json" "$f"
+done
+
 finish
