@@ -23,7 +23,7 @@ struct command {
 static const struct command commands[] = {
 	{ "record", cmd_record, "record a workload's reclaim into a trace.dat (root)" },
 	{ "compare", cmd_compare, "replay a trace under several policies and diff the decisions" },
-	{ "report", cmd_report, "what a trace shows per episode kind, cgroup and priority; --fidelity" },
+	{ "report", cmd_report, "what a trace shows: episodes by kind, latencies, per-cgroup totals" },
 	{ "policies", cmd_policies, "list the built-in policies and what each overrides" },
 };
 

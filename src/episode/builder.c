@@ -484,7 +484,8 @@ static void isolate_bound(struct rr_builder *b, struct task *t)
 	int64_t need;
 
 	if (!m || m->baseline_known || !t->batch_sum_valid || t->batch_mglru ||
-	    p < 0 || p > 12 || !m->online || m->rmdir_ns || !t->batch.nr_requested)
+	    p < 0 || p > 12 || !m->online || m->rmdir_ns || !t->batch.nr_requested ||
+	    m->min_bytes > 0 || m->low_bytes > 0)
 		return;
 	need = (int64_t)(t->batch.nr_requested << p);
 	if (t->batch_sum - need < m->lru_low[l]) {
@@ -988,6 +989,9 @@ static int on_marker(struct rr_builder *b, const struct rr_event *ev)
 		if (sw >= 0 && sw <= 200)
 			m->swappiness = (int)sw;
 		m->limit_bytes = marker_ll(s, len, "limit_bytes", 0);
+		m->min_bytes = marker_ll(s, len, "min_bytes", -1);
+		m->low_bytes = marker_ll(s, len, "low_bytes", -1);
+		m->snapshotted = true;
 		if (m->limit_bytes > (1LL << 60))
 			m->limit_bytes = -1;	/* v1 "unlimited" is a huge number */
 		if (b->in_snapshot != 1)

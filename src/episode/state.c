@@ -68,6 +68,7 @@ static struct rr_memcg *memcg_new(struct rr_state *st, uint64_t id)
 	}
 	m->id = id;
 	m->online = true;
+	m->min_bytes = m->low_bytes = -1;
 	m->swappiness = st->default_swappiness;
 	HASH_ADD(hh, st->by_id, id, sizeof(m->id), m);
 	st->nr_memcgs++;

@@ -62,6 +62,8 @@ struct rr_memcg {
 	uint64_t requested[2], taken[2];
 	int swappiness;
 	int64_t limit_bytes;		/* from a snapshot: -1 none, 0 unknown */
+	int64_t min_bytes, low_bytes;	/* memory.min/low from a snapshot, -1 unknown */
+	bool snapshotted;		/* a snapshot marker described it */
 	bool rstat_valid;		/* a flush (or mkdir) fixed the view */
 	/* the view before the last flush, and when that flush was: a decision
 	 * taken before it read the older values */

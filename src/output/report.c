@@ -30,6 +30,8 @@ struct cg {
 	uint64_t lru_pages[4];
 	uint64_t isolate_bound[4];	/* max nr_requested << priority */
 	int swappiness;			/* -1 unknown */
+	int64_t limit_bytes, min_bytes, low_bytes;	/* -1 unknown / none */
+	bool snapshotted;
 	uint64_t batches, scanned[2], reclaimed[2], active_scanned[2], pageouts;
 	struct cell prio[NPRIO + 1];
 	UT_hash_handle hh;
@@ -186,6 +188,10 @@ static void final_state(struct rr_report *r, const struct rr_state *st)
 		c->known = true;
 		c->online = m->online;
 		c->swappiness = m->swappiness > 0 || m->named ? m->swappiness : -1;
+		c->snapshotted = m->snapshotted;
+		c->limit_bytes = m->limit_bytes;
+		c->min_bytes = m->min_bytes;
+		c->low_bytes = m->low_bytes;
 		c->path = strdup(m->path ? m->path : "");
 		if (!c->path)
 			r->oom = true;
@@ -535,6 +541,12 @@ json_t *rr_report_json(const struct rr_report *r, const struct rr_trace_info *ti
 			json_object_set_new(o, "online", c->known ? json_boolean(c->online) : json_null());
 			json_object_set_new(o, "swappiness", c->swappiness >= 0 ?
 					    json_integer(c->swappiness) : json_null());
+			json_object_set_new(o, "limit_bytes", c->snapshotted && c->limit_bytes > 0 ?
+					    u64((uint64_t)c->limit_bytes) : json_null());
+			json_object_set_new(o, "min_bytes", c->snapshotted && c->min_bytes >= 0 ?
+					    u64((uint64_t)c->min_bytes) : json_null());
+			json_object_set_new(o, "low_bytes", c->snapshotted && c->low_bytes >= 0 ?
+					    u64((uint64_t)c->low_bytes) : json_null());
 			for (int l = 0; l < 4; l++)
 				json_object_set_new(lru, lru_names[l], u64(sizes[l]));
 			json_object_set_new(lru, "source", json_string(c->lru_source ? c->lru_source :

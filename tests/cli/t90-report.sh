@@ -32,6 +32,12 @@ for dat in "$TOP"/traces/*.dat; do
 		"$(jq '.episodes | length' "$TMP/$name.json")"
 done
 
+check_eq "file-limit: limit, protection and swappiness from the recorder's snapshot" \
+	"67108864 0 0 60" \
+	"$(jq -r '.cgroups[0] | "\(.limit_bytes) \(.min_bytes) \(.low_bytes) \(.swappiness)"' "$TMP/file-limit.json")"
+check_eq "file-limit: the cgroup was in the snapshot: exact LRU sizes" "exact false" \
+	"$(jq -r '.cgroups[0].lru_pages | "\(.source) \(.inferred)"' "$TMP/file-limit.json")"
+
 # -- the text reader reads trace-cmd report text like the trace.dat ---------
 for name in anon-swap offline-child; do
 	trace-cmd report -l "$TOP/traces/$name.dat" 2>/dev/null >"$TMP/$name-l.txt"
