@@ -123,6 +123,19 @@ check "cut trace-cmd text of a real trace: exit 0" sh -c \
 check_eq "cut real trace: exactly one episode flagged no_end" 1 \
 	"$(jq '[.episodes[] | select(.flags | index("no_end"))] | length' "$TMP/anon-cut.json")"
 
+# a trace.dat cut inside the first episode (trace-cmd split: a valid file,
+# without the uname; the kernel comes from the recorder's meta marker)
+if (cd "$TMP" && trace-cmd split -i "$TOP/traces/anon-swap.dat" -o split.dat 0 4287.765) >/dev/null 2>&1 &&
+   [ -s "$TMP/split.dat.1" ]; then
+	check "trace.dat cut mid-episode: exit 0" sh -c "'$RR' report -q --json '$TMP/split.dat.1' >'$TMP/split.json'"
+	check_eq "trace.dat cut mid-episode: one memcg episode, flagged no_end, its batches kept" \
+		"1 1 217" "$(jq -r '.episodes_by_kind.memcg | "\(.count) \(.no_end) \(.batches)"' "$TMP/split.json")"
+	check_eq "trace.dat without uname: kernel from the meta marker" "6.18.44-fc-v669 trace" \
+		"$(jq -r '"\(.input.kernel_release) \(.input.kernel_release_source)"' "$TMP/split.json")"
+else
+	skip "trace-cmd split cannot cut traces/anon-swap.dat here"
+fi
+
 awk 'NR == FNR { if ($0 ~ /shrink_active/) at = FNR; next } { print } FNR == at { print "CPU:0 [LOST 12 EVENTS]" }' \
 	"$f66" "$f66" >"$TMP/lost.txt"
 check "lost events: exit 0" sh -c "'$RR' report -q --json '$TMP/lost.txt' >'$TMP/lost.json'"
