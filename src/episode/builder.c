@@ -224,8 +224,13 @@ static int snapshot(struct rr_builder *b, struct rr_episode *ep)
 	if (!ep->snap)
 		return -1;
 	HASH_ITER(hh, b->st.by_id, m, tmp) {
-		struct rr_snap_memcg *s = &ep->snap[i++];
+		struct rr_snap_memcg *s;
 
+		/* css_release_work_fn() ran: no longer in the memcg tree the
+		 * walk sees (§12.3) */
+		if (m->release_ns)
+			continue;
+		s = &ep->snap[i++];
 		s->id = m->id;
 		s->online = memcg_online_at(b, m, ep->start_ns, &ep->in_offline_window);
 		s->swappiness = m->swappiness;
@@ -1096,6 +1101,7 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	switch (ev->type) {
 	case RR_EV_CGROUP_MKDIR:
 	case RR_EV_CGROUP_RMDIR:
+	case RR_EV_CGROUP_RELEASE:
 	case RR_EV_FLUSH:
 		return rr_state_apply(&b->st, ev);
 	case RR_EV_MARKER:

@@ -359,6 +359,15 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 		if (!m->named && ev->str && set_path(st, m, ev->str, (size_t)ev->str_len))
 			return -1;
 		return 0;
+	case RR_EV_CGROUP_RELEASE:
+		if (!root_matches(st, ev->cgroup_root))
+			return 0;
+		m = rr_state_find(st, ev->id);
+		if (m) {	/* the last reference is gone: it is about to be freed */
+			m->online = false;
+			m->release_ns = ev->ts_ns ? ev->ts_ns : 1;
+		}
+		return 0;
 	case RR_EV_MOD_LRUVEC:
 		m = rr_state_memcg(st, ev->id);
 		if (!m)

@@ -40,6 +40,7 @@ struct rr_memcg {
 	bool lru_from_isolate;		/* a start size was raised to
 					 * nr_requested << priority of a batch */
 	uint64_t rmdir_ns;
+	uint64_t release_ns;		/* cgroup_release: freed, out of the tree */
 	/* the recorded decisions showed the offline rules from this time on
 	 * (a fitted value inside the rmdir -> offline window, §12.3, §20.3) */
 	uint64_t offline_seen_ns;

@@ -25,7 +25,7 @@ struct cell {
 struct cg {
 	uint64_t id;			/* 0: batches not attributed */
 	char *path;
-	bool known, online;
+	bool known, online, released;
 	const char *lru_source;		/* "exact", "deltas", "isolate" */
 	uint64_t lru_pages[4];
 	uint64_t isolate_bound[4];	/* max nr_requested << priority */
@@ -187,6 +187,7 @@ static void final_state(struct rr_report *r, const struct rr_state *st)
 		}
 		c->known = true;
 		c->online = m->online;
+		c->released = m->release_ns != 0;
 		c->swappiness = m->swappiness > 0 || m->named ? m->swappiness : -1;
 		c->snapshotted = m->snapshotted;
 		c->limit_bytes = m->limit_bytes;
@@ -228,8 +229,10 @@ int rr_report_request(const struct rr_request *rq, const struct rr_state *st, vo
 	r->mglru_requests += rq->mglru;
 	if (rq->has_nr_reclaimed)
 		k->recorded_nr_reclaimed += rq->recorded_nr_reclaimed;
-	if (!rq->no_begin && !rq->no_end && !rq->end_inferred) {
+	if (!rq->no_begin && !rq->no_end && !rq->end_inferred && !rq->lost_events)
 		k->complete++;
+	/* latency needs the begin and the end only */
+	if (!rq->no_begin && !rq->no_end && !rq->end_inferred) {
 		if (k->nr_durations == k->cap_durations) {
 			size_t cap = k->cap_durations ? k->cap_durations * 2 : 64;
 			uint64_t *d = realloc(k->durations_ns, cap * sizeof(*d));
@@ -306,7 +309,7 @@ int rr_report_request(const struct rr_request *rq, const struct rr_state *st, vo
 	json_object_set_new(ep, "start_ns", u64(rq->start_ns));
 	json_object_set_new(ep, "end_ns", u64(rq->end_ns));
 	json_object_set_new(ep, "complete", json_boolean(!rq->no_begin && !rq->no_end &&
-							  !rq->end_inferred));
+							  !rq->end_inferred && !rq->lost_events));
 	json_object_set_new(ep, "flags", flags);
 	json_object_set_new(ep, "nr_reclaimed", rq->has_nr_reclaimed ?
 			    u64(rq->recorded_nr_reclaimed) : json_null());
@@ -539,6 +542,7 @@ json_t *rr_report_json(const struct rr_report *r, const struct rr_trace_info *ti
 		json_object_set_new(o, "pageout_events", u64(c->pageouts));
 		if (c->id) {
 			json_object_set_new(o, "online", c->known ? json_boolean(c->online) : json_null());
+			json_object_set_new(o, "released", json_boolean(c->released));
 			json_object_set_new(o, "swappiness", c->swappiness >= 0 ?
 					    json_integer(c->swappiness) : json_null());
 			json_object_set_new(o, "limit_bytes", c->snapshotted && c->limit_bytes > 0 ?

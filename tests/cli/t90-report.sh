@@ -38,6 +38,10 @@ check_eq "file-limit: limit, protection and swappiness from the recorder's snaps
 check_eq "file-limit: the cgroup was in the snapshot: exact LRU sizes" "exact false" \
 	"$(jq -r '.cgroups[0].lru_pages | "\(.source) \(.inferred)"' "$TMP/file-limit.json")"
 
+check_eq "offline-child: C removed and released, D removed, both offline at the end" \
+	"rr-P/C false true|rr-P/D false false" \
+	"$(jq -r '[.cgroups[] | "\(.path | sub(".*/rr-P"; "rr-P")) \(.online) \(.released)"] | join("|")' "$TMP/offline-child.json")"
+
 # -- the text reader reads trace-cmd report text like the trace.dat ---------
 for name in anon-swap offline-child; do
 	trace-cmd report -l "$TOP/traces/$name.dat" 2>/dev/null >"$TMP/$name-l.txt"
