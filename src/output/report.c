@@ -524,7 +524,7 @@ json_t *rr_report_json(const struct rr_report *r, const struct rr_trace_info *ti
 	v = sorted_cgroups(r, &n);
 	for (size_t i = 0; v && i < n; i++) {
 		const struct cg *c = v[i];
-		json_t *o = json_object(), *lru = json_object();
+		json_t *o = json_object();
 		const uint64_t *sizes = cg_lru(c);
 
 		json_object_set_new(o, "cgroup_id", c->id ? u64(c->id) : json_null());
@@ -541,6 +541,8 @@ json_t *rr_report_json(const struct rr_report *r, const struct rr_trace_info *ti
 		json_object_set_new(o, "file_reclaimed_pages", u64(c->reclaimed[1]));
 		json_object_set_new(o, "pageout_events", u64(c->pageouts));
 		if (c->id) {
+			json_t *lru = json_object();
+
 			json_object_set_new(o, "online", c->known ? json_boolean(c->online) : json_null());
 			json_object_set_new(o, "released", json_boolean(c->released));
 			json_object_set_new(o, "swappiness", c->swappiness >= 0 ?
