@@ -43,6 +43,7 @@ endif
 
 LIB_SRCS := \
 	src/common/error.c \
+	src/common/text.c \
 	src/trace/event-desc.c \
 	src/trace/reader.c \
 	src/trace/text.c \

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../output/report.h"
+#include "../sim/kernel-model.h"
 #include "cli.h"
 #include "replay.h"
 
@@ -59,9 +60,16 @@ int cmd_report(int argc, char **argv)
 		case OPT_JSON:
 			as_json = true;
 			break;
-		case OPT_KERNEL:
+		case OPT_KERNEL: {
+			struct rr_kernel_model km;
+
+			if (rr_kernel_model_init(&km, optarg))
+				return rr_usage_error("report", "--kernel takes a release "
+						      "MAJOR.MINOR[...] of 4.0 or later, not '%s'",
+						      optarg);
 			opts.kernel_release = optarg;
 			break;
+		}
 		case 'q':
 			opts.progress = false;
 			break;
@@ -125,15 +133,16 @@ int cmd_report(int argc, char **argv)
 	} else {
 		const struct rr_recorded_totals *t = &out.recorded;
 
-		printf("%s: %llu reclaim episodes (kernel %s), %llu LRU batches\n", opts.trace_path,
-		       (unsigned long long)out.nr_episodes,
+		printf("%s: %s, kernel %s (%s)\n", opts.trace_path,
+		       info.format == RR_FORMAT_TEXT ? "text trace" : "trace.dat",
 		       json_string_value(json_object_get(json_object_get(doc, "input"), "kernel_release")),
-		       (unsigned long long)t->batches);
-		printf("memcg episodes replayed: %llu pages taken off inactive lists, %llu reclaimed "
-		       "(%.1f MiB), lowest priority %d\n",
+		       json_string_value(json_object_get(json_object_get(doc, "input"),
+							  "kernel_release_source")));
+		printf("memcg episodes the replay models: %llu, %llu LRU batches in them: %llu pages "
+		       "taken off inactive lists, %llu reclaimed (%.1f MiB)\n",
+		       (unsigned long long)out.nr_episodes, (unsigned long long)t->batches,
 		       (unsigned long long)t->nr_scanned, (unsigned long long)t->nr_reclaimed,
-		       (double)t->nr_reclaimed * (double)out.page_size_bytes / 1048576.0,
-		       t->lowest_priority);
+		       (double)t->nr_reclaimed * (double)out.page_size_bytes / 1048576.0);
 		rr_report_print(rep, &info, json_object_get(json_object_get(doc, "input"),
 							    "assumptions"),
 				(unsigned int)out.page_size_bytes, stdout);

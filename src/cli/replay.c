@@ -103,7 +103,9 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 		if (rr_fidelity_episode(&r->out->fidelity, ep, st, &r->km, r->page_shift,
 					&r->policies[0], NULL, false, r->err))
 			return -1;
-		return rr_out_episode(r->out, ep, st, NULL,
+		return rr_out_episode(r->out, ep, st, NULL, ep->root_memcg_id ?
+				      "reclaim root unknown: the memcg its batches point to did not "
+				      "exist when the episode began" :
 				      "reclaim root unknown: no batch was attributed to a memcg");
 	}
 	c = cursor_get(r, ep, &in);
@@ -431,12 +433,8 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		release[0] = 0;
 		if (rr_trace_for_each(trace, scan_meta, &ms, err) < 0)
 			goto out;
-		/* libtracecmd iterates a handle once: open it again */
-		rr_trace_close(trace);
-		trace = rr_trace_open(opts->trace_path, err);
-		if (!trace)
-			return -1;
-		ti = rr_trace_info(trace);
+		if (rr_trace_rewind(trace, err))
+			goto out;
 	} else {
 		release[0] = 0;
 	}
@@ -450,7 +448,11 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		snprintf(release, sizeof(release), "%s", ti->kernel_release);
 		release_source = "trace";
 	} else if (opts->release_may_be_assumed) {
-		snprintf(release, sizeof(release), "%s", RR_NEWEST_MODELLED_RELEASE);
+		/* the newest release the print formats fit */
+		if (ti->era_hi && ti->era_hi >= ti->era_lo)
+			snprintf(release, sizeof(release), "%d.%d", ti->era_hi / 100, ti->era_hi % 100);
+		else
+			snprintf(release, sizeof(release), "%s", RR_NEWEST_MODELLED_RELEASE);
 		release_source = "assumed";
 	} else {
 		rr_error_set(err, opts->trace_path,
@@ -476,9 +478,22 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		goto out;
 
 	input = input_json(&r, ti, release_source);
-	if (input && !strcmp(release_source, "assumed"))
-		assume(input, "kernel release: the trace does not say; modelled as "
-		       RR_NEWEST_MODELLED_RELEASE " (give --kernel)");
+	if (input && !strcmp(release_source, "assumed")) {
+		char text[256], lo[16] = "4.0", hi[16] = RR_NEWEST_MODELLED_RELEASE;
+
+		if (ti->era_lo)
+			snprintf(lo, sizeof(lo), "%d.%d", ti->era_lo / 100, ti->era_lo % 100);
+		if (ti->era_hi)
+			snprintf(hi, sizeof(hi), "%d.%d", ti->era_hi / 100, ti->era_hi % 100);
+		if ((ti->era_lo || ti->era_hi) && (!ti->era_hi || ti->era_hi >= ti->era_lo))
+			snprintf(text, sizeof(text), "kernel release: the trace does not say; its "
+				 "event formats fit %s to %s; modelled as %s (give --kernel)",
+				 lo, hi, r.km.release);
+		else
+			snprintf(text, sizeof(text), "kernel release: the trace does not say; "
+				 "modelled as %s (give --kernel)", r.km.release);
+		assume(input, text);
+	}
 	{
 		int oret = input ? rr_out_init(out, input, policies, r.nr_policies,
 					       1ULL << r.page_shift, &opts->out) : -1;
@@ -561,6 +576,35 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 					"problem%s (first: %s); events may be missing\n",
 					opts->trace_path, nw, nw == 1 ? "" : "s", first);
 			}
+		}
+		json_object_set_new(stats, "shrink_without_isolate",
+				    json_integer((json_int_t)bs->shrink_without_isolate));
+		if (bs->shrink_without_isolate)
+			fprintf(stderr, "reclaim-replay: %s: warning: %llu mm_vmscan_lru_shrink_* "
+				"event%s without the mm_vmscan_lru_isolate before %s: events are "
+				"missing; the episodes around them are flagged lost_events\n",
+				opts->trace_path, (unsigned long long)bs->shrink_without_isolate,
+				bs->shrink_without_isolate == 1 ? "" : "s",
+				bs->shrink_without_isolate == 1 ? "it" : "them");
+		if (ti->format == RR_FORMAT_TEXT) {
+			json_object_set_new(stats, "text_lines", json_integer((json_int_t)ti->text_lines));
+			json_object_set_new(stats, "text_other_lines",
+					    json_integer((json_int_t)ti->text_other_lines));
+			json_object_set_new(stats, "text_malformed_events",
+					    json_integer((json_int_t)ti->text_malformed_events));
+			if (ti->text_other_lines)
+				fprintf(stderr, "reclaim-replay: %s: warning: %llu of %llu lines are "
+					"no trace event, comment or lost-events line; skipped "
+					"(first: %s)\n", opts->trace_path,
+					(unsigned long long)ti->text_other_lines,
+					(unsigned long long)ti->text_lines, ti->text_first_other);
+			if (ti->text_malformed_events)
+				fprintf(stderr, "reclaim-replay: %s: warning: %llu event%s dropped: a "
+					"value malformed or out of range; the episodes around them "
+					"are flagged lost_events (first: %s)\n", opts->trace_path,
+					(unsigned long long)ti->text_malformed_events,
+					ti->text_malformed_events == 1 ? "" : "s",
+					ti->text_first_malformed);
 		}
 		json_object_set_new(json_object_get(out->root, "input"), "stats", stats);
 

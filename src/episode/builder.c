@@ -215,22 +215,9 @@ static bool memcg_online_at(const struct rr_builder *b, const struct rr_memcg *m
 	return false;
 }
 
-static int snapshot(struct rr_builder *b, struct rr_episode *ep)
+static void snap_fill(struct rr_builder *b, struct rr_episode *ep, struct rr_snap_memcg *s,
+		      const struct rr_memcg *m)
 {
-	struct rr_memcg *m, *tmp;
-	size_t i = 0;
-
-	ep->snap = calloc(b->st.nr_memcgs ? b->st.nr_memcgs : 1, sizeof(*ep->snap));
-	if (!ep->snap)
-		return -1;
-	HASH_ITER(hh, b->st.by_id, m, tmp) {
-		struct rr_snap_memcg *s;
-
-		/* css_release_work_fn() ran: no longer in the memcg tree the
-		 * walk sees (§12.3) */
-		if (m->release_ns)
-			continue;
-		s = &ep->snap[i++];
 		s->id = m->id;
 		s->online = memcg_online_at(b, m, ep->start_ns, &ep->in_offline_window);
 		s->swappiness = m->swappiness;
@@ -247,17 +234,75 @@ static int snapshot(struct rr_builder *b, struct rr_episode *ep)
 		memcpy(s->pageouts, m->pageouts, sizeof(s->pageouts));
 		memcpy(s->requested, m->requested, sizeof(s->requested));
 		memcpy(s->taken, m->taken, sizeof(s->taken));
+}
+
+static int snapshot(struct rr_builder *b, struct rr_episode *ep)
+{
+	struct rr_memcg *m, *tmp;
+	size_t i = 0;
+
+	ep->snap = calloc(b->st.nr_memcgs ? b->st.nr_memcgs : 1, sizeof(*ep->snap));
+	if (!ep->snap)
+		return -1;
+	HASH_ITER(hh, b->st.by_id, m, tmp) {
+		/* css_release_work_fn() ran: no longer in the memcg tree the
+		 * walk sees (§12.3) */
+		if (m->release_ns)
+			continue;
+		snap_fill(b, ep, &ep->snap[i++], m);
 	}
 	ep->nr_snap = i;
 	qsort(ep->snap, ep->nr_snap, sizeof(*ep->snap), cmp_snap);
 	return 0;
 }
 
+
+
 static const struct rr_snap_memcg *snap_find(const struct rr_episode *ep, uint64_t id)
 {
 	struct rr_snap_memcg key = { .id = id };
 
 	return bsearch(&key, ep->snap, ep->nr_snap, sizeof(key), cmp_snap);
+}
+
+/*
+ * Memcgs whose cgroup_mkdir was held back (v1: until a memcg: event named
+ * the memory hierarchy) come into being after episodes that began later
+ * than the mkdir: add them to those episodes' snapshots, as they were then
+ * (nothing could change them in between: their first memcg: event is what
+ * released the hold).
+ */
+static int snapshot_add_held(struct rr_builder *b)
+{
+	struct task *t, *tmp;
+
+	HASH_ITER(hh, b->tasks, t, tmp) {
+		struct rr_episode *ep = t->ep;
+		struct rr_memcg *m, *mt;
+		size_t n = 0;
+
+		if (!ep)
+			continue;
+		HASH_ITER(hh, b->st.by_id, m, mt)
+			if (m->created_ns && m->created_ns < ep->start_ns && !snap_find(ep, m->id))
+				n++;
+		if (!n)
+			continue;
+		{
+			struct rr_snap_memcg *ns = realloc(ep->snap, (ep->nr_snap + n) * sizeof(*ns));
+
+			if (!ns)
+				return -1;
+			ep->snap = ns;
+		}
+		n = ep->nr_snap;
+		HASH_ITER(hh, b->st.by_id, m, mt)
+			if (m->created_ns && m->created_ns < ep->start_ns && !snap_find(ep, m->id))
+				snap_fill(b, ep, &ep->snap[n++], m);
+		ep->nr_snap = n;
+		qsort(ep->snap, ep->nr_snap, sizeof(*ep->snap), cmp_snap);
+	}
+	return 0;
 }
 
 static int episode_begin(struct rr_builder *b, struct task *t,
@@ -1055,7 +1100,7 @@ static int replay_held(struct rr_builder *b, int root)
 	free(b->held);
 	b->held = NULL;
 	b->nr_held = b->cap_held = 0;
-	return 0;
+	return snapshot_add_held(b);
 }
 
 int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev)
@@ -1191,8 +1236,16 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 		return 0;
 	case RR_EV_SHRINK_INACTIVE:
 	case RR_EV_SHRINK_ACTIVE:
-		if (t->batch_open)
+		if (t->batch_open) {
 			batch_close(b, t, ev);
+		} else if (ev->type == RR_EV_SHRINK_INACTIVE || ev->nr_taken) {
+			/* the outcome of a batch whose isolate event is missing
+			 * (an inactive batch that took nothing has no shrink
+			 * event; an active one always has): as if events were lost */
+			b->stats.shrink_without_isolate++;
+			for (struct rr_request *q = t->rq; q; q = q->outer)
+				q->lost_events = true;
+		}
 		drain_reset(t, ev->ts_ns);
 		return 0;
 	case RR_EV_SLAB_START:

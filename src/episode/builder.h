@@ -203,6 +203,7 @@ struct rr_builder_stats {
 	uint64_t requests[RR_REQ__COUNT];
 	uint64_t mglru_batches;		/* isolates with nr_requested > 32 */
 	uint64_t lru_isolate_bounds;	/* start sizes raised by isolate_bound() */
+	uint64_t shrink_without_isolate;	/* lru_shrink_* with no isolate before it */
 	bool mglru_from_meta;		/* the recorder saw lru_gen enabled */
 	/* from `reclaim-replay record` markers (man reclaim-replay-record.1) */
 	bool meta_seen;			/* the "meta" marker */

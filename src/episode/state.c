@@ -10,6 +10,8 @@
  */
 #include "state.h"
 
+#include "../common/text.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,14 +184,18 @@ static int take_path(struct rr_state *st, struct rr_memcg *m, const char *path, 
 	return 0;
 }
 
-static int set_path(struct rr_state *st, struct rr_memcg *m, const char *path,
-		    size_t len)
+static int set_path(struct rr_state *st, struct rr_memcg *m, const char *raw,
+		    size_t raw_len)
 {
-	char *copy = strndup(path, len);
+	/* names are bytes; the outputs are UTF-8 JSON and text */
+	char *copy = rr_utf8_dup(raw, raw_len);
+	const char *path = copy;
+	size_t len;
 	struct rr_memcg *parent;
 
 	if (!copy)
 		return -1;
+	len = strlen(copy);
 	if (m->named)
 		HASH_DELETE(hh_path, st->by_path, m);
 	if (take_path(st, m, path, len)) {
@@ -337,6 +343,7 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 			/* created in the trace: everything starts at 0 (§13.5) */
 			m->baseline_known = true;
 			m->rstat_valid = true;
+			m->created_ns = ev->ts_ns ? ev->ts_ns : 1;
 		}
 		m->level = ev->cgroup_level;
 		m->online = true;

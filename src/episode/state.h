@@ -41,6 +41,7 @@ struct rr_memcg {
 					 * nr_requested << priority of a batch */
 	uint64_t rmdir_ns;
 	uint64_t release_ns;		/* cgroup_release: freed, out of the tree */
+	uint64_t created_ns;		/* its cgroup_mkdir, 0 if it predates the trace */
 	/* the recorded decisions showed the offline rules from this time on
 	 * (a fitted value inside the rmdir -> offline window, §12.3, §20.3) */
 	uint64_t offline_seen_ns;

@@ -50,6 +50,7 @@ struct rr_report {
 	struct cell prio[NPRIO + 1];
 	json_t *episodes;
 	uint64_t batches, batches_unattributed, mglru_requests;
+	uint64_t negative_sizes;	/* cgroups made in the trace whose lists went below 0 */
 	bool oom;
 };
 
@@ -203,6 +204,14 @@ static void final_state(struct rr_report *r, const struct rr_state *st)
 		}
 		c->lru_source = m->baseline_known ? "exact" : m->lru_from_isolate ? "isolate+deltas" :
 				deltas ? "deltas" : "isolate";
+		for (int l = 0; l < 4; l++)
+			if (m->baseline_known && m->lru_low[l] < 0) {
+				/* created in the trace, yet a list went below 0
+				 * pages: deltas are missing (lost or filtered) */
+				c->lru_source = "deltas";
+				r->negative_sizes++;
+				break;
+			}
 	}
 }
 
@@ -464,6 +473,12 @@ static json_t *inferred_json(const struct rr_report *r, const struct rr_trace_in
 			 "events", ni, nc);
 		json_array_append_new(arr, json_string(buf));
 	}
+	if (r->negative_sizes) {
+		snprintf(buf, sizeof(buf), "%llu cgroups created in the trace had a list go below "
+			 "0 pages: mod_memcg_lruvec_state deltas are missing (lost or filtered); "
+			 "their sizes are lower bounds", (unsigned long long)r->negative_sizes);
+		json_array_append_new(arr, json_string(buf));
+	}
 	if (r->batches_unattributed) {
 		snprintf(buf, sizeof(buf), "%llu of %llu LRU batches not attributed to a cgroup "
 			 "(no memcg: event followed them: kernels before 6.13 have none)",
@@ -493,6 +508,7 @@ json_t *rr_report_json(const struct rr_report *r, const struct rr_trace_info *ti
 		json_object_set_new(events, "text_lines", u64(ti->text_lines));
 		json_object_set_new(events, "text_other_lines", u64(ti->text_other_lines));
 		json_object_set_new(events, "text_out_of_order", u64(ti->text_backwards));
+		json_object_set_new(events, "text_malformed_events", u64(ti->text_malformed_events));
 	}
 	json_object_set_new(doc, "events", events);
 
@@ -591,6 +607,10 @@ void rr_report_print(const struct rr_report *r, const struct rr_trace_info *ti,
 	(void)page_size_bytes;
 	fprintf(f, "events: %llu lost, %llu not used",
 		(unsigned long long)ti->nr_missed_events, (unsigned long long)ti->nr_skipped_events);
+	if (ti->format == RR_FORMAT_TEXT && (ti->text_other_lines || ti->text_malformed_events))
+		fprintf(f, "; text: %llu lines not understood, %llu events malformed",
+			(unsigned long long)ti->text_other_lines,
+			(unsigned long long)ti->text_malformed_events);
 	if (ti->nr_skipped_events) {
 		const char *sep = " (";
 
@@ -615,8 +635,7 @@ void rr_report_print(const struct rr_report *r, const struct rr_trace_info *ti,
 			name, json_integer_value(json_object_get(o, "count")),
 			json_integer_value(json_object_get(o, "complete")),
 			json_integer_value(json_object_get(o, "no_begin")),
-			json_integer_value(json_object_get(o, "no_end")) +
-			json_integer_value(json_object_get(o, "end_inferred")),
+			json_integer_value(json_object_get(o, "no_end")),
 			json_integer_value(json_object_get(o, "lost_events")),
 			json_integer_value(json_object_get(o, "mglru")),
 			json_integer_value(json_object_get(o, "nested")),
@@ -631,6 +650,10 @@ void rr_report_print(const struct rr_report *r, const struct rr_trace_info *ti,
 	}
 	if (!json_object_size(kinds))
 		fprintf(f, "(no reclaim episodes)\n");
+	json_object_foreach(kinds, name, o)
+		if (json_integer_value(json_object_get(o, "end_inferred")))
+			fprintf(f, "(%s: %lld ended by the next wake, no sleep event: not complete)\n",
+				name, json_integer_value(json_object_get(o, "end_inferred")));
 
 	cgs = json_object_get(doc, "cgroups");
 	fprintf(f, "\n%-40s %8s %4s %10s %10s %6s %10s %10s  %s\n", "cgroup", "batches", "prio",
@@ -638,9 +661,12 @@ void rr_report_print(const struct rr_report *r, const struct rr_trace_info *ti,
 	json_array_foreach(cgs, i, o) {
 		const char *path = json_string_value(json_object_get(o, "path"));
 		json_t *lru = json_object_get(o, "lru_pages"), *c;
-		size_t plen = strlen(path), j;
+		size_t plen, j;
 		char lrub[160] = "-";
 
+		if (!path)
+			path = "?";
+		plen = strlen(path);
 		if (lru)
 			snprintf(lrub, sizeof(lrub), "%s%lld/%lld/%lld/%lld (%s)",
 				 json_is_true(json_object_get(lru, "inferred")) ? ">=" : "",
@@ -649,8 +675,13 @@ void rr_report_print(const struct rr_report *r, const struct rr_trace_info *ti,
 				 json_integer_value(json_object_get(lru, "inactive_file")),
 				 json_integer_value(json_object_get(lru, "active_file")),
 				 json_string_value(json_object_get(lru, "source")));
-		fprintf(f, "%-40s %8lld %4s %10lld %10lld %5.1f%% %10lld %10lld  %s\n",
-			plen > 40 ? path + plen - 40 : path,
+		char shown[48];
+
+		if (plen > 40)	/* keep the leaf, mark the cut */
+			snprintf(shown, sizeof(shown), "...%s", path + plen - 37);
+		else
+			snprintf(shown, sizeof(shown), "%s", path);
+		fprintf(f, "%-40s %8lld %4s %10lld %10lld %5.1f%% %10lld %10lld  %s\n", shown,
 			json_integer_value(json_object_get(o, "batches")), "all",
 			json_integer_value(json_object_get(o, "scanned_pages")),
 			json_integer_value(json_object_get(o, "reclaimed_pages")),

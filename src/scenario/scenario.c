@@ -278,6 +278,14 @@ int rr_scenario_load(const char *path, struct rr_scenario *sc, struct rr_error *
 		fail(&c, "top level", "not a JSON object");
 		goto bad;
 	}
+	if (!json_object_get(root, "scenario")) {
+		rr_error_set(err, path, json_object_get(root, "schema_version") ?
+			     "not a trace: a reclaim-replay output document, not a trace or a "
+			     "scenario (no \"scenario\" key)" :
+			     "not a trace, and not a scenario: a JSON object without the "
+			     "\"scenario\": 1 key (man 5 reclaim-replay-scenario)");
+		goto bad;
+	}
 	if (get_u64(&c, root, "scenario", "", true, 0, &v))
 		goto bad;
 	if (v != RR_SCENARIO_VERSION) {

@@ -53,7 +53,8 @@ struct decoder {
 };
 
 struct rr_trace {
-	char *path;
+	char *path;			/* as the user named it */
+	char *spool;			/* a copy of a pipe's data, removed at close */
 	struct rr_text *text;		/* a text trace; else the handles */
 	struct tracecmd_input *handle;
 	struct tracecmd_input **handles;
@@ -286,7 +287,7 @@ unsigned int rr_trace_lib_warnings(const char **first)
 	return lib_diag.count;
 }
 
-struct rr_trace *rr_trace_open(const char *path, struct rr_error *err)
+static struct rr_trace *open_file(const char *path, struct rr_error *err)
 {
 	struct rr_trace *t;
 	int i, n;
@@ -500,10 +501,134 @@ void rr_trace_close(struct rr_trace *t)
 		free(d);
 	}
 	rr_text_close(t->text);
+	if (t->spool) {
+		unlink(t->spool);
+		free(t->spool);
+	}
 	/* instance handles are owned by the parent handle */
 	if (t->handle)
 		tracecmd_close(t->handle);
 	free(t->handles);
 	free(t->path);
 	free(t);
+}
+
+/* "-", a pipe, a FIFO, a character device: cannot be read twice or seeked */
+static bool is_stream(const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return true;
+	return !stat(path, &st) && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) ||
+				    S_ISSOCK(st.st_mode));
+}
+
+/*
+ * Copy a stream into an unnamed-looking temporary file.  A FIFO is opened
+ * without blocking, so one that has no writer reads as empty at once
+ * instead of waiting for a writer that may never come.
+ */
+static int spool(const char *path, char *out, size_t outsz, struct rr_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char buf[65536];
+	int in, fd, ret = -1;
+	ssize_t n;
+
+	snprintf(out, outsz, "%s/reclaim-replay-input.XXXXXX", dir && *dir ? dir : "/tmp");
+	if (!strcmp(path, "-")) {
+		in = STDIN_FILENO;
+	} else {
+		in = open(path, O_RDONLY | O_NONBLOCK);
+		if (in < 0) {
+			rr_error_set(err, path, "cannot open: %s", strerror(errno));
+			return -1;
+		}
+		fcntl(in, F_SETFL, fcntl(in, F_GETFL) & ~O_NONBLOCK);
+	}
+	fd = mkstemp(out);
+	if (fd < 0) {
+		rr_error_set(err, path, "cannot make a temporary copy in %s: %s",
+			     dir && *dir ? dir : "/tmp", strerror(errno));
+		goto out;
+	}
+	for (;;) {
+		n = read(in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rr_error_set(err, path, "read error: %s", strerror(errno));
+			break;
+		}
+		if (n == 0) {
+			ret = 0;
+			break;
+		}
+		if (write(fd, buf, (size_t)n) != n) {
+			rr_error_set(err, path, "cannot copy the input to %s: %s", out,
+				     strerror(errno));
+			break;
+		}
+	}
+	close(fd);
+	if (ret)
+		unlink(out);
+out:
+	if (in != STDIN_FILENO)
+		close(in);
+	return ret;
+}
+
+struct rr_trace *rr_trace_open(const char *path, struct rr_error *err)
+{
+	char tmp[4096];
+	struct rr_trace *t;
+
+	if (!is_stream(path))
+		return open_file(path, err);
+	if (spool(path, tmp, sizeof(tmp), err))
+		return NULL;
+	t = open_file(tmp, err);
+	if (!t) {
+		unlink(tmp);
+		if (err)	/* name what the user gave, not the copy */
+			snprintf(err->file, sizeof(err->file), "%s", path);
+		return NULL;
+	}
+	free(t->path);
+	t->path = strdup(path);
+	t->spool = strdup(tmp);
+	if (!t->path || !t->spool) {
+		rr_error_set(err, path, "out of memory");
+		rr_trace_close(t);
+		return NULL;
+	}
+	if (t->text)
+		rr_text_set_name(t->text, path);
+	return t;
+}
+
+int rr_trace_rewind(struct rr_trace *t, struct rr_error *err)
+{
+	struct rr_trace *n, tmp;
+
+	if (t->text)
+		return 0;	/* each walk reads the file afresh */
+	n = open_file(t->spool ? t->spool : t->path, err);
+	if (!n) {
+		if (err)
+			snprintf(err->file, sizeof(err->file), "%s", t->path);
+		return -1;
+	}
+	/* keep the names, take the fresh handles */
+	tmp = *t;
+	*t = *n;
+	*n = tmp;
+	t->path = n->path;
+	t->spool = n->spool;
+	n->path = NULL;
+	n->spool = NULL;
+	rr_trace_close(n);
+	return 0;
 }

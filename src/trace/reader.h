@@ -46,13 +46,20 @@ struct rr_trace_info {
 	uint64_t text_lines;		/* lines read */
 	uint64_t text_other_lines;	/* neither an event, a comment nor blank */
 	uint64_t text_backwards;	/* events whose timestamp went back */
+	uint64_t text_malformed_events;	/* dropped: a value malformed or out of range */
+	char text_first_other[100];	/* "line N: ..." of the first other line */
+	char text_first_malformed[100];
 	bool timestamps_synthetic;	/* bare lines: event order, no time */
 	bool page_size_assumed;		/* text: no page size in the file */
+	/* text: the releases (MAJOR * 100 + MINOR) the print formats fit,
+	 * 0 = unbounded; see text.c era_hints() */
+	int era_lo, era_hi;
 };
 
 /**
  * rr_trace_open() - open a trace file
- * @path: file to read.
+ * @path: file to read; "-" (standard input), a pipe or a FIFO is first
+ *        copied to a temporary file under $TMPDIR (removed at close).
  * @err:  filled on failure with @path and the reason.
  *
  * Return: a handle, or NULL when the file is missing, unreadable, neither
@@ -75,6 +82,13 @@ typedef int (*rr_event_cb)(const struct rr_event *ev, void *ctx);
  */
 int rr_trace_for_each(struct rr_trace *trace, rr_event_cb cb, void *ctx,
 		      struct rr_error *err);
+
+/**
+ * rr_trace_rewind() - make the next rr_trace_for_each() start at the first
+ * event again (libtracecmd walks a handle once; the file is opened anew).
+ * Return: 0, or -1 with @err set.
+ */
+int rr_trace_rewind(struct rr_trace *trace, struct rr_error *err);
 
 void rr_trace_close(struct rr_trace *trace);
 

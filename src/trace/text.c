@@ -11,7 +11,10 @@
  *      "mm_vmscan_lru_isolate: classzone=3 order=0 nr_requested=32 ..."
  *    (only known event names count here; the task is pid 0 and the
  *    timestamps are the line order, flagged as synthetic)
- *  - "CPU:1 [LOST 123 EVENTS]" lines: lost events before the next event;
+ *  - `perf script` output ("stress  4242 [000] 100.000100: vmscan:mm_...:")
+ *    and trace-cmd's --ts-diff column ("100.000100: (+10) event:");
+ *  - "CPU:1 [LOST 123 EVENTS]" (ftrace) and "CPU:1 [123 EVENTS DROPPED]"
+ *    (trace-cmd) lines: lost events before the next event;
  *  - "#" lines and blank lines: comments.
  * Fields are read by the `name=value` keys the event prints, with the
  * names of every release (event-desc.h); a value may hold spaces (cgroup
@@ -31,6 +34,7 @@
 
 struct rr_text {
 	char *path;
+	char *name;		/* for messages; NULL: path */
 };
 
 #define KV_MAX 64
@@ -88,7 +92,8 @@ static bool parse_ts(const char *s, size_t n, uint64_t *ns)
 	return true;
 }
 
-/* "comm-pid", "comm-pid (  tgid) [cpu] flags", "comm-pid  0d..1." */
+/* "comm-pid", "comm-pid (  tgid) [cpu] flags", "comm-pid  0d..1.",
+ * "comm  pid [cpu]" (perf script) */
 static void parse_header(char *h, size_t n, struct line *l)
 {
 	char *lb = NULL, *end;
@@ -97,9 +102,17 @@ static void parse_header(char *h, size_t n, struct line *l)
 		n--;
 	h[n] = 0;
 	l->cpu = 0;
+	/* the CPU column: the last "[digits]" followed by blank or the end
+	 * (a task named "foo [1]-42" keeps its brackets) */
 	for (char *p = h; *p; p++)
-		if (*p == '[' && isdigit((unsigned char)p[1]))
-			lb = p;
+		if (*p == '[' && isdigit((unsigned char)p[1])) {
+			char *rb = p + 1;
+
+			while (isdigit((unsigned char)*rb))
+				rb++;
+			if (*rb == ']' && (!rb[1] || isspace((unsigned char)rb[1])))
+				lb = p;
+		}
 	if (lb) {
 		l->cpu = (int)strtol(lb + 1, NULL, 10);
 		*lb = 0;
@@ -126,7 +139,10 @@ static void parse_header(char *h, size_t n, struct line *l)
 		}
 	}
 	end = strrchr(h, '-');
-	if (end && end[1] && strspn(end + 1, "0123456789") == strlen(end + 1))
+	if (!end || !end[1] || strspn(end + 1, "0123456789") != strlen(end + 1))
+		end = strrchr(h, ' ');	/* perf script: "comm  pid" */
+	if (end && end[1] && strspn(end + 1, "0123456789") == strlen(end + 1) &&
+	    strlen(end + 1) <= 9)
 		l->pid = (int)strtol(end + 1, NULL, 10);
 }
 
@@ -145,11 +161,20 @@ static enum line_kind classify(char *s, struct line *l, uint64_t *lost)
 		*lost = n ? n : 1;
 		return L_LOST;
 	}
+	if (!strncmp(p, "CPU:", 4) && (q = strstr(p, "EVENTS DROPPED]")) != NULL) {
+		const char *b = strchr(p, '[');
+		unsigned long long n = b ? strtoull(b + 1, NULL, 10) : 0;
+
+		*lost = n ? n : 1;
+		return L_LOST;
+	}
 	if (!strncmp(p, "cpus=", 5))
 		return L_CPUS;
-	/* header form: the first "<number>: <ident>:" */
+	if (!strncmp(p, "version = ", 10))	/* trace-cmd 2.x report preamble */
+		return L_BLANK;
+	/* header form: the first "<number>: [(+diff)] [system:]<ident>:" */
 	for (q = strstr(p, ": "); q; q = strstr(q + 1, ": ")) {
-		char *tok = q, *r;
+		char *tok = q, *r, *id;
 		uint64_t ts;
 
 		while (tok > p && !isspace((unsigned char)tok[-1]))
@@ -159,12 +184,28 @@ static enum line_kind classify(char *s, struct line *l, uint64_t *lost)
 		r = q + 2;
 		while (*r == ' ')
 			r++;
-		l->event = r;
+		if (r[0] == '(' && r[1] == '+') {	/* trace-cmd report --ts-diff */
+			r = strchr(r, ')');
+			if (!r)
+				continue;
+			r++;
+			while (*r == ' ')
+				r++;
+		}
+		id = r;
 		while (is_ident_char((unsigned char)*r))
 			r++;
-		if (r == l->event || *r != ':')
+		if (r == id || *r != ':')
 			continue;
-		l->event_len = (size_t)(r - l->event);
+		if (is_ident_char((unsigned char)r[1])) {	/* perf: "vmscan:mm_...:" */
+			id = ++r;
+			while (is_ident_char((unsigned char)*r))
+				r++;
+			if (*r != ':')
+				continue;
+		}
+		l->event = id;
+		l->event_len = (size_t)(r - id);
 		l->ts_ns = ts;
 		l->has_header = true;
 		r++;
@@ -259,10 +300,46 @@ static bool parse_num(const char *s, size_t n, uint64_t *out)
 	return true;
 }
 
+/*
+ * Is @x a value field @f can hold?  The kernel prints counts of pages
+ * (unsigned long), ints and u64 ids; a negative count, a count beyond
+ * 2^52 pages (16 EiB of 4 KiB pages) or a priority outside 0..12 cannot
+ * come from it.
+ */
+static bool in_range(enum rr_field f, uint64_t x)
+{
+	int64_t sx = (int64_t)x;
+
+	switch (f) {
+	case F_VAL:
+	case F_ITEM:
+	case F_ROOT:
+	case F_LEVEL:
+		return sx >= INT32_MIN && sx <= INT32_MAX;
+	case F_PID:
+	case F_NID:
+		return sx >= 0 && sx <= INT32_MAX;
+	case F_PRIORITY:
+		return x <= 12;
+	case F_LRU:
+		return x <= 4;
+	case F_ID:
+		return x <= INT64_MAX;
+	case F_FORCE:
+	case F_NEEDS_FLUSH:
+	case F_FILE:
+		return x <= 1;
+	case F_FLAGS:
+		return x <= INT32_MAX;
+	default:	/* page counts */
+		return x <= (1ULL << 52);
+	}
+}
+
 static bool field_value(enum rr_field f, const struct kv *v, uint64_t *out)
 {
 	if (parse_num(v->val, v->val_len, out))
-		return true;
+		return in_range(f, *out);
 	switch (f) {
 	case F_LRU:
 		return !rr_parse_lru_name(v->val, v->val_len, out);
@@ -297,8 +374,9 @@ static void slab_fields(const char *body, struct rr_event *ev)
 		ev->priority = atoi(last + 9);
 }
 
-/* Decode one event line into @ev; the strings point into @l's buffer. */
-static void decode(const struct rr_event_desc *d, struct line *l, struct rr_event *ev)
+/* Decode one event line into @ev; the strings point into @l's buffer.
+ * Return false when a field's value is malformed or out of range. */
+static bool decode(const struct rr_event_desc *d, struct line *l, struct rr_event *ev)
 {
 	struct kv kv[KV_MAX];
 	int n;
@@ -325,11 +403,11 @@ static void decode(const struct rr_event_desc *d, struct line *l, struct rr_even
 			len--;
 		ev->str = b;
 		ev->str_len = (int)len;
-		return;
+		return true;
 	}
 	if (d->type == RR_EV_SLAB_START) {
 		slab_fields(l->body, ev);
-		return;
+		return ev->priority >= 0 && ev->priority <= 12;
 	}
 	n = split_kv(l->body, kv);
 	for (int f = 0; f < F__COUNT; f++) {
@@ -345,9 +423,11 @@ static void decode(const struct rr_event_desc *d, struct line *l, struct rr_even
 			ev->str_len = (int)v->val_len;
 			continue;
 		}
-		if (field_value((enum rr_field)f, v, &x))
-			rr_event_set_field(ev, (enum rr_field)f, x);
+		if (!field_value((enum rr_field)f, v, &x))
+			return false;
+		rr_event_set_field(ev, (enum rr_field)f, x);
 	}
+	return true;
 }
 
 struct pass {
@@ -359,6 +439,61 @@ struct pass {
 	uint64_t last_ts;
 	int max_cpu;
 };
+
+static void era_at_least(struct rr_trace_info *info, int v)
+{
+	if (v > info->era_lo)
+		info->era_lo = v;
+}
+
+static void era_at_most(struct rr_trace_info *info, int v)
+{
+	if (!info->era_hi || v < info->era_hi)
+		info->era_hi = v;
+}
+
+/*
+ * What the print formats say about the kernel that wrote them (releases as
+ * MAJOR * 100 + MINOR; event-desc.h and tests/fixtures/text/FORMATS.md):
+ * memcg: events exist from 6.13; write_folio replaced writepage in 5.18;
+ * the isolate event lost isolate_mode in 6.7 and printed file= before
+ * lru= (4.11); nr_activate split into _anon/_file in 5.2.
+ */
+static void era_hints(struct rr_trace_info *info, const struct rr_event_desc *d,
+		      const char *body)
+{
+	switch (d->type) {
+	case RR_EV_MOD_LRUVEC:
+	case RR_EV_COUNT_EVENTS:
+	case RR_EV_FLUSH:
+		era_at_least(info, 613);
+		break;
+	case RR_EV_WRITE_FOLIO:
+		if (!strcmp(d->name, "mm_vmscan_write_folio"))
+			era_at_least(info, 518);
+		else
+			era_at_most(info, 517);
+		break;
+	case RR_EV_LRU_ISOLATE:
+		if (strstr(body, "isolate_mode="))
+			era_at_most(info, 606);
+		else if (strstr(body, "lru="))
+			era_at_least(info, 607);
+		if (strstr(body, "lru="))
+			era_at_least(info, 411);
+		else if (strstr(body, "file="))
+			era_at_most(info, 410);
+		break;
+	case RR_EV_SHRINK_INACTIVE:
+		if (strstr(body, "nr_activate_anon="))
+			era_at_least(info, 502);
+		else if (strstr(body, "nr_activate="))
+			era_at_most(info, 501);
+		break;
+	default:
+		break;
+	}
+}
 
 /* A `reclaim-replay record` meta marker names the kernel and page size. */
 static void meta_marker(struct rr_trace_info *info, const char *body)
@@ -388,7 +523,9 @@ static int one_line(struct pass *ps, char *s)
 	case L_BLANK:
 		return 0;
 	case L_OTHER:
-		ps->info->text_other_lines++;
+		if (!ps->info->text_other_lines++)
+			snprintf(ps->info->text_first_other, sizeof(ps->info->text_first_other),
+				 "line %llu: %.80s", (unsigned long long)ps->info->text_lines, s);
 		return 0;
 	case L_CPUS:
 		ps->info->nr_cpus = atoi(strchr(s, '=') + 1);
@@ -416,6 +553,8 @@ static int one_line(struct pass *ps, char *s)
 	if (!ps->cb) {
 		if (d->type == RR_EV_MARKER)
 			meta_marker(ps->info, l.body);
+		else
+			era_hints(ps->info, d, l.body);
 		return 0;
 	}
 	memset(&ev, 0, sizeof(ev));
@@ -432,9 +571,18 @@ static int one_line(struct pass *ps, char *s)
 	}
 	if (ev.ts_ns > ps->last_ts)
 		ps->last_ts = ev.ts_ns;
+	if (!decode(d, &l, &ev)) {
+		/* dropped: for the episodes around it, like a lost event */
+		if (!ps->info->text_malformed_events++)
+			snprintf(ps->info->text_first_malformed,
+				 sizeof(ps->info->text_first_malformed), "line %llu: %.*s: %.60s",
+				 (unsigned long long)ps->info->text_lines, (int)l.event_len,
+				 l.event, l.body);
+		ps->pending_lost++;
+		return 0;
+	}
 	ev.lost_before = ps->pending_lost;
 	ps->pending_lost = 0;
-	decode(d, &l, &ev);
 	return ps->cb(&ev, ps->ctx);
 }
 
@@ -453,6 +601,7 @@ static int run(const char *path, struct pass *ps, struct rr_error *err)
 	ps->info->text_lines = 0;
 	ps->info->text_other_lines = 0;
 	ps->info->text_backwards = 0;
+	ps->info->text_malformed_events = 0;
 	ps->info->nr_missed_events = 0;
 	while ((n = getline(&buf, &cap, fp)) > 0) {
 		if (memchr(buf, 0, (size_t)n)) {
@@ -465,7 +614,12 @@ static int run(const char *path, struct pass *ps, struct rr_error *err)
 		}
 		while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 			buf[--n] = 0;
+		for (ssize_t i = 0; i < n; i++)	/* columns may be tab-separated */
+			if (buf[i] == '\t' || buf[i] == '\r')
+				buf[i] = ' ';
 		ps->info->text_lines++;
+		if (ps->info->text_lines == 1 && n >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+			memmove(buf, buf + 3, (size_t)n - 2);	/* a UTF-8 byte-order mark */
 		ret = one_line(ps, buf);
 		if (ret)
 			break;
@@ -487,6 +641,10 @@ struct rr_text *rr_text_open(const char *path, struct rr_trace_info *info,
 
 	if (run(path, &ps, err))
 		return NULL;
+	if (!info->text_lines) {
+		rr_error_set(err, path, "not a trace: empty");
+		return NULL;
+	}
 	if (!ps.events) {
 		rr_error_set(err, path,
 			     "not a trace: neither a trace.dat (no trace-cmd magic) nor text "
@@ -522,8 +680,17 @@ int rr_text_for_each(struct rr_text *tx, struct rr_trace_info *info,
 		     rr_event_cb cb, void *ctx, struct rr_error *err)
 {
 	struct pass ps = { .info = info, .cb = cb, .ctx = ctx, .max_cpu = -1 };
+	int ret = run(tx->path, &ps, err);
 
-	return run(tx->path, &ps, err);
+	if (ret < 0 && err && tx->name)
+		snprintf(err->file, sizeof(err->file), "%s", tx->name);
+	return ret;
+}
+
+void rr_text_set_name(struct rr_text *tx, const char *name)
+{
+	free(tx->name);
+	tx->name = strdup(name);
 }
 
 void rr_text_close(struct rr_text *tx)
@@ -531,5 +698,6 @@ void rr_text_close(struct rr_text *tx)
 	if (!tx)
 		return;
 	free(tx->path);
+	free(tx->name);
 	free(tx);
 }

@@ -21,6 +21,8 @@ struct rr_text *rr_text_open(const char *path, struct rr_trace_info *info,
 int rr_text_for_each(struct rr_text *tx, struct rr_trace_info *info,
 		     rr_event_cb cb, void *ctx, struct rr_error *err);
 void rr_text_close(struct rr_text *tx);
+/* Name @tx's file @name in messages (a spooled pipe: the name given). */
+void rr_text_set_name(struct rr_text *tx, const char *name);
 
 /* Skipped-event bookkeeping shared by both readers (reader.c). */
 int rr_trace_info_skip_slot(struct rr_trace_info *info, const char *name);

@@ -252,6 +252,91 @@ printf '  bash-1  [000] ....   1.000000: sched_switch: prev_comm=bash\n' >"$TMP/
 check_fails "a text trace without reclaim events: exit 1" 1 \
 	"^reclaim-replay: $TMP/sched.txt: holds no vmscan or memcg events" "$RR" report -q "$TMP/sched.txt"
 
+# -- regressions from a break-test of report and the text reader ---------------
+f54=$fix/linux-5.4.txt
+# a cgroup name that is not UTF-8 once crashed the text output
+printf '  mkdir-1 [000] ....   1.000000: cgroup_mkdir: root=4 id=77 level=1 path=/caf\351\n' >"$TMP/latin1.txt"
+sed -n '/stress-4242/p' "$fix/linux-6.18.txt" | sed 's/memcg_id=1234/memcg_id=77/' >>"$TMP/latin1.txt"
+check "non-UTF-8 cgroup name: report exits 0" sh -c "'$RR' report -q '$TMP/latin1.txt' >/dev/null"
+check_eq "non-UTF-8 cgroup name: bytes escaped as \\xNN in JSON" '/caf\xe9' \
+	"$(sh -c "'$RR' report -q --json '$TMP/latin1.txt'" | jq -r '.cgroups[0].path')"
+check_eq "non-UTF-8 cgroup name: compare names the root" '/caf\xe9' \
+	"$(sh -c "'$RR' compare -q --kernel 6.18 '$TMP/latin1.txt' --all-episodes -o -" | jq -r '.episodes[0].cgroup')"
+# trace-cmd's own lost-event lines
+sed '/shrink_active/a CPU:0 [123 EVENTS DROPPED]' "$f54" >"$TMP/dropped.txt"
+sed '/shrink_active/a CPU:0 [EVENTS DROPPED]' "$f54" >"$TMP/dropped2.txt"
+check_eq "trace-cmd 'CPU:0 [123 EVENTS DROPPED]': counted, episode flagged" '123 ["lost_events"]' \
+	"$("$RR" report -q --json "$TMP/dropped.txt" | jq -r '"\(.events.missed_events) \(.episodes[0].flags|tojson)"')"
+check_eq "trace-cmd 'CPU:0 [EVENTS DROPPED]' without a count: at least 1" '1 ["lost_events"]' \
+	"$("$RR" report -q --json "$TMP/dropped2.txt" | jq -r '"\(.events.missed_events) \(.episodes[0].flags|tojson)"')"
+# trace-cmd report --ts-diff adds a "(+N)" column
+trace-cmd report --ts-diff "$TOP/traces/file-limit.dat" 2>/dev/null >"$TMP/tsdiff.txt"
+check_eq "trace-cmd report --ts-diff: same cgroup totals as the trace.dat" \
+	"$(jq -c '.cgroups' "$TMP/file-limit.json")" \
+	"$("$RR" report -q --json "$TMP/tsdiff.txt" | jq -c '.cgroups')"
+# lines that are not understood are said on stderr, with the first of them
+sed '3i this line is not a trace line' "$f54" >"$TMP/junk.txt"
+check_fails "lines not understood: a warning names the first (exit 0)" 0 \
+	"junk.txt: warning: 1 of [0-9]+ lines .*line 3: this line is not a trace line" \
+	"$RR" report -q "$TMP/junk.txt"
+# an outcome event whose isolate is missing
+sed '/lru=inactive_file/{x;s/^/x/;/^x$/{x;d};x}' "$f54" >"$TMP/orphan.txt"
+check_fails "shrink event without its isolate: a warning (exit 0)" 0 \
+	"without the mm_vmscan_lru_isolate before it" "$RR" report -q "$TMP/orphan.txt"
+check_eq "shrink event without its isolate: episode flagged lost_events" '["lost_events"]' \
+	"$("$RR" report -q --json "$TMP/orphan.txt" 2>/dev/null | jq -c '.episodes[0].flags')"
+# standard input, process substitution, a FIFO with a writer
+check_eq "text on standard input ('-')" "$(jq -c '.cgroups' "$TMP/gen-5.4.json")" \
+	"$("$RR" report -q --json - <"$f54" | jq -c '.cgroups')"
+check_eq "a trace.dat on standard input" "$(jq -c '.cgroups' "$TMP/anon-swap.json")" \
+	"$("$RR" report -q --json - <"$TOP/traces/anon-swap.dat" | jq -c '.cgroups')"
+mkfifo "$TMP/pipe"
+cat "$f54" >"$TMP/pipe" &
+check_eq "a FIFO with a writer" "$(jq -c '.cgroups' "$TMP/gen-5.4.json")" \
+	"$(timeout 20 "$RR" report -q --json "$TMP/pipe" | jq -c '.cgroups')"
+wait
+check_eq "no temporary copy left behind" "" "$(ls "${TMPDIR:-/tmp}" | grep '^reclaim-replay-input\.' || true)"
+# tabs between columns, a byte-order mark, '[N]' inside a task name
+tr ' ' '\t' <"$f54" >"$TMP/tabs.txt"
+check_eq "tab-separated columns" "$(cat "$TMP/gen-5.4.struct")" \
+	"$("$RR" report -q --json "$TMP/tabs.txt" | jq -c "$structure")"
+printf '\357\273\277' | cat - "$fix/bare-6.18.txt" | grep -v '^#' >"$TMP/bom.txt"
+check_eq "a UTF-8 byte-order mark before the first line" '[]' \
+	"$("$RR" report -q --json "$TMP/bom.txt" | jq -c '.episodes[0].flags')"
+sed 's/  stress-4242/foo [1]-4242/' "$fix/linux-6.18.txt" >"$TMP/bracket.txt"
+check_eq "'-l' line whose task name holds '[1]': pid and episode intact" '4242 3 40 38' \
+	"$("$RR" report -q --json "$TMP/bracket.txt" | jq -r '.episodes[0] | "\(.pid) \(.batches) \(.scanned_pages) \(.reclaimed_pages)"')"
+# values no kernel prints: dropped, counted, flagged
+sed -e '0,/nr_scanned=32 nr_reclaimed=30/s//nr_scanned=-32 nr_reclaimed=30/' "$f54" >"$TMP/neg.txt"
+check "negative page count: exit 0" sh -c "'$RR' report -q --json '$TMP/neg.txt' >'$TMP/neg.json' 2>'$TMP/neg.err'"
+check_eq "negative page count: event dropped and counted, episode flagged" '1 ["lost_events"]' \
+	"$(jq -r '"\(.events.text_malformed_events) \(.episodes[0].flags|tojson)"' "$TMP/neg.json")"
+check "negative page count: a warning names the line" grep -q 'warning: 1 event dropped.*line [0-9]*: mm_vmscan_lru_shrink_inactive' "$TMP/neg.err"
+sed -e 's/nr_reclaimed=38/nr_reclaimed=18446744073709551615/' "$f54" >"$TMP/huge.txt"
+check_eq "page count beyond 2^52: end event dropped, episode left open" '["no_end","lost_events"] null' \
+	"$("$RR" report -q --json "$TMP/huge.txt" 2>/dev/null | jq -r '.episodes[] | select(.kind == "memcg") | "\(.flags|tojson) \(.nr_reclaimed)"')"
+# perf script output: "comm pid [cpu] ts: system:event:"
+sed -E -n 's/^ *([a-z0-9]+)-([0-9]+) +\[([0-9]+)\] +([0-9.]+): ([a-z_]+): */ \1 \2 [\3] \4: vmscan:\5: /p' "$f54" >"$TMP/perf.txt"
+check_eq "perf script lines (system:event names, 'comm pid')" "$(cat "$TMP/gen-5.4.struct")" \
+	"$("$RR" report -q --json "$TMP/perf.txt" | jq -c "$structure")"
+# kswapd woken twice: the table's no_end column agrees with the JSON
+check "kswapd run ended by the next wake: said under the table, not as no_end" sh -c \
+	"'$RR' report -q '$TMP/nested.txt' | grep -Eq '^kswapd +2 +1 +0 +0 ' &&
+	 '$RR' report -q '$TMP/nested.txt' | grep -q 'kswapd: 1 ended by the next wake'"
+# a held-back cgroup_mkdir (v1: hierarchy unknown until a memcg: event)
+check_eq "compare: the 6.18 fixture's episode is replayed (its root was a held mkdir)" 'null /work' \
+	"$("$RR" compare -q --kernel 6.18 "$fix/linux-6.18.txt" --all-episodes -o - | jq -r '.episodes[0] | "\(.skip_reason) \(.cgroup)"')"
+# JSON that is neither a trace nor a scenario, --kernel that is no release
+echo '{"a": 1}' >"$TMP/obj.json.x"
+check_fails "a JSON object that is no scenario: said so" 1 "obj.json.x: not a trace, and not a scenario" \
+	"$RR" report -q "$TMP/obj.json.x"
+check_fails "report --kernel foo: usage error" 2 "--kernel takes a release" \
+	"$RR" report -q --kernel foo "$fix/linux-5.4.txt"
+# the print formats say which kernels could have written them
+check_eq "kernel era from the formats: 4.19 -> 4.11..5.1, 5.15 -> 5.2..5.17, 6.6 -> 5.18..6.6" \
+	"5.1 5.17 6.6" \
+	"$(for g in 4.19 5.15 6.6; do jq -r '.input.kernel_release' "$TMP/gen-$g.json"; done | xargs)"
+
 # -- every report document above is valid against its JSON Schema ----------------
 reports=$(ls "$TMP"/*.json | grep -v 'cmp\.json$')
 check "$(echo "$reports" | wc -l) report documents valid against schema/reclaim-replay-report.schema.json" \

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Length of the valid UTF-8 sequence at @p (of @n bytes), or 0. */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+	size_t len, i;
+	unsigned int cp;
+
+	if (p[0] >= 0x01 && p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		len = 2;
+		cp = p[0] & 0x1f;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		len = 3;
+		cp = p[0] & 0x0f;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		len = 4;
+		cp = p[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+char *rr_utf8_dup(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = malloc(len * 4 + 1), *o = out;
+	size_t i = 0;
+
+	if (!out)
+		return NULL;
+	while (i < len) {
+		size_t n = utf8_seq(p + i, len - i);
+
+		if (n) {
+			for (size_t k = 0; k < n; k++)
+				*o++ = (char)p[i + k];
+			i += n;
+		} else {
+			o += sprintf(o, "\\x%02x", p[i]);
+			i++;
+		}
+	}
+	*o = 0;
+	return out;
+}
