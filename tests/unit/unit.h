@@ -10,5 +10,6 @@ int register_policy_tests(void);
 int register_kernel_model_tests(void);
 int register_builder_tests(void);
 int register_record_tests(void);
+int register_trace_tests(void);
 
 #endif
