@@ -194,6 +194,7 @@ static void final_state(struct rr_report *r, const struct rr_state *st)
 		c->limit_bytes = m->limit_bytes;
 		c->min_bytes = m->min_bytes;
 		c->low_bytes = m->low_bytes;
+		free(c->path);
 		c->path = strdup(m->path ? m->path : "");
 		if (!c->path)
 			r->oom = true;
