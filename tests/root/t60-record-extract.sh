@@ -32,6 +32,19 @@ for filters in 1 0; do
 	check "filters=$filters: decision exact share >= 0.99 on a fresh trace" \
 		jq -e '.fidelity.exact_share >= 0.99' "$TMP/fresh-$filters.json"
 	jq -r '"    fresh trace, filters='"$filters"': \(.fidelity.decisions_checked) calls, exact share \(.fidelity.exact_share), trajectory exact share \(.fidelity.trajectory_exact_share)"' "$TMP/fresh-$filters.json"
+	# report on the fresh trace: per-cgroup totals = awk sums over trace-cmd report
+	trace-cmd report "$out" 2>/dev/null | awk -f "$TOP/tests/cli/report-sums.awk" | sort >"$TMP/sums.awk"
+	"$RR" report -q --json "$out" >"$TMP/fresh-$filters.report.json"
+	check_eq "filters=$filters: report per-cgroup totals = sums over trace-cmd report" \
+		"$(cat "$TMP/sums.awk")" \
+		"$(jq -r '.cgroups[] | "\(.cgroup_id // 0) \(.scanned_pages) \(.reclaimed_pages)"' \
+		   "$TMP/fresh-$filters.report.json" | sort)"
+	check_eq "filters=$filters: report counts the memcg episodes" "$begins" \
+		"$(jq '.episodes_by_kind.memcg.count' "$TMP/fresh-$filters.report.json")"
+	trace-cmd report "$out" 2>/dev/null >"$TMP/fresh-$filters.txt"
+	check_eq "filters=$filters: its trace-cmd report text reports the same cgroups" \
+		"$(jq -c '.cgroups' "$TMP/fresh-$filters.report.json")" \
+		"$("$RR" report -q --json "$TMP/fresh-$filters.txt" | jq -c '.cgroups')"
 	check "filters=$filters: baseline within 10% of recorded reclaim" \
 		jq -e '.summary as $s | (($s.policies.kernel.nr_reclaimed - $s.recorded.nr_reclaimed)
 		       | fabs) <= 0.10 * $s.recorded.nr_reclaimed' "$TMP/fresh-$filters.json"
