@@ -625,6 +625,7 @@ int rr_trace_rewind(struct rr_trace *t, struct rr_error *err)
 	tmp = *t;
 	*t = *n;
 	*n = tmp;
+	free(t->path);		/* the fresh open's copy of the name */
 	t->path = n->path;
 	t->spool = n->spool;
 	n->path = NULL;

@@ -155,7 +155,8 @@ static enum line_kind classify(char *s, struct line *l, uint64_t *lost)
 		p++;
 	if (!*p || *p == '#')
 		return L_BLANK;
-	if ((q = strstr(p, "[LOST ")) != NULL) {
+	/* "CPU:%d [LOST %lu EVENTS]" (ftrace) */
+	if (!strncmp(p, "CPU:", 4) && (q = strstr(p, "[LOST ")) != NULL) {
 		unsigned long long n = strtoull(q + 6, NULL, 10);
 
 		*lost = n ? n : 1;
