@@ -86,7 +86,7 @@ int cmd_report(int argc, char **argv)
 		return rr_usage_error("report", "one TRACE at a time, got '%s' too",
 				      argv[optind + 1]);
 	opts.trace_path = argv[optind];
-	rep = rr_report_new();
+	rep = rr_report_new(as_json);
 	if (!rep) {
 		rr_error_set(&err, "", "out of memory");
 		rr_print_error(&err);

@@ -51,15 +51,17 @@ struct rr_report {
 	json_t *episodes;
 	uint64_t batches, batches_unattributed, mglru_requests;
 	uint64_t negative_sizes;	/* cgroups made in the trace whose lists went below 0 */
+	bool keep_episodes;		/* build the per-episode JSON */
 	bool oom;
 };
 
-struct rr_report *rr_report_new(void)
+struct rr_report *rr_report_new(bool keep_episodes)
 {
 	struct rr_report *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
+	r->keep_episodes = keep_episodes;
 	r->episodes = json_array();
 	if (!r->episodes) {
 		free(r);
@@ -292,6 +294,8 @@ int rr_report_request(const struct rr_request *rq, const struct rr_state *st, vo
 	k->reclaimed += reclaimed;
 	k->active_scanned += active;
 
+	if (!r->keep_episodes)
+		return 0;
 	ep = json_object();
 	flags = json_array();
 	cells = episode_cells(rq);

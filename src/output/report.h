@@ -20,7 +20,9 @@
 
 struct rr_report;
 
-struct rr_report *rr_report_new(void);
+/* @keep_episodes: keep one JSON object per episode (for --json); the
+ * tables need only the totals, which take constant memory per cgroup. */
+struct rr_report *rr_report_new(bool keep_episodes);
 void rr_report_free(struct rr_report *r);
 
 /**
