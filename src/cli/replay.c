@@ -365,37 +365,6 @@ out:
 	return ret;
 }
 
-struct meta_scan {
-	char *release;
-	size_t len;
-	unsigned int events;
-};
-
-/* Stop at the `record` meta marker, or after the first thousand events. */
-static int scan_meta(const struct rr_event *ev, void *ctx)
-{
-	static const char key[] = "reclaim-replay: meta ";
-	struct meta_scan *ms = ctx;
-
-	if (++ms->events > 1000)
-		return 1;
-	if (ev->type == RR_EV_MARKER && ev->str && ev->str_len > (int)sizeof(key) &&
-	    !strncmp(ev->str, key, sizeof(key) - 1)) {
-		const char *v = memmem(ev->str, (size_t)ev->str_len, " kernel_release=", 16);
-
-		if (v) {
-			int n = 0;
-
-			v += 16;
-			while (v + n < ev->str + ev->str_len && v[n] != ' ')
-				n++;
-			snprintf(ms->release, ms->len, "%.*s", n, v);
-		}
-		return 1;
-	}
-	return 0;
-}
-
 int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 	      struct rr_resolved_policy *policies, int *nr_policies,
 	      struct rr_error *err)
@@ -424,24 +393,8 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_out *out,
 		return -1;
 	ti = rr_trace_info(trace);
 
-	if (!opts->kernel_release && !ti->uname[0] && !ti->kernel_release[0] &&
-	    ti->format == RR_FORMAT_TRACE_DAT) {
-		/* no uname (e.g. after `trace-cmd split`): the recorder's meta
-		 * marker comes first in its traces */
-		struct meta_scan ms = { .release = release, .len = sizeof(release) };
-
-		release[0] = 0;
-		if (rr_trace_for_each(trace, scan_meta, &ms, err) < 0)
-			goto out;
-		if (rr_trace_rewind(trace, err))
-			goto out;
-	} else {
-		release[0] = 0;
-	}
 	if (opts->kernel_release) {
 		snprintf(release, sizeof(release), "%s", opts->kernel_release);
-	} else if (release[0]) {
-		release_source = "trace";
 	} else if (ti->uname[0] && !release_from_uname(ti->uname, release, sizeof(release))) {
 		release_source = "trace";
 	} else if (ti->kernel_release[0]) {

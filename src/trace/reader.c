@@ -580,36 +580,9 @@ out:
 	return ret;
 }
 
-struct rr_trace *rr_trace_open(const char *path, struct rr_error *err)
-{
-	char tmp[4096];
-	struct rr_trace *t;
-
-	if (!is_stream(path))
-		return open_file(path, err);
-	if (spool(path, tmp, sizeof(tmp), err))
-		return NULL;
-	t = open_file(tmp, err);
-	if (!t) {
-		unlink(tmp);
-		if (err)	/* name what the user gave, not the copy */
-			snprintf(err->file, sizeof(err->file), "%s", path);
-		return NULL;
-	}
-	free(t->path);
-	t->path = strdup(path);
-	t->spool = strdup(tmp);
-	if (!t->path || !t->spool) {
-		rr_error_set(err, path, "out of memory");
-		rr_trace_close(t);
-		return NULL;
-	}
-	if (t->text)
-		rr_text_set_name(t->text, path);
-	return t;
-}
-
-int rr_trace_rewind(struct rr_trace *t, struct rr_error *err)
+/* Make the next walk start at the first event again: libtracecmd walks a
+ * handle once, so the file is opened anew (keeping the names). */
+static int trace_rewind(struct rr_trace *t, struct rr_error *err)
 {
 	struct rr_trace *n, tmp;
 
@@ -633,3 +606,81 @@ int rr_trace_rewind(struct rr_trace *t, struct rr_error *err)
 	rr_trace_close(n);
 	return 0;
 }
+
+struct meta_scan {
+	struct rr_trace_info info;
+	unsigned int events;
+};
+
+/* Stop at the `record` meta marker, or after the first thousand events. */
+static int meta_cb(const struct rr_event *ev, void *ctx)
+{
+	struct meta_scan *ms = ctx;
+
+	if (++ms->events > 1000)
+		return 1;
+	if (ev->type == RR_EV_MARKER && ev->str) {
+		rr_trace_info_meta(&ms->info, ev->str, (size_t)ev->str_len);
+		if (ms->info.kernel_release[0])
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A trace.dat without the uname (e.g. after `trace-cmd split`) may still
+ * hold the recorder's meta marker, which comes first: read the release
+ * from it, then start the walk afresh.
+ */
+static int dat_release_from_meta(struct rr_trace *t, struct rr_error *err)
+{
+	struct meta_scan ms;
+
+	if (t->text || t->info.uname[0])
+		return 0;
+	memset(&ms, 0, sizeof(ms));
+	if (rr_trace_for_each(t, meta_cb, &ms, err) < 0 || trace_rewind(t, err))
+		return -1;
+	memcpy(t->info.kernel_release, ms.info.kernel_release, sizeof(t->info.kernel_release));
+	return 0;
+}
+
+struct rr_trace *rr_trace_open(const char *path, struct rr_error *err)
+{
+	char tmp[4096];
+	struct rr_trace *t;
+
+	if (!is_stream(path)) {
+		t = open_file(path, err);
+		if (t && dat_release_from_meta(t, err)) {
+			rr_trace_close(t);
+			return NULL;
+		}
+		return t;
+	}
+	if (spool(path, tmp, sizeof(tmp), err))
+		return NULL;
+	t = open_file(tmp, err);
+	if (!t) {
+		unlink(tmp);
+		if (err)	/* name what the user gave, not the copy */
+			snprintf(err->file, sizeof(err->file), "%s", path);
+		return NULL;
+	}
+	free(t->path);
+	t->path = strdup(path);
+	t->spool = strdup(tmp);
+	if (!t->path || !t->spool) {
+		rr_error_set(err, path, "out of memory");
+		rr_trace_close(t);
+		return NULL;
+	}
+	if (t->text)
+		rr_text_set_name(t->text, path);
+	if (dat_release_from_meta(t, err)) {
+		rr_trace_close(t);
+		return NULL;
+	}
+	return t;
+}
+

@@ -32,7 +32,8 @@ struct rr_trace_info {
 	int file_version;		/* trace.dat version: 6 or 7; 0 for text */
 	int page_size_bytes;		/* host page size stored in the file */
 	char uname[256];		/* "Linux host 6.18.44 ..." if stored, else "" */
-	char kernel_release[64];	/* text: from a `record` meta marker, else "" */
+	char kernel_release[64];	/* from a `record` meta marker (text, or a
+					 * trace.dat without uname), else "" */
 	int nr_cpus;
 	int nr_buffers;			/* top buffer + instances that hold data */
 	unsigned int events_known;	/* reclaim event types present in the format data */
@@ -82,13 +83,6 @@ typedef int (*rr_event_cb)(const struct rr_event *ev, void *ctx);
  */
 int rr_trace_for_each(struct rr_trace *trace, rr_event_cb cb, void *ctx,
 		      struct rr_error *err);
-
-/**
- * rr_trace_rewind() - make the next rr_trace_for_each() start at the first
- * event again (libtracecmd walks a handle once; the file is opened anew).
- * Return: 0, or -1 with @err set.
- */
-int rr_trace_rewind(struct rr_trace *trace, struct rr_error *err);
 
 void rr_trace_close(struct rr_trace *trace);
 

@@ -496,19 +496,21 @@ static void era_hints(struct rr_trace_info *info, const struct rr_event_desc *d,
 	}
 }
 
-/* A `reclaim-replay record` meta marker names the kernel and page size. */
-static void meta_marker(struct rr_trace_info *info, const char *body)
+void rr_trace_info_meta(struct rr_trace_info *info, const char *text, size_t len)
 {
-	const char *m = strstr(body, "reclaim-replay: meta "), *v;
+	char buf[2048];
+	const char *m, *v;
 
+	snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) ? len : sizeof(buf) - 1), text);
+	m = strstr(buf, "reclaim-replay: meta ");
 	if (!m)
 		return;
 	if ((v = strstr(m, " kernel_release=")) != NULL)
 		snprintf(info->kernel_release, sizeof(info->kernel_release), "%.*s",
 			 (int)strcspn(v + 16, " "), v + 16);
-	if ((v = strstr(m, " page_size=")) != NULL) {
+	if ((v = strstr(m, " page_size=")) != NULL && atoi(v + 11) > 0) {
 		info->page_size_bytes = atoi(v + 11);
-		info->page_size_assumed = info->page_size_bytes <= 0;
+		info->page_size_assumed = false;
 	}
 }
 
@@ -553,7 +555,7 @@ static int one_line(struct pass *ps, char *s)
 	ps->info->events_known |= 1u << d->type;
 	if (!ps->cb) {
 		if (d->type == RR_EV_MARKER)
-			meta_marker(ps->info, l.body);
+			rr_trace_info_meta(ps->info, l.body, strlen(l.body));
 		else
 			era_hints(ps->info, d, l.body);
 		return 0;

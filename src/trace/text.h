@@ -6,6 +6,8 @@
 #ifndef RR_TRACE_TEXT_H
 #define RR_TRACE_TEXT_H
 
+#include <stddef.h>
+
 #include "reader.h"
 
 struct rr_text;
@@ -23,6 +25,10 @@ int rr_text_for_each(struct rr_text *tx, struct rr_trace_info *info,
 void rr_text_close(struct rr_text *tx);
 /* Name @tx's file @name in messages (a spooled pipe: the name given). */
 void rr_text_set_name(struct rr_text *tx, const char *name);
+
+/* Take the kernel release and page size from the text of a marker, if it
+ * is `reclaim-replay record`'s meta line (text.c; both readers use it). */
+void rr_trace_info_meta(struct rr_trace_info *info, const char *text, size_t len);
 
 /* Skipped-event bookkeeping shared by both readers (reader.c). */
 int rr_trace_info_skip_slot(struct rr_trace_info *info, const char *name);
