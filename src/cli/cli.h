@@ -20,6 +20,10 @@ void rr_print_error(const struct rr_error *err);
  * ':'): @c is its ':' or '?'; returns RR_EXIT_USAGE. */
 int rr_option_error(const char *cmd, int c, char **argv);
 
+/* --kernel RELEASE: 0 when the model knows @release, else print a usage
+ * error of @cmd and return RR_EXIT_USAGE. */
+int rr_kernel_option(const char *cmd, const char *release);
+
 /* Print a usage error and return RR_EXIT_USAGE. */
 int rr_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

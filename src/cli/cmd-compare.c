@@ -8,7 +8,6 @@
 
 #include <sys/stat.h>
 
-#include "../sim/kernel-model.h"
 #include "cli.h"
 #include "replay.h"
 
@@ -148,16 +147,11 @@ int cmd_compare(int argc, char **argv)
 				return rr_usage_error("compare", "-o needs a file name, or - for stdout");
 			output = optarg;
 			break;
-		case OPT_KERNEL: {
-			struct rr_kernel_model km;
-
-			if (rr_kernel_model_init(&km, optarg))
-				return rr_usage_error("compare", "--kernel takes a release "
-						      "MAJOR.MINOR[...] of 4.0 or later, not '%s'",
-						      optarg);
+		case OPT_KERNEL:
+			if (rr_kernel_option("compare", optarg))
+				return RR_EXIT_USAGE;
 			opts.kernel_release = optarg;
 			break;
-		}
 		case OPT_SWAP:
 			if (!strcmp(optarg, "auto"))
 				opts.swap_present = -1;

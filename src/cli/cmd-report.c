@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "../output/report.h"
-#include "../sim/kernel-model.h"
 #include "cli.h"
 #include "replay.h"
 
@@ -60,16 +59,11 @@ int cmd_report(int argc, char **argv)
 		case OPT_JSON:
 			as_json = true;
 			break;
-		case OPT_KERNEL: {
-			struct rr_kernel_model km;
-
-			if (rr_kernel_model_init(&km, optarg))
-				return rr_usage_error("report", "--kernel takes a release "
-						      "MAJOR.MINOR[...] of 4.0 or later, not '%s'",
-						      optarg);
+		case OPT_KERNEL:
+			if (rr_kernel_option("report", optarg))
+				return RR_EXIT_USAGE;
 			opts.kernel_release = optarg;
 			break;
-		}
 		case 'q':
 			opts.progress = false;
 			break;

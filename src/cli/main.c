@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../sim/kernel-model.h"
 #include "cli.h"
 
 struct command {
@@ -43,6 +44,16 @@ void rr_print_error(const struct rr_error *err)
 		fprintf(stderr, "reclaim-replay: %s: %s\n", err->file, err->msg);
 	else
 		fprintf(stderr, "reclaim-replay: %s\n", err->msg[0] ? err->msg : "unknown error");
+}
+
+int rr_kernel_option(const char *cmd, const char *release)
+{
+	struct rr_kernel_model km;
+
+	if (!rr_kernel_model_init(&km, release))
+		return 0;
+	return rr_usage_error(cmd, "--kernel takes a release MAJOR.MINOR[...] of 4.0 or "
+			      "later, not '%s'", release);
 }
 
 int rr_usage_error(const char *cmd, const char *fmt, ...)
