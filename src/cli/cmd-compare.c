@@ -14,9 +14,10 @@
 static const char compare_usage[] =
 	"usage: reclaim-replay compare TRACE [-p POLICY]... [-o FILE] [options]\n"
 	"\n"
-	"Replay the reclaim episodes of TRACE (a trace.dat) under the baseline\n"
-	"policy 'kernel' (the recording kernel's rules) and each POLICY, and\n"
-	"print a summary table of the decisions.\n"
+	"Replay the reclaim episodes of TRACE (a trace.dat, a text trace with\n"
+	"--kernel, a scenario .json, or '-' for standard input) under the\n"
+	"baseline policy 'kernel' (the recording kernel's rules) and each\n"
+	"POLICY, and print a summary table of the decisions.\n"
 	"\n"
 	"  -p, --policy SPEC        a built-in policy, a '+' composition of them,\n"
 	"                           or a path to a policy .so; repeatable.\n"

@@ -15,9 +15,10 @@ static const char report_usage[] =
 	"What the trace itself shows: its reclaim episodes of every kind (memcg,\n"
 	"direct, kswapd, node, soft limit, proactive) with their latencies, and\n"
 	"per cgroup and per priority the pages scanned and reclaimed.  TRACE is a\n"
-	"trace.dat or a text trace (ftrace, trace_pipe, trace-cmd report, or bare\n"
-	"event lines).  With --fidelity, also how exactly the model of the\n"
-	"recording kernel reproduces every recorded shrink_lruvec() call.\n"
+	"trace.dat or a text trace (ftrace, trace_pipe, trace-cmd report, perf\n"
+	"script, or bare event lines); '-' reads standard input.  With\n"
+	"--fidelity, also how exactly the model of the recording kernel\n"
+	"reproduces every recorded shrink_lruvec() call.\n"
 	"\n"
 	"      --fidelity           replay every episode with the baseline and\n"
 	"                           score it against the recording\n"
@@ -138,8 +139,7 @@ int cmd_report(int argc, char **argv)
 		       (unsigned long long)t->nr_scanned, (unsigned long long)t->nr_reclaimed,
 		       (double)t->nr_reclaimed * (double)out.page_size_bytes / 1048576.0);
 		rr_report_print(rep, &info, json_object_get(json_object_get(doc, "input"),
-							    "assumptions"),
-				(unsigned int)out.page_size_bytes, stdout);
+							    "assumptions"), stdout);
 		if (fidelity) {
 			putchar('\n');
 			rr_fidelity_print(&out.fidelity, stdout);

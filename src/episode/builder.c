@@ -1026,8 +1026,6 @@ static int on_marker(struct rr_builder *b, const struct rr_event *ev)
 	} else if (len > 12 && !strncmp(s, "snapshot end", 12)) {
 		b->in_snapshot = 0;
 	} else if (len > 6 && !strncmp(s, "memcg ", 6) && b->in_snapshot) {
-		static const char *const keys[5] = { "inactive_anon", "active_anon",
-						     "inactive_file", "active_file", "unevictable" };
 		long long id = marker_ll(s, len, "id", -1), sw = marker_ll(s, len, "swappiness", -1);
 		struct rr_memcg *m;
 
@@ -1052,7 +1050,7 @@ static int on_marker(struct rr_builder *b, const struct rr_event *ev)
 			return -1;
 		if (!m->baseline_known) {
 			for (int l = 0; l < 5; l++) {
-				m->lru_sum[l] = marker_ll(s, len, keys[l], 0);
+				m->lru_sum[l] = marker_ll(s, len, rr_lru_names[l], 0);
 				m->lru_low[l] = 0;
 			}
 			m->baseline_known = true;

@@ -21,9 +21,6 @@ static const char *const uc_names[RR_UC__COUNT] = {
 	[RR_UC_ROOT_UNKNOWN] = "root_unknown",
 };
 
-static const char *const lru_names[] = {
-	"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable",
-};
 
 const char *rr_unchecked_name(enum rr_unchecked reason)
 {
@@ -98,7 +95,7 @@ static void describe(char *buf, size_t len, const struct rr_episode *ep,
 			 "(%zu recorded, %zu predicted)", m ? m->path : "?", prio, nr_rec, nr_pred);
 	else
 		snprintf(buf, len, "%s at priority %d: %s recorded %llu pages, predicted %llu",
-			 m ? m->path : "?", prio, lru_names[l], (unsigned long long)tr[l],
+			 m ? m->path : "?", prio, rr_lru_name(l), (unsigned long long)tr[l],
 			 (unsigned long long)tp[l]);
 }
 

@@ -12,10 +12,6 @@
 
 #include <uthash.h>
 
-static const char *const lru_names[] = {
-	"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable",
-};
-
 struct rr_cgroup_totals {
 	uint64_t memcg_id;		/* hash key */
 	char *path;			/* NULL when the trace never named it */
@@ -115,7 +111,7 @@ static json_t *target_json(uint64_t memcg_id, const char *path, int priority,
 	json_object_set_new(t, "cgroup", path ? json_string(path) : json_null());
 	json_object_set_new(t, "cgroup_id", u64(memcg_id));
 	json_object_set_new(t, "priority", json_integer(priority));
-	json_object_set_new(t, "lru", json_string(lru >= 0 && lru < 5 ? lru_names[lru] : "unknown"));
+	json_object_set_new(t, "lru", json_string(rr_lru_name(lru)));
 	json_object_set_new(t, "nr_pages", u64(nr_pages));
 	return t;
 }
@@ -322,7 +318,7 @@ static json_t *eligible_only(const struct rr_sim_result *a, const struct rr_sim_
 		json_object_set_new(e, "cgroup", memcg_path(t->memcg_id, st) ?
 				    json_string(memcg_path(t->memcg_id, st)) : json_null());
 		json_object_set_new(e, "priority", json_integer(t->priority));
-		json_object_set_new(e, "lru", json_string(lru_names[t->lru]));
+		json_object_set_new(e, "lru", json_string(rr_lru_name(t->lru)));
 		json_array_append_new(arr, e);
 	}
 	return arr;

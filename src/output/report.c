@@ -119,13 +119,6 @@ static void cell_add(struct cell *c, const struct rr_req_batch *b)
 	}
 }
 
-static const char *const lru_names[5] = { "inactive_anon", "active_anon",
-					  "inactive_file", "active_file", "unevictable" };
-
-static const char *lru_name(int lru)
-{
-	return lru >= 0 && lru < 5 ? lru_names[lru] : "unknown";
-}
 
 /* The request's cells: (cgroup, priority, lru) in order of first batch. */
 static json_t *episode_cells(const struct rr_request *rq)
@@ -165,7 +158,7 @@ static json_t *episode_cells(const struct rr_request *rq)
 		json_object_set_new(o, "cgroup_id", cells[j].id ? u64(cells[j].id) : json_null());
 		json_object_set_new(o, "priority", cells[j].prio >= 0 ?
 				    json_integer(cells[j].prio) : json_null());
-		json_object_set_new(o, "lru", json_string(lru_name(cells[j].lru)));
+		json_object_set_new(o, "lru", json_string(rr_lru_name(cells[j].lru)));
 		json_object_set_new(o, "batches", u64(cells[j].c.batches));
 		json_object_set_new(o, "scanned_pages", u64((cells[j].lru & 1) ?
 				    cells[j].c.active_scanned : cells[j].c.scanned));
@@ -174,6 +167,19 @@ static json_t *episode_cells(const struct rr_request *rq)
 	}
 	free(cells);
 	return arr;
+}
+
+/* A snapshot gave the memcg its swappiness, or gave it to the ancestor it
+ * inherited it from at mkdir (cgroup v1 copies the parent's value). */
+static bool swappiness_known(const struct rr_memcg *m)
+{
+	for (; m; m = m->parent) {
+		if (m->snapshotted)
+			return true;
+		if (!m->created_ns)
+			return false;
+	}
+	return false;
 }
 
 static void final_state(struct rr_report *r, const struct rr_state *st)
@@ -191,7 +197,7 @@ static void final_state(struct rr_report *r, const struct rr_state *st)
 		c->known = true;
 		c->online = m->online;
 		c->released = m->release_ns != 0;
-		c->swappiness = m->swappiness > 0 || m->named ? m->swappiness : -1;
+		c->swappiness = swappiness_known(m) ? m->swappiness : -1;
 		c->snapshotted = m->snapshotted;
 		c->limit_bytes = m->limit_bytes;
 		c->min_bytes = m->min_bytes;
@@ -575,7 +581,7 @@ json_t *rr_report_json(const struct rr_report *r, const struct rr_trace_info *ti
 			json_object_set_new(o, "low_bytes", c->snapshotted && c->low_bytes >= 0 ?
 					    u64((uint64_t)c->low_bytes) : json_null());
 			for (int l = 0; l < 4; l++)
-				json_object_set_new(lru, lru_names[l], u64(sizes[l]));
+				json_object_set_new(lru, rr_lru_names[l], u64(sizes[l]));
 			json_object_set_new(lru, "source", json_string(c->lru_source ? c->lru_source :
 									 "isolate"));
 			json_object_set_new(lru, "inferred", json_boolean(cg_inferred(c)));
@@ -601,15 +607,14 @@ static void print_us(FILE *f, const json_t *lat, const char *key)
 }
 
 void rr_report_print(const struct rr_report *r, const struct rr_trace_info *ti,
-		     const json_t *assumed, unsigned int page_size_bytes, FILE *f)
+		     const json_t *assumed, FILE *f)
 {
-	json_t *doc = rr_report_json(r, ti, assumed), *kinds, *cgs, *pr, *inf, *o;
+	json_t *doc = rr_report_json(r, ti, assumed), *kinds, *cgs, *inf, *o;
 	const char *name;
 	size_t i;
 
 	if (!doc)
 		return;
-	(void)page_size_bytes;
 	fprintf(f, "events: %llu lost, %llu not used",
 		(unsigned long long)ti->nr_missed_events, (unsigned long long)ti->nr_skipped_events);
 	if (ti->format == RR_FORMAT_TEXT && (ti->text_other_lines || ti->text_malformed_events))
@@ -708,8 +713,6 @@ void rr_report_print(const struct rr_report *r, const struct rr_trace_info *ti,
 				json_integer_value(json_object_get(c, "active_scanned_pages")));
 		}
 	}
-	pr = json_object_get(doc, "priorities");
-	(void)pr;
 	inf = json_object_get(doc, "inferred_inputs");
 	if (json_array_size(inf)) {
 		fprintf(f, "\ninferred or assumed, not read from the trace:\n");

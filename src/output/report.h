@@ -45,6 +45,6 @@ json_t *rr_report_json(const struct rr_report *r, const struct rr_trace_info *ti
 
 /* The same as text tables on @f. */
 void rr_report_print(const struct rr_report *r, const struct rr_trace_info *ti,
-		     const json_t *assumed, unsigned int page_size_bytes, FILE *f);
+		     const json_t *assumed, FILE *f);
 
 #endif

@@ -5,6 +5,8 @@
  */
 #include "sysinfo.h"
 
+#include "../trace/event.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -277,10 +279,6 @@ static long long read_ll(const char *dir, const char *file, long long def)
 	return v;
 }
 
-/* inactive_anon, active_anon, inactive_file, active_file, unevictable */
-static const char *const lru_keys[5] = {
-	"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable",
-};
 
 static int read_stat(const char *dir, unsigned long long bytes[5])
 {
@@ -295,7 +293,7 @@ static int read_stat(const char *dir, unsigned long long bytes[5])
 		return -1;
 	while (fscanf(f, "%127s %llu", key, &v) == 2)
 		for (int l = 0; l < 5; l++)
-			if (!strcmp(key, lru_keys[l]))
+			if (!strcmp(key, rr_lru_names[l]))
 				bytes[l] = v;
 	fclose(f);
 	return 0;

@@ -139,16 +139,19 @@ void rr_event_set_field(struct rr_event *ev, enum rr_field f, uint64_t v)
 	}
 }
 
+/* printed by __print_symbolic(lru, LRU_NAMES) in mm_vmscan_lru_isolate */
+const char *const rr_lru_names[5] = { "inactive_anon", "active_anon", "inactive_file",
+				      "active_file", "unevictable" };
+
+const char *rr_lru_name(int lru)
+{
+	return lru >= 0 && lru < 5 ? rr_lru_names[lru] : "unknown";
+}
+
 int rr_parse_lru_name(const char *s, size_t len, uint64_t *out)
 {
-	/* enum lru_list, include/linux/mmzone.h; printed by
-	 * __print_symbolic(lru, LRU_NAMES) in mm_vmscan_lru_isolate */
-	static const char *const names[] = { "inactive_anon", "active_anon",
-					     "inactive_file", "active_file",
-					     "unevictable" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == len && !memcmp(names[i], s, len)) {
+	for (size_t i = 0; i < 5; i++)
+		if (strlen(rr_lru_names[i]) == len && !memcmp(rr_lru_names[i], s, len)) {
 			*out = i;
 			return 0;
 		}

@@ -72,4 +72,12 @@ struct rr_event {
 
 const char *rr_event_type_name(enum rr_event_type type);
 
+/* enum lru_list names (include/linux/mmzone.h), as the isolate event
+ * prints them: inactive_anon, active_anon, inactive_file, active_file,
+ * unevictable. */
+extern const char *const rr_lru_names[5];
+
+/* rr_lru_names[@lru], or "unknown" outside 0..4. */
+const char *rr_lru_name(int lru);
+
 #endif

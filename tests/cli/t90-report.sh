@@ -38,6 +38,8 @@ check_eq "file-limit: limit, protection and swappiness from the recorder's snaps
 check_eq "file-limit: the cgroup was in the snapshot: exact LRU sizes" "exact false" \
 	"$(jq -r '.cgroups[0].lru_pages | "\(.source) \(.inferred)"' "$TMP/file-limit.json")"
 
+check_eq "offline-child: C and D made after the snapshot inherit rr-P's swappiness" "60 60" \
+	"$(jq -r '[.cgroups[].swappiness] | join(" ")' "$TMP/offline-child.json")"
 check_eq "offline-child: C removed and released, D removed, both offline at the end" \
 	"rr-P/C false true|rr-P/D false false" \
 	"$(jq -r '[.cgroups[] | "\(.path | sub(".*/rr-P"; "rr-P")) \(.online) \(.released)"] | join("|")' "$TMP/offline-child.json")"
@@ -94,6 +96,8 @@ check "4.19: unattributed batches listed as inferred" \
 check_eq "6.18: memcg batches attributed to /work (scanned, reclaimed, swap-outs, active)" \
 	"/work 40 38 8 16" \
 	"$(jq -r '.cgroups[] | select(.cgroup_id == 1234) | "\(.path) \(.scanned_pages) \(.reclaimed_pages) \(.swapout_pages) \(.active_scanned_pages)"' "$TMP/gen-6.18.json")"
+check_eq "6.18: swappiness unknown without a snapshot (null, not the assumed 60)" "null" \
+	"$(jq -r '.cgroups[] | select(.cgroup_id == 1234) | .swappiness' "$TMP/gen-6.18.json")"
 check_eq "6.18: the rest unattributed" "2 72 52" \
 	"$(jq -r '.cgroups[] | select(.cgroup_id == null) | "\(.batches) \(.scanned_pages) \(.reclaimed_pages)"' "$TMP/gen-6.18.json")"
 check "text format and an assumed kernel are said" \
