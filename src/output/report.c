@@ -500,10 +500,9 @@ static json_t *inferred_json(const struct rr_report *r, const struct rr_trace_in
 	return arr;
 }
 
-json_t *rr_report_json(const struct rr_report *r, const struct rr_trace_info *ti,
+json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 		       const json_t *assumed)
 {
-	struct rr_report *rw = (struct rr_report *)r;	/* sorts durations */
 	json_t *doc = json_object(), *kinds = json_object(), *cgs = json_array();
 	json_t *events = json_object(), *skipped = json_object();
 	struct cg **v;
@@ -524,7 +523,7 @@ json_t *rr_report_json(const struct rr_report *r, const struct rr_trace_info *ti
 	json_object_set_new(doc, "events", events);
 
 	for (int k = 0; k < RR_REQ__COUNT; k++) {
-		struct kind_stats *s = &rw->kinds[k];
+		struct kind_stats *s = &r->kinds[k];
 		json_t *o;
 
 		if (!s->count)
@@ -606,7 +605,7 @@ static void print_us(FILE *f, const json_t *lat, const char *key)
 		fprintf(f, " %9s", "-");
 }
 
-void rr_report_print(const struct rr_report *r, const struct rr_trace_info *ti,
+void rr_report_print(struct rr_report *r, const struct rr_trace_info *ti,
 		     const json_t *assumed, FILE *f)
 {
 	json_t *doc = rr_report_json(r, ti, assumed), *kinds, *cgs, *inf, *o;

@@ -38,13 +38,14 @@ int rr_report_request(const struct rr_request *rq, const struct rr_state *st, vo
  * rr_report_json() - the report as JSON (man reclaim-replay-json(5),
  * "report"): events, episodes_by_kind, cgroups, priorities, episodes,
  * inferred_inputs.  @ti describes the file; @assumed lists what the replay
- * assumed (array of strings, borrowed).  Return: a new reference, or NULL.
+ * assumed (array of strings, borrowed).  Sorts @r's latencies in place.
+ * Return: a new reference, or NULL.
  */
-json_t *rr_report_json(const struct rr_report *r, const struct rr_trace_info *ti,
+json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 		       const json_t *assumed);
 
 /* The same as text tables on @f. */
-void rr_report_print(const struct rr_report *r, const struct rr_trace_info *ti,
+void rr_report_print(struct rr_report *r, const struct rr_trace_info *ti,
 		     const json_t *assumed, FILE *f);
 
 #endif
