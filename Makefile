@@ -41,28 +41,44 @@ DEP_LIBS := $(shell $(PKG_CONFIG) --libs libtracecmd libtracefs libtraceevent ja
 CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null)
 endif
 
+# One folder per stage of the data flow (DESIGN.md); one object a line.
 LIB_SRCS := \
 	src/common/error.c \
+	src/common/lru.c \
 	src/common/text.c \
+	src/markers/markers.c \
 	src/trace/event-desc.c \
 	src/trace/reader.c \
 	src/trace/text.c \
 	src/episode/state.c \
 	src/episode/builder.c \
+	src/episode/tasks.c \
+	src/episode/requests.c \
+	src/episode/snapshot.c \
+	src/episode/infer.c \
+	src/episode/siminput.c \
 	src/sim/kernel-model.c \
 	src/sim/sim.c \
+	src/sim/cursor.c \
 	src/scenario/scenario.c \
 	src/fidelity/fidelity.c \
+	src/diff/diff.c \
 	src/record/sysinfo.c \
 	src/record/tracedat.c \
 	src/record/record.c \
 	src/policies/builtin.c \
 	src/policies/registry.c \
+	src/output/json-values.c \
 	src/output/json.c \
+	src/output/jsonl.c \
 	src/output/table.c \
 	src/output/atomic.c \
 	src/output/html.c \
-	src/output/report.c
+	src/output/fidelity-render.c \
+	src/output/report.c \
+	src/replay/replay.c \
+	src/replay/outputs.c \
+	src/replay/scenario.c
 
 # The command line: only these print and choose exit codes.
 CLI_SRCS := \
@@ -70,8 +86,7 @@ CLI_SRCS := \
 	src/cli/cmd-compare.c \
 	src/cli/cmd-policies.c \
 	src/cli/cmd-report.c \
-	src/cli/cmd-record.c \
-	src/cli/replay.c
+	src/cli/cmd-record.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(CLI_SRCS:%.c=$(BUILD)/%.o)

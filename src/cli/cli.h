@@ -3,6 +3,8 @@
 #ifndef RR_CLI_H
 #define RR_CLI_H
 
+#include <stdbool.h>
+
 #include "../common/error.h"
 
 /* Exit status (DESIGN.md): 0 ok, 1 error, 2 usage. */
@@ -23,6 +25,11 @@ int rr_option_error(const char *cmd, int c, char **argv);
 /* --kernel RELEASE: 0 when the model knows @release, else print a usage
  * error of @cmd and return RR_EXIT_USAGE. */
 int rr_kernel_option(const char *cmd, const char *release);
+
+struct rr_replay_opts;
+
+/* Warnings to stderr, and the progress line on a terminal unless @quiet. */
+void rr_cli_callbacks(struct rr_replay_opts *opts, bool quiet);
 
 /* Print a usage error and return RR_EXIT_USAGE. */
 int rr_usage_error(const char *cmd, const char *fmt, ...)

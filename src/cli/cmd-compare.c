@@ -8,8 +8,9 @@
 
 #include <sys/stat.h>
 
+#include "../diff/diff.h"
+#include "../replay/replay.h"
 #include "cli.h"
-#include "replay.h"
 
 static const char compare_usage[] =
 	"usage: reclaim-replay compare TRACE [-p POLICY]... [-o FILE] [options]\n"
@@ -112,16 +113,10 @@ int cmd_compare(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rr_replay_opts opts = { .swap_present = -1, .progress = true,
-				       .out = { .top = 5 } };
-	bool markdown = false, jsonl = false;
-	const char *html = NULL;
-	struct rr_resolved_policy policies[RR_MAX_POLICIES];
-	const char *output = NULL;
+	struct rr_replay_opts opts = { .swap_present = -1, .top = 5 };
+	bool quiet = false;
 	struct rr_error err = { "", "" };
-	struct rr_out out;
-	int nr_policies = 0, c, ret = RR_EXIT_ERROR;
-	char *text;
+	int c;
 
 	optind = 1;
 	opterr = 0;	/* one message per error, ours */
@@ -146,7 +141,7 @@ int cmd_compare(int argc, char **argv)
 		case 'o':
 			if (!*optarg)
 				return rr_usage_error("compare", "-o needs a file name, or - for stdout");
-			output = optarg;
+			opts.json_path = optarg;
 			break;
 		case OPT_KERNEL:
 			if (rr_kernel_option("compare", optarg))
@@ -179,29 +174,28 @@ int cmd_compare(int argc, char **argv)
 			break;
 		}
 		case OPT_BASELINE:
-			opts.out.baseline = optarg;
+			opts.baseline = optarg;
 			break;
 		case OPT_HTML:
 			if (!*optarg || !strcmp(optarg, "-"))
 				return rr_usage_error("compare", "--html needs a file name");
-			html = optarg;
-			opts.out.html = true;
+			opts.html_path = optarg;
 			break;
 		case OPT_HTML_CGROUP:
 			if (*optarg != '/')
 				return rr_usage_error("compare",
 						      "--html-cgroup takes an absolute cgroup path, e.g. /a/b");
-			opts.out.html_cgroup = optarg;
+			opts.html_cgroup = optarg;
 			break;
 		case OPT_ALL:
-			opts.out.all_episodes = true;
+			opts.all_episodes = true;
 			break;
 		case OPT_JSONL:
-			jsonl = true;
+			opts.jsonl = true;
 			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "markdown"))
-				markdown = true;
+				opts.markdown = true;
 			else if (strcmp(optarg, "text"))
 				return rr_usage_error("compare", "--format takes text or markdown, not '%s'",
 						      optarg);
@@ -210,14 +204,14 @@ int cmd_compare(int argc, char **argv)
 			char *end;
 			long v = strtol(optarg, &end, 10);
 
-			if (*end || !*optarg || v < 0 || v > RR_OUT_TOP_MAX)
+			if (*end || !*optarg || v < 0 || v > RR_TOP_MAX)
 				return rr_usage_error("compare", "--top takes 0..%d, not '%s'",
-						      RR_OUT_TOP_MAX, optarg);
-			opts.out.top = (int)v;
+						      RR_TOP_MAX, optarg);
+			opts.top = (int)v;
 			break;
 		}
 		case 'q':
-			opts.progress = false;
+			quiet = true;
 			break;
 		case 'h':
 			fputs(compare_usage, stdout);
@@ -234,68 +228,22 @@ int cmd_compare(int argc, char **argv)
 		return rr_usage_error("compare", "one TRACE at a time, got '%s' too",
 				      argv[optind + 1]);
 	opts.trace_path = argv[optind];
-	if (opts.out.html_cgroup && !html)
+	if (opts.html_cgroup && !opts.html_path)
 		return rr_usage_error("compare", "--html-cgroup needs --html FILE");
-	if (jsonl && output)
+	if (opts.jsonl && opts.json_path)
 		return rr_usage_error("compare", "--jsonl streams to stdout; it does not take -o");
-	if (jsonl)
-		opts.out.jsonl = stdout;
 	if (!opts.nr_specs)
 		for (int i = 0; rr_default_policies[i]; i++)
 			opts.policy_specs[opts.nr_specs++] = rr_default_policies[i];
-
-	if (html && output && same_file(html, output))
-		return rr_usage_error("compare", "--html and -o name the same file '%s'", html);
-
-	if (rr_replay(&opts, &out, policies, &nr_policies, &err)) {
+	if (opts.html_path && opts.json_path && same_file(opts.html_path, opts.json_path))
+		return rr_usage_error("compare", "--html and -o name the same file '%s'",
+				      opts.html_path);
+	/* the table goes to stdout unless the JSON does */
+	opts.table = !opts.jsonl && (!opts.json_path || strcmp(opts.json_path, "-"));
+	rr_cli_callbacks(&opts, quiet);
+	if (rr_replay(&opts, &err)) {
 		rr_print_error(&err);
 		return RR_EXIT_ERROR;
 	}
-	struct stat in_st;
-	bool have_in = !stat(opts.trace_path, &in_st);
-
-	/* The page first: if it cannot be written, no JSON file is left either,
-	 * and --jsonl does not write its last (summary) line. */
-	if (html) {
-		if (rr_html_write(&out, html, have_in ? &in_st : NULL, &err)) {
-			rr_print_error(&err);
-			goto out;
-		}
-	}
-	json_t *doc = rr_out_finish(&out);
-
-	if (output) {
-		text = json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-		if (!text) {
-			rr_error_set(&err, output, "out of memory");
-			rr_print_error(&err);
-			goto out;
-		}
-		size_t len = strlen(text);
-		char *nl = realloc(text, len + 2);
-
-		if (!nl) {
-			free(text);
-			rr_error_set(&err, output, "out of memory");
-			rr_print_error(&err);
-			goto out;
-		}
-		text = nl;
-		text[len++] = '\n';
-		text[len] = 0;
-		if (rr_write_file_atomic(output, text, len, have_in ? &in_st : NULL, &err)) {
-			rr_print_error(&err);
-			free(text);
-			goto out;
-		}
-		free(text);
-	}
-	if (!jsonl && (!output || strcmp(output, "-")))
-		rr_out_print_table(&out, stdout, markdown);
-	ret = RR_EXIT_OK;
-out:
-	rr_out_free(&out);
-	for (int i = 0; i < nr_policies; i++)
-		rr_policy_release(&policies[i]);
-	return ret;
+	return RR_EXIT_OK;
 }

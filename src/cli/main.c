@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "../replay/replay.h"
 #include "../sim/kernel-model.h"
 #include "cli.h"
 
@@ -44,6 +47,28 @@ void rr_print_error(const struct rr_error *err)
 		fprintf(stderr, "reclaim-replay: %s: %s\n", err->file, err->msg);
 	else
 		fprintf(stderr, "reclaim-replay: %s\n", err->msg[0] ? err->msg : "unknown error");
+}
+
+static void warn_cb(void *ctx, const char *file, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "reclaim-replay: %s: warning: %s\n", file, msg);
+}
+
+/* "\r" keeps the line; at the end (0) it is erased. */
+static void progress_cb(void *ctx, uint64_t events)
+{
+	(void)ctx;
+	if (events)
+		fprintf(stderr, "\rreclaim-replay: %llu events read", (unsigned long long)events);
+	else
+		fprintf(stderr, "\r\033[K");
+}
+
+void rr_cli_callbacks(struct rr_replay_opts *opts, bool quiet)
+{
+	opts->warn = warn_cb;
+	opts->progress = !quiet && isatty(STDERR_FILENO) ? progress_cb : NULL;
 }
 
 int rr_kernel_option(const char *cmd, const char *release)

@@ -3,10 +3,16 @@
  * Memory-cgroup state from trace events.
  *
  * Every memcg is in a hash by id (the kernfs id that memcg:* events and
- * cgroup:* events share since v5.5, kernel-reclaim-model.md §14.2), and the
- * named ones also by path, which is how a new cgroup finds its parent.
- * Children are kept sorted by id, which grows with creation, so a pre-order
- * walk visits siblings in creation order as mem_cgroup_iter() does (§2).
+ * cgroup:* events share since v5.5, docs/kernel-model.md "Enum numbering
+ * and ids"), and the named ones also by path, which is how a new cgroup
+ * finds its parent.  Children are kept sorted by id, which grows with
+ * creation, so a pre-order walk visits siblings in creation order as
+ * mem_cgroup_iter() does.
+ *
+ * Start states are versions of struct rr_memcg_vals (see state.h): a write
+ * saves the values an open epoch may still read, tagged with the newest
+ * epoch; a reader of epoch E takes the first version tagged >= E, or the
+ * current values.
  */
 #include "state.h"
 
@@ -24,11 +30,11 @@ void rr_state_init(struct rr_state *st)
 	st->memory_root = -1;
 	st->next_synthetic_id = SYNTHETIC_ID_BASE;
 	st->default_swappiness = 60;	/* vm_swappiness default, mm/vmscan.c */
-	/* 6.18 numbering (§14.1) until the trace says otherwise */
-	st->items.workingset_activate[0] = 12;
-	st->items.workingset_activate[1] = 13;
-	st->items.workingset_restore[0] = 14;
-	st->items.workingset_restore[1] = 15;
+	/* 6.18 numbering until the trace says otherwise */
+	st->items.workingset_activate[RR_LRU_ANON] = 12;
+	st->items.workingset_activate[RR_LRU_FILE] = 13;
+	st->items.workingset_restore[RR_LRU_ANON] = 14;
+	st->items.workingset_restore[RR_LRU_FILE] = 15;
 	st->cost_fractions = true;
 	st->cost_rotations_x32 = true;
 	st->cost_zero_returns = true;
@@ -43,9 +49,103 @@ void rr_state_free(struct rr_state *st)
 		HASH_DELETE(hh, st->by_id, m);
 		free(m->path);
 		free(m->children);
+		free(m->versions);
 		free(m);
 	}
+	free(st->open_epochs);
+	st->open_epochs = NULL;
+	st->by_id = NULL;
+	st->last = NULL;
 }
+
+/* ---- epochs and versions ---- */
+
+static void open_bounds(struct rr_state *st)
+{
+	st->min_open_epoch = st->max_open_epoch = 0;
+	for (unsigned int i = 0; i < st->nr_open_epochs; i++) {
+		uint64_t e = st->open_epochs[i];
+
+		if (!st->min_open_epoch || e < st->min_open_epoch)
+			st->min_open_epoch = e;
+		if (e > st->max_open_epoch)
+			st->max_open_epoch = e;
+	}
+}
+
+uint64_t rr_state_epoch_begin(struct rr_state *st)
+{
+	if (st->nr_open_epochs == st->cap_open_epochs) {
+		unsigned int cap = st->cap_open_epochs ? st->cap_open_epochs * 2 : 16;
+		uint64_t *e = realloc(st->open_epochs, cap * sizeof(*e));
+
+		if (!e)
+			return 0;
+		st->open_epochs = e;
+		st->cap_open_epochs = cap;
+	}
+	st->open_epochs[st->nr_open_epochs++] = ++st->epoch;
+	if (!st->min_open_epoch)
+		st->min_open_epoch = st->epoch;
+	st->max_open_epoch = st->epoch;
+	return st->epoch;
+}
+
+void rr_state_epoch_end(struct rr_state *st, uint64_t epoch)
+{
+	for (unsigned int i = 0; i < st->nr_open_epochs; i++) {
+		if (st->open_epochs[i] != epoch)
+			continue;
+		st->open_epochs[i] = st->open_epochs[--st->nr_open_epochs];
+		open_bounds(st);
+		return;
+	}
+}
+
+struct rr_memcg_vals *rr_memcg_save(struct rr_state *st, struct rr_memcg *m)
+{
+	uint32_t keep = 0;
+
+	/* versions no open epoch reads any more */
+	while (keep < m->nr_versions && m->versions[keep].epoch < st->min_open_epoch)
+		keep++;
+	if (keep) {
+		memmove(m->versions, m->versions + keep,
+			(m->nr_versions - keep) * sizeof(*m->versions));
+		m->nr_versions -= keep;
+	}
+	if (m->nr_versions == m->cap_versions) {
+		uint32_t cap = m->cap_versions ? m->cap_versions * 2 : 2;
+		struct rr_memcg_version *v = realloc(m->versions, cap * sizeof(*v));
+
+		if (!v) {
+			st->oom = true;
+			return &m->v;
+		}
+		m->versions = v;
+		m->cap_versions = cap;
+	}
+	m->versions[m->nr_versions].epoch = st->epoch;
+	m->versions[m->nr_versions++].v = m->v;
+	m->saved_epoch = st->epoch;
+	return &m->v;
+}
+
+bool rr_memcg_in_epoch(const struct rr_memcg *m, uint64_t epoch)
+{
+	return m->born_epoch < epoch && !(m->released_epoch < epoch);
+}
+
+const struct rr_memcg_vals *rr_memcg_at(const struct rr_memcg *m, uint64_t epoch)
+{
+	if (epoch)
+		for (uint32_t i = 0; i < m->nr_versions; i++)
+			if (m->versions[i].epoch >= epoch)
+				return &m->versions[i].v;
+	return &m->v;
+}
+
+/* ---- the table ---- */
 
 struct rr_memcg *rr_state_find(const struct rr_state *st, uint64_t id)
 {
@@ -69,9 +169,12 @@ static struct rr_memcg *memcg_new(struct rr_state *st, uint64_t id)
 		return NULL;
 	}
 	m->id = id;
-	m->online = true;
+	m->v.online = true;
 	m->min_bytes = m->low_bytes = -1;
-	m->swappiness = st->default_swappiness;
+	m->v.swappiness = st->default_swappiness;
+	m->born_epoch = st->epoch;
+	m->released_epoch = UINT64_MAX;
+	m->saved_epoch = st->epoch;	/* no open epoch sees it */
 	HASH_ADD(hh, st->by_id, id, sizeof(m->id), m);
 	st->nr_memcgs++;
 	return m;
@@ -79,9 +182,16 @@ static struct rr_memcg *memcg_new(struct rr_state *st, uint64_t id)
 
 struct rr_memcg *rr_state_memcg(struct rr_state *st, uint64_t id)
 {
-	struct rr_memcg *m = rr_state_find(st, id);
+	struct rr_memcg *m;
 
-	return m ? m : memcg_new(st, id);
+	/* runs of events name one memcg: skip the hash for them */
+	if (st->last && st->last->id == id)
+		return st->last;
+	m = rr_state_find(st, id);
+	if (!m)
+		m = memcg_new(st, id);
+	st->last = m;
+	return m;
 }
 
 static int add_child(struct rr_memcg *parent, struct rr_memcg *child)
@@ -177,9 +287,12 @@ static int take_path(struct rr_state *st, struct rr_memcg *m, const char *path, 
 	if (other->parent)
 		remove_child(other->parent, other);
 	HASH_DELETE(hh, st->by_id, other);
+	if (st->last == other)
+		st->last = NULL;
 	st->nr_memcgs--;
 	free(other->path);
 	free(other->children);
+	free(other->versions);
 	free(other);
 	return 0;
 }
@@ -221,24 +334,46 @@ int rr_state_name(struct rr_state *st, struct rr_memcg *m, const char *path)
 	return set_path(st, m, path, strlen(path));
 }
 
-uint64_t rr_memcg_lru_pages(const struct rr_memcg *m, int lru)
-{
-	int64_t v = m->lru_sum[lru];
+/* ---- sizes and views ---- */
 
-	if (!m->baseline_known && m->lru_low[lru] < 0)
-		v -= m->lru_low[lru];
-	return v > 0 ? (uint64_t)v : 0;
+uint64_t rr_vals_lru_pages(const struct rr_memcg_vals *v, int lru)
+{
+	int64_t n = v->lru_sum[lru];
+
+	if (!v->baseline_known && v->lru_low[lru] < 0)
+		n -= v->lru_low[lru];
+	return n > 0 ? (uint64_t)n : 0;
 }
 
-void rr_memcg_hier_lru(const struct rr_memcg *m, uint64_t out[4])
+bool rr_vals_online_at(const struct rr_memcg_vals *v, uint64_t ts_ns,
+		       uint64_t offline_delay_ns, bool *in_window)
 {
-	for (int l = 0; l < 4; l++)
-		out[l] = rr_memcg_lru_pages(m, l);
-	for (int i = 0; i < m->nr_children; i++) {
-		uint64_t c[4];
+	if (v->online)
+		return true;
+	if (v->offline_seen_ns && ts_ns >= v->offline_seen_ns)
+		return false;
+	/* offline only once the assumed rmdir -> offline delay has passed */
+	if (ts_ns < v->rmdir_ns + offline_delay_ns) {
+		*in_window = true;
+		return true;
+	}
+	return false;
+}
 
-		rr_memcg_hier_lru(m->children[i], c);
-		for (int l = 0; l < 4; l++)
+void rr_memcg_hier_lru(const struct rr_memcg *m, uint64_t epoch,
+		       uint64_t out[RR_NR_EVICTABLE_LRU])
+{
+	const struct rr_memcg_vals *v = rr_memcg_at(m, epoch);
+
+	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
+		out[l] = rr_vals_lru_pages(v, l);
+	for (int i = 0; i < m->nr_children; i++) {
+		uint64_t c[RR_NR_EVICTABLE_LRU];
+
+		if (epoch && m->children[i]->born_epoch >= epoch)
+			continue;	/* not there yet at @epoch */
+		rr_memcg_hier_lru(m->children[i], epoch, c);
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
 			out[l] += c[l];
 	}
 }
@@ -252,34 +387,38 @@ static int64_t hier_ws(const struct rr_memcg *m, int t)
 	return v;
 }
 
-void rr_memcg_rstat_lru(const struct rr_memcg *m, uint64_t out[4])
+void rr_memcg_rstat_lru(const struct rr_memcg *m, uint64_t epoch,
+			uint64_t out[RR_NR_EVICTABLE_LRU])
 {
-	if (m->rstat_valid)
-		memcpy(out, m->rstat_lru, sizeof(m->rstat_lru));
+	const struct rr_memcg_vals *v = rr_memcg_at(m, epoch);
+
+	if (v->rstat_valid)
+		memcpy(out, v->rstat_lru, sizeof(v->rstat_lru));
 	else
-		rr_memcg_hier_lru(m, out);
+		rr_memcg_hier_lru(m, epoch, out);
 }
 
 /* A flush of @m's subtree: the rstat view becomes the exact values. */
-static void flush(struct rr_memcg *m, uint64_t ts_ns)
+static void flush(struct rr_state *st, struct rr_memcg *m, uint64_t ts_ns)
 {
-	if (m->rstat_valid)
-		memcpy(m->rstat_prev_lru, m->rstat_lru, sizeof(m->rstat_lru));
-	else
-		rr_memcg_hier_lru(m, m->rstat_prev_lru);
-	memcpy(m->rstat_prev_ws_activate, m->rstat_ws_activate, sizeof(m->rstat_ws_activate));
+	struct rr_memcg_vals *v;
+
+	rr_memcg_rstat_lru(m, 0, m->rstat_prev_lru);
+	memcpy(m->rstat_prev_ws_activate, m->v.rstat_ws_activate,
+	       sizeof(m->rstat_prev_ws_activate));
 	m->rstat_prev_valid = true;
 	m->rstat_flush_ns = ts_ns;
-	rr_memcg_hier_lru(m, m->rstat_lru);
-	m->rstat_ws_activate[0] = hier_ws(m, 0);
-	m->rstat_ws_activate[1] = hier_ws(m, 1);
-	m->rstat_valid = true;
+	v = rr_memcg_mut(st, m);
+	rr_memcg_hier_lru(m, 0, v->rstat_lru);
+	v->rstat_ws_activate[RR_LRU_ANON] = hier_ws(m, RR_LRU_ANON);
+	v->rstat_ws_activate[RR_LRU_FILE] = hier_ws(m, RR_LRU_FILE);
+	v->rstat_valid = true;
 	for (int i = 0; i < m->nr_children; i++)
-		flush(m->children[i], ts_ns);
+		flush(st, m->children[i], ts_ns);
 }
 
-void rr_memcg_rstat_at(const struct rr_memcg *m, uint64_t ts_ns, uint64_t lru[4],
-		       int64_t ws_activate[2])
+void rr_memcg_rstat_at(const struct rr_memcg *m, uint64_t ts_ns,
+		       uint64_t lru[RR_NR_EVICTABLE_LRU], int64_t ws_activate[RR_NR_LRU_TYPES])
 {
 	if (m->rstat_prev_valid && ts_ns && m->rstat_flush_ns > ts_ns) {
 		memcpy(lru, m->rstat_prev_lru, sizeof(m->rstat_prev_lru));
@@ -288,9 +427,9 @@ void rr_memcg_rstat_at(const struct rr_memcg *m, uint64_t ts_ns, uint64_t lru[4]
 			       sizeof(m->rstat_prev_ws_activate));
 		return;
 	}
-	rr_memcg_rstat_lru(m, lru);
+	rr_memcg_rstat_lru(m, 0, lru);
 	if (ws_activate)
-		memcpy(ws_activate, m->rstat_ws_activate, sizeof(m->rstat_ws_activate));
+		memcpy(ws_activate, m->v.rstat_ws_activate, sizeof(m->v.rstat_ws_activate));
 }
 
 bool rr_memcg_is_ancestor(const struct rr_memcg *a, const struct rr_memcg *m)
@@ -307,17 +446,18 @@ void rr_state_note_cost(struct rr_state *st, struct rr_memcg *m, int type,
 	if (!cost && st->cost_zero_returns)
 		return;
 	for (; m; m = m->parent) {
-		uint64_t sz[4];
+		uint64_t sz[RR_NR_EVICTABLE_LRU];
+		struct rr_memcg_vals *v = rr_memcg_mut(st, m);
 
-		if (type)
-			m->file_cost += cost;
+		if (type == RR_LRU_FILE)
+			v->file_cost += cost;
 		else
-			m->anon_cost += cost;
-		/* halving against the rstat view, hierarchical (§3.4) */
-		rr_memcg_rstat_lru(m, sz);
-		if (m->anon_cost + m->file_cost > (sz[0] + sz[1] + sz[2] + sz[3]) / 4) {
-			m->anon_cost /= 2;
-			m->file_cost /= 2;
+			v->anon_cost += cost;
+		/* halving against the rstat view, hierarchical */
+		rr_memcg_rstat_lru(m, 0, sz);
+		if (v->anon_cost + v->file_cost > (sz[0] + sz[1] + sz[2] + sz[3]) / 4) {
+			v->anon_cost /= 2;
+			v->file_cost /= 2;
 		}
 	}
 }
@@ -327,11 +467,40 @@ static bool root_matches(const struct rr_state *st, int root)
 	return root == st->memory_root;
 }
 
+/* mod_memcg_lruvec_state: the hot path (most events of a trace) */
+static int lruvec_delta(struct rr_state *st, const struct rr_event *ev)
+{
+	struct rr_memcg *m = rr_state_memcg(st, ev->id);
+
+	if (!m)
+		return -1;
+	if (ev->item >= 0 && ev->item < RR_NR_LRU) {
+		struct rr_memcg_vals *v = rr_memcg_mut(st, m);
+
+		v->lru_sum[ev->item] += ev->val;
+		if (v->lru_sum[ev->item] < v->lru_low[ev->item])
+			v->lru_low[ev->item] = v->lru_sum[ev->item];
+	} else if (ev->item == st->items.workingset_activate[RR_LRU_ANON]) {
+		m->ws_activate[RR_LRU_ANON] += ev->val;
+	} else if (ev->item == st->items.workingset_activate[RR_LRU_FILE]) {
+		m->ws_activate[RR_LRU_FILE] += ev->val;
+	} else if (ev->item == st->items.workingset_restore[RR_LRU_ANON] && ev->val > 0) {
+		/* lru_note_cost_refault(): folio pages x SWAP_CLUSTER_MAX */
+		rr_state_note_cost(st, m, RR_LRU_ANON, (uint64_t)ev->val * 32);
+	} else if (ev->item == st->items.workingset_restore[RR_LRU_FILE] && ev->val > 0) {
+		rr_state_note_cost(st, m, RR_LRU_FILE, (uint64_t)ev->val * 32);
+	}
+	return 0;
+}
+
 int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 {
 	struct rr_memcg *m;
+	struct rr_memcg_vals *v;
 
 	switch (ev->type) {
+	case RR_EV_MOD_LRUVEC:
+		return lruvec_delta(st, ev);
 	case RR_EV_CGROUP_MKDIR:
 		if (!root_matches(st, ev->cgroup_root) || !ev->str)
 			return 0;
@@ -340,19 +509,20 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 			m = memcg_new(st, ev->id);
 			if (!m)
 				return -1;
-			/* created in the trace: everything starts at 0 (§13.5) */
-			m->baseline_known = true;
-			m->rstat_valid = true;
+			/* created in the trace: everything starts at 0 */
+			m->v.baseline_known = true;
+			m->v.rstat_valid = true;
 			m->created_ns = ev->ts_ns ? ev->ts_ns : 1;
 		}
 		m->level = ev->cgroup_level;
-		m->online = true;
+		v = rr_memcg_mut(st, m);
+		v->online = true;
 		if (m->parent)
-			m->swappiness = m->parent->swappiness;
+			v->swappiness = m->parent->v.swappiness;
 		if (set_path(st, m, ev->str, (size_t)ev->str_len))
 			return -1;
 		if (m->parent)	/* v1: inherited from the parent at creation */
-			m->swappiness = m->parent->swappiness;
+			v->swappiness = m->parent->v.swappiness;
 		return 0;
 	case RR_EV_CGROUP_RMDIR:
 		if (!root_matches(st, ev->cgroup_root))
@@ -360,9 +530,10 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 		m = rr_state_memcg(st, ev->id);
 		if (!m)
 			return -1;
-		/* the css goes offline ~25 ms later; no event marks it (§12.3) */
-		m->online = false;
-		m->rmdir_ns = ev->ts_ns;
+		/* the css goes offline ~25 ms later; no event marks it */
+		v = rr_memcg_mut(st, m);
+		v->online = false;
+		v->rmdir_ns = ev->ts_ns;
 		if (!m->named && ev->str && set_path(st, m, ev->str, (size_t)ev->str_len))
 			return -1;
 		return 0;
@@ -371,27 +542,9 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 			return 0;
 		m = rr_state_find(st, ev->id);
 		if (m) {	/* the last reference is gone: it is about to be freed */
-			m->online = false;
+			rr_memcg_mut(st, m)->online = false;
 			m->release_ns = ev->ts_ns ? ev->ts_ns : 1;
-		}
-		return 0;
-	case RR_EV_MOD_LRUVEC:
-		m = rr_state_memcg(st, ev->id);
-		if (!m)
-			return -1;
-		if (ev->item >= 0 && ev->item < RR_NR_LRU) {
-			m->lru_sum[ev->item] += ev->val;
-			if (m->lru_sum[ev->item] < m->lru_low[ev->item])
-				m->lru_low[ev->item] = m->lru_sum[ev->item];
-		} else if (ev->item == st->items.workingset_activate[0]) {
-			m->ws_activate[0] += ev->val;
-		} else if (ev->item == st->items.workingset_activate[1]) {
-			m->ws_activate[1] += ev->val;
-		} else if (ev->item == st->items.workingset_restore[0] && ev->val > 0) {
-			/* lru_note_cost_refault(): folio pages x SWAP_CLUSTER_MAX */
-			rr_state_note_cost(st, m, 0, (uint64_t)ev->val * 32);
-		} else if (ev->item == st->items.workingset_restore[1] && ev->val > 0) {
-			rr_state_note_cost(st, m, 1, (uint64_t)ev->val * 32);
+			m->released_epoch = st->epoch;
 		}
 		return 0;
 	case RR_EV_FLUSH:
@@ -400,14 +553,14 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 		st->nr_flushes++;
 		m = rr_state_find(st, ev->id);
 		if (m) {
-			flush(m, ev->ts_ns);
+			flush(st, m, ev->ts_ns);
 		} else {
 			/* the root memcg, or an id never seen: flush every tree */
 			struct rr_memcg *it, *tmp;
 
 			HASH_ITER(hh, st->by_id, it, tmp)
 				if (!it->parent)
-					flush(it, ev->ts_ns);
+					flush(st, it, ev->ts_ns);
 		}
 		return 0;
 	default:

@@ -6,6 +6,17 @@
  * flush (memcg_flush_stats), anon/file reclaim costs (lru_note_cost()
  * replayed from shrink events), and the outcome statistics the simulator's
  * outcome model is calibrated with.  Sizes are in pages.
+ * (docs/kernel-model.md, "Two views of the LRU sizes".)
+ *
+ * Start states without copies.  A replay needs every memcg as it was when
+ * its episode began, but copying the table at every begin costs
+ * O(memcgs) per episode.  Instead each begin opens an *epoch*
+ * (rr_state_epoch_begin()), and the values an episode reads live in
+ * struct rr_memcg_vals, which is only written through rr_memcg_mut(): the
+ * first write to a memcg after an epoch opened saves the old values as a
+ * version tagged with that epoch.  rr_memcg_at() then gives the values of
+ * any open epoch.  Versions no open epoch can read are dropped, so memory
+ * grows with the memcgs touched while episodes are open, not with events.
  */
 #ifndef RR_EPISODE_STATE_H
 #define RR_EPISODE_STATE_H
@@ -15,16 +26,56 @@
 
 #include <uthash.h>
 
+#include "../common/lru.h"
 #include "../trace/event.h"
 
-#define RR_NR_LRU 5		/* enum lru_list incl. unevictable */
-
 /* node_stat_item numbers of the WORKINGSET items the model reads
- * (kernel-reclaim-model.md §14.1, measured on 6.18). */
+ * (docs/kernel-model.md, "Enum numbering and ids"; measured on 6.18). */
 struct rr_item_map {
-	int workingset_activate[2];	/* anon, file */
-	int workingset_restore[2];
+	int workingset_activate[RR_NR_LRU_TYPES];	/* anon, file */
+	int workingset_restore[RR_NR_LRU_TYPES];
 	bool from_trace;		/* false: 6.18 numbers assumed */
+};
+
+/* Outcome statistics of a memcg's inactive batches, per type, in pages. */
+struct rr_outcome_stats {
+	uint64_t scanned[RR_NR_LRU_TYPES], reclaimed[RR_NR_LRU_TYPES];
+	uint64_t pageouts[RR_NR_LRU_TYPES];	/* mm_vmscan_write_folio events */
+	uint64_t requested[RR_NR_LRU_TYPES], taken[RR_NR_LRU_TYPES];
+};
+
+/*
+ * The values of a memcg that a replay reads as they were at its episode's
+ * start.  Write them only through rr_memcg_mut().
+ */
+struct rr_memcg_vals {
+	bool online;
+	uint64_t rmdir_ns;		/* its cgroup_rmdir, 0 none */
+	/* the recorded decisions showed the offline rules from this time on
+	 * (a fitted value inside the rmdir -> offline window) */
+	uint64_t offline_seen_ns;
+	int swappiness;
+	bool baseline_known;		/* created in the trace, or a snapshot gave
+					 * the start sizes: sums are exact */
+	/* exact local sizes: running sum; lowest running sum seen (a
+	 * negative low means the start size was at least -low) */
+	int64_t lru_sum[RR_NR_LRU];
+	int64_t lru_low[RR_NR_LRU];
+	/* rstat view: hierarchical sizes and WORKINGSET_ACTIVATE counts at
+	 * the last flush that covered this memcg */
+	bool rstat_valid;		/* a flush (or mkdir) fixed the view */
+	uint64_t rstat_lru[RR_NR_EVICTABLE_LRU];
+	int64_t rstat_ws_activate[RR_NR_LRU_TYPES];
+	int64_t refault_snapshot[RR_NR_LRU_TYPES];	/* snapshot_refaults(), reclaim roots only */
+	bool refault_snapshot_valid;
+	uint64_t anon_cost, file_cost;	/* lru_note_cost() */
+	struct rr_outcome_stats stats;
+};
+
+struct rr_memcg_version {
+	uint64_t epoch;			/* valid for epochs <= this one (and after
+					 * the version before it) */
+	struct rr_memcg_vals v;
 };
 
 struct rr_memcg {
@@ -34,52 +85,38 @@ struct rr_memcg {
 	struct rr_memcg *parent;
 	struct rr_memcg **children;	/* sorted by id (creation order) */
 	int nr_children, cap_children;
-	bool online;
 	bool named;			/* path known from a cgroup event */
-	bool baseline_known;		/* created in the trace: sizes start at 0 */
+	struct rr_memcg_vals v;		/* now; read freely, write via rr_memcg_mut() */
 	bool lru_from_isolate;		/* a start size was raised to
 					 * nr_requested << priority of a batch */
-	uint64_t rmdir_ns;
 	uint64_t release_ns;		/* cgroup_release: freed, out of the tree */
 	uint64_t created_ns;		/* its cgroup_mkdir, 0 if it predates the trace */
-	/* the recorded decisions showed the offline rules from this time on
-	 * (a fitted value inside the rmdir -> offline window, §12.3, §20.3) */
-	uint64_t offline_seen_ns;
-
-	/* exact local sizes: running sum; lowest running sum seen (a
-	 * negative low means the start size was at least -low) */
-	int64_t lru_sum[RR_NR_LRU];
-	int64_t lru_low[RR_NR_LRU];
-	/* rstat view: hierarchical sizes and WORKINGSET_ACTIVATE counts at
-	 * the last flush that covered this memcg */
-	uint64_t rstat_lru[4];
-	int64_t ws_activate[2];		/* exact local counts */
-	int64_t rstat_ws_activate[2];	/* hierarchical, at last flush */
-	int64_t refault_snapshot[2];	/* snapshot_refaults(), reclaim roots only */
-	bool refault_snapshot_valid;
-
-	uint64_t anon_cost, file_cost;	/* lru_note_cost() */
-	/* outcome statistics of inactive batches, per type */
-	uint64_t scanned[2], reclaimed[2], pageouts[2];
-	uint64_t requested[2], taken[2];
-	int swappiness;
+	int64_t ws_activate[RR_NR_LRU_TYPES];	/* exact local counts */
 	int64_t limit_bytes;		/* from a snapshot: -1 none, 0 unknown */
 	int64_t min_bytes, low_bytes;	/* memory.min/low from a snapshot, -1 unknown */
 	bool snapshotted;		/* a snapshot marker described it */
-	bool rstat_valid;		/* a flush (or mkdir) fixed the view */
 	/* the view before the last flush, and when that flush was: a decision
 	 * taken before it read the older values */
-	uint64_t rstat_prev_lru[4];
-	int64_t rstat_prev_ws_activate[2];
+	uint64_t rstat_prev_lru[RR_NR_EVICTABLE_LRU];
+	int64_t rstat_prev_ws_activate[RR_NR_LRU_TYPES];
 	bool rstat_prev_valid;
 	uint64_t rstat_flush_ns;
+	/* start states (see the top of this file) */
+	uint64_t born_epoch;		/* in the table since this epoch was current */
+	uint64_t released_epoch;	/* released while this one was; UINT64_MAX never */
+	uint64_t saved_epoch;		/* values of epochs up to this one are fixed */
+	struct rr_memcg_version *versions;	/* oldest first */
+	uint32_t nr_versions, cap_versions;
 	UT_hash_handle hh;		/* by id */
 	UT_hash_handle hh_path;		/* by path, named memcgs only */
 };
 
+#define RR_MAX_OPEN_EPOCHS 4096
+
 struct rr_state {
 	struct rr_memcg *by_id;
 	struct rr_memcg *by_path;
+	struct rr_memcg *last;		/* the last memcg looked up by id */
 	uint64_t next_synthetic_id;	/* for ancestors seen only as a path */
 	int memory_root;		/* cgroup hierarchy id of memcg, -1 unknown;
 					 * cgroup events of other hierarchies are ignored */
@@ -87,8 +124,13 @@ struct rr_state {
 	bool cost_zero_returns, cost_rotations_x32, cost_fractions;
 	int default_swappiness;
 	uint64_t nr_flushes;
-	uint64_t global_scanned[2], global_reclaimed[2];
 	unsigned int nr_memcgs;
+	bool oom;			/* a version could not be saved */
+	/* epochs: 1, 2, ... one per episode start state; the open ones */
+	uint64_t epoch;
+	uint64_t min_open_epoch, max_open_epoch;	/* 0 when none is open */
+	uint64_t *open_epochs;
+	unsigned int nr_open_epochs, cap_open_epochs;
 };
 
 void rr_state_init(struct rr_state *st);
@@ -98,29 +140,68 @@ void rr_state_free(struct rr_state *st);
 struct rr_memcg *rr_state_memcg(struct rr_state *st, uint64_t id);
 struct rr_memcg *rr_state_find(const struct rr_state *st, uint64_t id);
 
+/**
+ * rr_memcg_mut() - the values of @m, for writing
+ * Saves the current values first when an open epoch may still read them.
+ * Never fails: without memory for the version, st->oom is set and the
+ * replay fails at the next check (rr_state_ok()).
+ */
+struct rr_memcg_vals *rr_memcg_save(struct rr_state *st, struct rr_memcg *m);
+static inline struct rr_memcg_vals *rr_memcg_mut(struct rr_state *st, struct rr_memcg *m)
+{
+	return m->saved_epoch < st->max_open_epoch ? rr_memcg_save(st, m) : &m->v;
+}
+
+/* Open a start state now: return its epoch (> 0), or 0 on ENOMEM. */
+uint64_t rr_state_epoch_begin(struct rr_state *st);
+/* The episode of @epoch no longer needs its start state. */
+void rr_state_epoch_end(struct rr_state *st, uint64_t epoch);
+
+/* Was @m in the table when @epoch began (and not yet released)?  A memcg
+ * created (or whose mkdir was replayed) later is not. */
+bool rr_memcg_in_epoch(const struct rr_memcg *m, uint64_t epoch);
+/* @m's values as of @epoch (an open one); 0 means now. */
+const struct rr_memcg_vals *rr_memcg_at(const struct rr_memcg *m, uint64_t epoch);
+
 /* The exact local size of one list, in pages: the running sum plus the
  * smallest start size consistent with it staying >= 0. */
-uint64_t rr_memcg_lru_pages(const struct rr_memcg *m, int lru);
+uint64_t rr_vals_lru_pages(const struct rr_memcg_vals *v, int lru);
+static inline uint64_t rr_memcg_lru_pages(const struct rr_memcg *m, int lru)
+{
+	return rr_vals_lru_pages(&m->v, lru);
+}
 
-/* Apply an event that changes state (mkdir, rmdir, LRU deltas, flushes,
- * markers).  Return: 0, or -1 on out of memory. */
+/* Is the memcg online at @ts_ns?  The css goes offline some time after
+ * cgroup_rmdir that no event marks: online until @offline_delay_ns after
+ * the rmdir (then *@in_window is set: a guess), unless the recorded
+ * decisions showed the offline rules earlier (offline_seen_ns). */
+bool rr_vals_online_at(const struct rr_memcg_vals *v, uint64_t ts_ns,
+		       uint64_t offline_delay_ns, bool *in_window);
+
+/* Apply an event that changes state (mkdir, rmdir, release, LRU deltas,
+ * flushes).  Return: 0, or -1 on out of memory. */
 int rr_state_apply(struct rr_state *st, const struct rr_event *ev);
 
-/* lru_note_cost() on @m and every ancestor (§3.4), @type 0 anon 1 file. */
+/* lru_note_cost() on @m and every ancestor, @type RR_LRU_ANON or
+ * RR_LRU_FILE, @cost in pages (docs/kernel-model.md, "Cost bookkeeping"). */
 void rr_state_note_cost(struct rr_state *st, struct rr_memcg *m, int type,
 			uint64_t cost);
 
-/* rstat view of @m's hierarchical list sizes (§2.1): as of the last flush,
- * or the exact sizes when no flush covered @m and it predates the trace. */
-void rr_memcg_rstat_lru(const struct rr_memcg *m, uint64_t out[4]);
+/* rstat view of @m's hierarchical list sizes: as of the last flush, or
+ * the exact sizes when no flush covered @m and it predates the trace;
+ * @epoch as rr_memcg_at(). */
+void rr_memcg_rstat_lru(const struct rr_memcg *m, uint64_t epoch,
+			uint64_t out[RR_NR_EVICTABLE_LRU]);
 
 /* The rstat view as a decision taken at @ts_ns saw it (before a flush that
  * came later); @ws_activate may be NULL. */
-void rr_memcg_rstat_at(const struct rr_memcg *m, uint64_t ts_ns, uint64_t lru[4],
-		       int64_t ws_activate[2]);
+void rr_memcg_rstat_at(const struct rr_memcg *m, uint64_t ts_ns,
+		       uint64_t lru[RR_NR_EVICTABLE_LRU], int64_t ws_activate[RR_NR_LRU_TYPES]);
 
-/* Exact hierarchical sizes of the four evictable lists of @m's subtree. */
-void rr_memcg_hier_lru(const struct rr_memcg *m, uint64_t out[4]);
+/* Exact hierarchical sizes of the four evictable lists of @m's subtree as
+ * of @epoch (0: now), counting the memcgs that existed then. */
+void rr_memcg_hier_lru(const struct rr_memcg *m, uint64_t epoch,
+		       uint64_t out[RR_NR_EVICTABLE_LRU]);
 
 /* Give @m the path @path (and so its parent); for snapshot markers. */
 int rr_state_name(struct rr_state *st, struct rr_memcg *m, const char *path);

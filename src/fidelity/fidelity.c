@@ -28,43 +28,17 @@ const char *rr_unchecked_name(enum rr_unchecked reason)
 }
 
 /* Per-list totals of a batch sequence. */
-static void totals(const struct rr_pred_batch *b, size_t n, uint64_t t[4])
+static void totals(const struct rr_pred_batch *b, size_t n, uint64_t t[RR_NR_EVICTABLE_LRU])
 {
-	memset(t, 0, 4 * sizeof(*t));
+	memset(t, 0, RR_NR_EVICTABLE_LRU * sizeof(*t));
 	for (size_t i = 0; i < n; i++)
-		if (b[i].lru >= 0 && b[i].lru < 4)
+		if (rr_lru_is_evictable(b[i].lru))
 			t[b[i].lru] += b[i].nr_requested;
 }
 
 static uint64_t absdiff(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : b - a;
-}
-
-static void note_worst(struct rr_fidelity *f, const struct rr_episode *ep,
-		       uint64_t checked, uint64_t mismatched, const char *first,
-		       const char *reason)
-{
-	int i, at;
-
-	if (!mismatched)
-		return;
-	for (at = 0; at < f->nr_worst; at++)
-		if (mismatched > f->worst[at].mismatched)
-			break;
-	if (at >= RR_FIDELITY_WORST)
-		return;
-	if (f->nr_worst < RR_FIDELITY_WORST)
-		f->nr_worst++;
-	for (i = f->nr_worst - 1; i > at; i--)
-		f->worst[i] = f->worst[i - 1];
-	f->worst[at].episode = ep->seq;
-	snprintf(f->worst[at].cgroup, sizeof(f->worst[at].cgroup), "%s",
-		 ep->root_path ? ep->root_path : "?");
-	f->worst[at].checked = checked;
-	f->worst[at].mismatched = mismatched;
-	snprintf(f->worst[at].first, sizeof(f->worst[at].first), "%s", first);
-	f->worst[at].reason = reason;
 }
 
 /* The root's entry in the captured ancestor chain of batch @i, or NULL. */
@@ -76,58 +50,198 @@ static int chain_index(const struct rr_batch_ctx *c, uint64_t root_id)
 	return -1;
 }
 
-static void describe(char *buf, size_t len, const struct rr_episode *ep,
-		     const struct rr_state *st, uint64_t memcg, int prio,
-		     const struct rr_pred_batch *rec, size_t nr_rec,
+/* Describe the first call not exact; return whether the first list that
+ * differs is an active one. */
+static bool describe(char *buf, size_t len, const struct rr_state *st, uint64_t memcg,
+		     int prio, const struct rr_pred_batch *rec, size_t nr_rec,
 		     const struct rr_pred_batch *pred, size_t nr_pred)
 {
 	const struct rr_memcg *m = rr_state_find(st, memcg);
-	uint64_t tr[4], tp[4];
+	uint64_t tr[RR_NR_EVICTABLE_LRU], tp[RR_NR_EVICTABLE_LRU];
 	int l;
 
-	(void)ep;
 	totals(rec, nr_rec, tr);
 	totals(pred, nr_pred, tp);
-	for (l = 0; l < 4 && tr[l] == tp[l]; l++)
+	for (l = 0; l < RR_NR_EVICTABLE_LRU && tr[l] == tp[l]; l++)
 		;
-	if (l == 4)
+	if (l == RR_NR_EVICTABLE_LRU) {
 		snprintf(buf, len, "%s at priority %d: same totals, batches in another order "
 			 "(%zu recorded, %zu predicted)", m ? m->path : "?", prio, nr_rec, nr_pred);
-	else
-		snprintf(buf, len, "%s at priority %d: %s recorded %llu pages, predicted %llu",
-			 m ? m->path : "?", prio, rr_lru_name(l), (unsigned long long)tr[l],
-			 (unsigned long long)tp[l]);
+		return false;
+	}
+	snprintf(buf, len, "%s at priority %d: %s recorded %llu pages, predicted %llu",
+		 m ? m->path : "?", prio, rr_lru_name(l), (unsigned long long)tr[l],
+		 (unsigned long long)tp[l]);
+	return rr_lru_is_active(l);
 }
 
-int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
-			struct rr_state *st, const struct rr_kernel_model *km,
-			unsigned int page_shift, const struct rr_resolved_policy *kernel,
-			const struct rr_sim_result *kernel_result, bool first_ladder_forced,
-			struct rr_error *err)
+static int note_offline(struct rr_fidelity_facts *fx, uint64_t memcg_id, uint64_t ts_ns)
 {
+	struct rr_offline_seen *o;
+
+	for (size_t i = 0; i < fx->nr_offline_seen; i++)
+		if (fx->offline_seen[i].memcg_id == memcg_id)
+			return 0;
+	o = realloc(fx->offline_seen, (fx->nr_offline_seen + 1) * sizeof(*o));
+	if (!o)
+		return -1;
+	fx->offline_seen = o;
+	o[fx->nr_offline_seen++] = (struct rr_offline_seen){ memcg_id, ts_ns };
+	return 0;
+}
+
+void rr_fidelity_facts_free(struct rr_fidelity_facts *fx)
+{
+	free(fx->offline_seen);
+	fx->offline_seen = NULL;
+	fx->nr_offline_seen = 0;
+}
+
+/* The free-running replay of the episode against the recording. */
+static void trajectory(struct rr_fidelity_facts *fx, const struct rr_episode *ep,
+		       const struct rr_sim_result *kr)
+{
+	bool calls = true;
+	size_t k = 0;
+	int lowest = RR_DEF_PRIORITY;
+
+	for (size_t i = 0; i < ep->nr_batches; i++) {
+		const struct rr_batch *b = &ep->batches[i];
+
+		if (b->priority < lowest)
+			lowest = b->priority;
+		if (rr_lru_is_active(b->lru))
+			continue;	/* calls are compared by their inactive lists */
+		if (i && b->memcg_id == ep->batches[i - 1].memcg_id &&
+		    b->priority == ep->batches[i - 1].priority)
+			continue;
+		while (k < kr->nr_targets && (rr_lru_is_active(kr->targets[k].lru) ||
+		       (k && kr->targets[k].memcg_id == kr->targets[k - 1].memcg_id &&
+			kr->targets[k].priority == kr->targets[k - 1].priority)))
+			k++;
+		if (k >= kr->nr_targets || kr->targets[k].memcg_id != b->memcg_id ||
+		    kr->targets[k].priority != b->priority) {
+			calls = false;
+			break;
+		}
+		k++;
+	}
+	while (calls && k < kr->nr_targets) {
+		if (!rr_lru_is_active(kr->targets[k].lru) &&
+		    !(k && kr->targets[k].memcg_id == kr->targets[k - 1].memcg_id &&
+		      kr->targets[k].priority == kr->targets[k - 1].priority))
+			calls = false;	/* the replay made more calls */
+		k++;
+	}
+	fx->trajectory_checked = true;
+	fx->same_calls = calls;
+	fx->same_stop = kr->lowest_priority == lowest;
+	fx->same_reclaimed = kr->nr_reclaimed_pages == ep->recorded_nr_reclaimed;
+}
+
+/*
+ * Ladders that make no batch leave no event.  The model alone (no recorded
+ * sizes or outcomes, which come from the kernel's later ladder) says
+ * whether the first ones were silent, so that the first recorded ladder
+ * ran with force_deactivate (docs/kernel-model.md, "Retries").
+ */
+static int first_ladders_forced(const struct rr_sim_input *in,
+				const struct rr_resolved_policy *kernel,
+				const struct rr_sim_result *kernel_result, bool *forced,
+				struct rr_error *err)
+{
+	struct rr_sim_input pure = *in;
+	struct rr_sim_result pr;
+	int ret;
+
+	*forced = kernel_result->first_batch_forced;
+	if (*forced)
+		return 0;
+	memset(&pr, 0, sizeof(pr));
+	pure.memcgs = malloc(in->nr_memcgs * sizeof(*pure.memcgs));
+	if (!pure.memcgs) {
+		rr_error_set(err, "", "out of memory");
+		return -1;
+	}
+	memcpy(pure.memcgs, in->memcgs, in->nr_memcgs * sizeof(*pure.memcgs));
+	for (size_t k = 0; k < in->nr_memcgs; k++) {
+		pure.memcgs[k].nr_recorded = 0;
+		pure.memcgs[k].nr_boundaries = 0;
+	}
+	/* (a failing hook already failed the baseline's run) */
+	ret = rr_sim_run(&pure, kernel, &pr, err);
+	if (!ret)
+		*forced = pr.first_batch_forced;
+	rr_sim_result_free(&pr);
+	free(pure.memcgs);
+	return 0;
+}
+
+/* Was the call inside the rmdir -> offline window judged?  Both online
+ * states are predicted: the call is scored only if they agree; if just
+ * one matches the recording, that is the state the kernel saw. */
+static int window_call(struct rr_fidelity_facts *fx, struct rr_call_input *ci,
+		       const struct rr_resolved_policy *kernel, const struct rr_pred_batch *rec,
+		       size_t n, const struct rr_pred_batch *pred, size_t nr_pred,
+		       struct rr_pred_batch *alt, size_t cap, const struct rr_batch *b,
+		       bool *judged, struct rr_error *err)
+{
+	uint64_t targets[RR_NR_EVICTABLE_LRU];
+	size_t nr_alt = 0;
+	bool pred_ok, alt_ok, online_ok, offline_ok;
+
+	*judged = true;
+	ci->memcg.online = !ci->memcg.online;
+	if (rr_sim_predict_call(ci, kernel, alt, cap, &nr_alt, targets, err))
+		return -1;
+	if (nr_alt > cap)
+		nr_alt = cap;
+	if (nr_alt == nr_pred && !memcmp(alt, pred, nr_pred * sizeof(*pred)))
+		return 0;
+	pred_ok = nr_pred == n && !memcmp(rec, pred, n * sizeof(*rec));
+	alt_ok = nr_alt == n && !memcmp(rec, alt, n * sizeof(*rec));
+	/* ci->memcg.online is now the alternative's state */
+	online_ok = ci->memcg.online ? alt_ok : pred_ok;
+	offline_ok = ci->memcg.online ? pred_ok : alt_ok;
+	*judged = false;
+	if (offline_ok && !online_ok && note_offline(fx, b->memcg_id, b->ts_ns)) {
+		rr_error_set(err, "", "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
+		      const struct rr_kernel_model *km, unsigned int page_shift,
+		      const struct rr_resolved_policy *kernel, const struct rr_sim_input *in,
+		      const struct rr_sim_result *kernel_result,
+		      struct rr_fidelity_facts *fx, struct rr_error *err)
+{
+	bool first_ladder_forced = false;
 	struct rr_pred_batch *rec = NULL, *pred = NULL, *alt = NULL;
 	uint64_t *rec_reclaimed = NULL;
-	uint64_t checked = 0, mismatched = 0;
-	char first[200] = "";
 	bool episode_ok = true, retry = false;
 	int pass_start = -1, prev_prio = 99;
-	size_t cap = ep->nr_batches + 8;
+	size_t cap = ep->nr_batches + 8, pcap = cap * 2 + 64;
 	int ret = -1;
 
-	f->episodes_total++;
+	memset(fx, 0, sizeof(*fx));
+	if (in && kernel_result &&
+	    first_ladders_forced(in, kernel, kernel_result, &first_ladder_forced, err))
+		return -1;
 	rec = calloc(cap, sizeof(*rec));
-	pred = calloc(cap * 2 + 64, sizeof(*pred));
-	alt = calloc(cap * 2 + 64, sizeof(*alt));
+	pred = calloc(pcap, sizeof(*pred));
+	alt = calloc(pcap, sizeof(*alt));
 	rec_reclaimed = calloc(cap, sizeof(*rec_reclaimed));
 	if (!rec || !pred || !alt || !rec_reclaimed) {
 		rr_error_set(err, "", "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < ep->nr_batches;) {
-		const struct rr_rec_batch *b = &ep->batches[i];
+		const struct rr_batch *b = &ep->batches[i];
 		size_t j = i, n = 0, nr_pred = 0;
 		enum rr_unchecked why = RR_UC__COUNT;
-		uint64_t targets[4], tr[4], tp[4];
+		uint64_t targets[RR_NR_EVICTABLE_LRU], tr[RR_NR_EVICTABLE_LRU], tp[RR_NR_EVICTABLE_LRU];
 		struct rr_call_input ci;
 		bool within = true, off1 = true;
 		int d;
@@ -146,7 +260,7 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 		for (size_t k = i; k < j; k++) {
 			rec[n] = (struct rr_pred_batch){ ep->batches[k].lru, ep->batches[k].nr_requested };
 			rec_reclaimed[n++] = ep->batches[k].nr_reclaimed;
-			if (ep->batches[k].nr_requested == 4096)
+			if (ep->batches[k].mglru)
 				why = RR_UC_MGLRU;
 		}
 		if (!b->memcg_id)
@@ -165,7 +279,7 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 		if (why == RR_UC__COUNT && d < 0)
 			why = RR_UC_ROOT_UNKNOWN;
 		if (why != RR_UC__COUNT) {
-			f->unchecked[why]++;
+			fx->unchecked[why]++;
 			episode_ok = false;
 			i = j;
 			continue;
@@ -173,7 +287,7 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 
 		memset(&ci, 0, sizeof(ci));
 		ci.km = km;
-		ci.kind = ep->kind == RR_EP_SOFTLIMIT ? RR_SIM_SOFTLIMIT : RR_SIM_MEMCG;
+		ci.kind = ep->kind == RR_KIND_SOFTLIMIT ? RR_KIND_SOFTLIMIT : RR_KIND_MEMCG;
 		ci.page_shift = page_shift;
 		ci.priority = b->priority;
 		ci.nr_to_reclaim = ep->nr_to_reclaim_pages;
@@ -194,256 +308,125 @@ int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
 		       sizeof(ci.refaults_changed));
 		/* ladders that made no batch leave no event: when the free run's
 		 * first batch came in the force_deactivate retry, so did the
-		 * kernel's first recorded ladder (§7) */
+		 * kernel's first recorded ladder */
 		ci.force_deactivate = first_ladder_forced;
 		ci.recorded = rec;
 		ci.recorded_reclaimed = rec_reclaimed;
 		ci.nr_recorded = n;
-		if (rr_sim_predict_call(&ci, kernel, pred, cap * 2 + 64, &nr_pred, targets, err))
+		if (rr_sim_predict_call(&ci, kernel, pred, pcap, &nr_pred, targets, err))
 			goto out;
-		if (nr_pred > cap * 2 + 64)
-			nr_pred = cap * 2 + 64;
+		if (nr_pred > pcap)
+			nr_pred = pcap;
 		if (ep->ctx[i].in_window) {
-			/* online state unknown: score the call only if both states
-			 * predict the same; if just one matches, that is the state
-			 * the kernel saw (§20.3) */
-			size_t nr_alt = 0;
-			bool same, online_ok, offline_ok;
+			bool judged;
 
-			ci.memcg.online = !ci.memcg.online;
-			if (rr_sim_predict_call(&ci, kernel, alt, cap * 2 + 64, &nr_alt, targets, err))
+			if (window_call(fx, &ci, kernel, rec, n, pred, nr_pred, alt, pcap, b,
+					&judged, err))
 				goto out;
-			if (nr_alt > cap * 2 + 64)
-				nr_alt = cap * 2 + 64;
-			same = nr_alt == nr_pred && !memcmp(alt, pred, nr_pred * sizeof(*pred));
-			if (!same) {
-				bool pred_ok = nr_pred == n && !memcmp(rec, pred, n * sizeof(*rec));
-				bool alt_ok = nr_alt == n && !memcmp(rec, alt, n * sizeof(*rec));
-
-				/* ci.memcg.online is now the alternative's state */
-				online_ok = ci.memcg.online ? alt_ok : pred_ok;
-				offline_ok = ci.memcg.online ? pred_ok : alt_ok;
-				if (offline_ok && !online_ok) {
-					struct rr_memcg *m = rr_state_find(st, b->memcg_id);
-
-					if (m && !m->offline_seen_ns) {
-						m->offline_seen_ns = b->ts_ns;
-						f->offline_moments_inferred++;
-					}
-				}
-				f->unchecked[RR_UC_ONLINE_UNCERTAIN]++;
+			if (!judged) {
+				fx->unchecked[RR_UC_ONLINE_UNCERTAIN]++;
 				episode_ok = false;
 				i = j;
 				continue;
 			}
 		}
 
-		f->decisions_checked++;
-		f->kind_checked[ep->kind]++;
-		checked++;
+		fx->checked++;
 		totals(rec, n, tr);
 		totals(pred, nr_pred, tp);
-		for (int l = 0; l < 4; l++) {
-			within &= absdiff(tr[l], tp[l]) <= 32;
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+			within &= absdiff(tr[l], tp[l]) <= RR_SWAP_CLUSTER_MAX;
 			off1 &= absdiff(tr[l], tp[l]) <= 1;
 		}
 		if (nr_pred == n && !memcmp(rec, pred, n * sizeof(*rec))) {
-			f->exact++;
-			f->kind_exact[ep->kind]++;
-			f->within_one_batch++;
+			fx->exact++;
+			fx->within_one_batch++;
 		} else {
 			if (off1)
-				f->off_by_one++;
+				fx->off_by_one++;
 			if (within)
-				f->within_one_batch++;
+				fx->within_one_batch++;
 			else
-				f->mismatched++;
-			if (!mismatched++)
-				describe(first, sizeof(first), ep, st, b->memcg_id, b->priority,
-					 rec, n, pred, nr_pred);
+				fx->mismatched++;
+			if (!fx->not_exact++)
+				fx->first_on_active = describe(fx->first, sizeof(fx->first), st,
+							       b->memcg_id, b->priority, rec, n,
+							       pred, nr_pred);
 		}
 		i = j;
 	}
-	note_worst(f, ep, checked, mismatched, first,
-		   ep->overlapped ? "concurrent reclaimers (shared lists and walk cursor)" :
-		   f->swappiness_assumed ? "inputs the trace lacks (no recorder snapshot)" :
-		   strstr(first, "active_") ? "deactivation (rstat view or refault snapshot)" :
-		   "model");
-
-	/* trajectory: the free-running replay against the recording; inside
-	 * an rmdir -> offline window the replay's online state is a guess */
-	if (ep->in_offline_window && kernel_result)
-		f->trajectory_unchecked_window++;
-	if (episode_ok && kernel_result && ep->nr_batches && !ep->in_offline_window) {
-		bool calls = true;
-		size_t k = 0;
-		int lowest = RR_DEF_PRIORITY;
-
-		f->episodes_checkable++;
-		f->trajectory_checked++;
-		for (size_t i = 0; i < ep->nr_batches; i++) {
-			const struct rr_rec_batch *b = &ep->batches[i];
-
-			if (b->priority < lowest)
-				lowest = b->priority;
-			if (b->lru & 1)
-				continue;	/* calls are compared by their inactive lists */
-			if (i && b->memcg_id == ep->batches[i - 1].memcg_id &&
-			    b->priority == ep->batches[i - 1].priority)
-				continue;
-			while (k < kernel_result->nr_targets && (kernel_result->targets[k].lru & 1 ||
-			       (k && kernel_result->targets[k].memcg_id ==
-				kernel_result->targets[k - 1].memcg_id &&
-				kernel_result->targets[k].priority == kernel_result->targets[k - 1].priority)))
-				k++;
-			if (k >= kernel_result->nr_targets ||
-			    kernel_result->targets[k].memcg_id != b->memcg_id ||
-			    kernel_result->targets[k].priority != b->priority) {
-				calls = false;
-				break;
-			}
-			k++;
-		}
-		while (calls && k < kernel_result->nr_targets) {
-			if (!(kernel_result->targets[k].lru & 1) &&
-			    !(k && kernel_result->targets[k].memcg_id ==
-			      kernel_result->targets[k - 1].memcg_id &&
-			      kernel_result->targets[k].priority == kernel_result->targets[k - 1].priority))
-				calls = false;	/* the replay made more calls */
-			k++;
-		}
-		f->trajectory_same_calls += calls;
-		f->trajectory_same_stop += kernel_result->lowest_priority == lowest;
-		f->trajectory_same_reclaimed +=
-			kernel_result->nr_reclaimed_pages == ep->recorded_nr_reclaimed;
-		bool exact = calls && kernel_result->lowest_priority == lowest &&
-			     kernel_result->nr_reclaimed_pages == ep->recorded_nr_reclaimed;
-
-		f->trajectory_exact += exact;
-		if (ep->overlapped) {
-			f->trajectory_overlapped++;
-			f->trajectory_overlapped_exact += exact;
-		}
-	}
+	/* inside an rmdir -> offline window the replay's online state is a guess */
+	fx->unchecked_window = ep->in_offline_window && kernel_result;
+	if (episode_ok && kernel_result && ep->nr_batches && !ep->in_offline_window)
+		trajectory(fx, ep, kernel_result);
 	ret = 0;
 out:
 	free(rec);
 	free(pred);
 	free(alt);
 	free(rec_reclaimed);
+	if (ret)
+		rr_fidelity_facts_free(fx);
 	return ret;
 }
 
-static double share(uint64_t a, uint64_t b)
+static void note_worst(struct rr_fidelity *f, const struct rr_episode *ep,
+		       const struct rr_fidelity_facts *fx, const char *reason)
 {
-	return b ? (double)a / (double)b : 0.0;
+	int i, at;
+
+	if (!fx->not_exact)
+		return;
+	for (at = 0; at < f->nr_worst; at++)
+		if (fx->not_exact > f->worst[at].mismatched)
+			break;
+	if (at >= RR_FIDELITY_WORST)
+		return;
+	if (f->nr_worst < RR_FIDELITY_WORST)
+		f->nr_worst++;
+	for (i = f->nr_worst - 1; i > at; i--)
+		f->worst[i] = f->worst[i - 1];
+	f->worst[at].episode = ep->replay_seq;
+	snprintf(f->worst[at].cgroup, sizeof(f->worst[at].cgroup), "%s",
+		 ep->root_path ? ep->root_path : "?");
+	f->worst[at].checked = fx->checked;
+	f->worst[at].mismatched = fx->not_exact;
+	snprintf(f->worst[at].first, sizeof(f->worst[at].first), "%s", fx->first);
+	f->worst[at].reason = reason;
 }
 
-json_t *rr_fidelity_json(const struct rr_fidelity *f)
+void rr_fidelity_add(struct rr_fidelity *f, const struct rr_episode *ep,
+		     const struct rr_fidelity_facts *fx, uint64_t offline_inferred)
 {
-	json_t *j = json_object(), *uc = json_object(), *worst = json_array(),
-	       *kinds = json_object();
-	uint64_t total_uc = 0;
-
-	for (int i = 0; i < RR_UC__COUNT; i++) {
-		total_uc += f->unchecked[i];
-		if (f->unchecked[i])
-			json_object_set_new(uc, uc_names[i], json_integer((json_int_t)f->unchecked[i]));
-	}
-	json_object_set_new(j, "decisions_checked", json_integer((json_int_t)f->decisions_checked));
-	json_object_set_new(j, "exact", json_integer((json_int_t)f->exact));
-	json_object_set_new(j, "off_by_one", json_integer((json_int_t)f->off_by_one));
-	json_object_set_new(j, "within_one_batch", json_integer((json_int_t)f->within_one_batch));
-	json_object_set_new(j, "mismatched", json_integer((json_int_t)f->mismatched));
-	json_object_set_new(j, "exact_share",
-			    json_real(share(f->exact, f->decisions_checked)));
-	json_object_set_new(j, "within_one_batch_share",
-			    json_real(share(f->within_one_batch, f->decisions_checked)));
-	json_object_set_new(j, "decisions_unchecked", json_integer((json_int_t)total_uc));
-	json_object_set_new(j, "unchecked_reasons", uc);
-	for (int k = 0; k < RR_EP__COUNT; k++) {
-		json_t *o;
-
-		if (!f->kind_checked[k])
-			continue;
-		o = json_object();
-		json_object_set_new(o, "decisions_checked", json_integer((json_int_t)f->kind_checked[k]));
-		json_object_set_new(o, "exact", json_integer((json_int_t)f->kind_exact[k]));
-		json_object_set_new(o, "exact_share", json_real(share(f->kind_exact[k], f->kind_checked[k])));
-		json_object_set_new(kinds, rr_episode_kind_name((enum rr_episode_kind)k), o);
-	}
-	json_object_set_new(j, "by_kind", kinds);
-	json_object_set_new(j, "trajectory_checked", json_integer((json_int_t)f->trajectory_checked));
-	json_object_set_new(j, "trajectory_exact", json_integer((json_int_t)f->trajectory_exact));
-	json_object_set_new(j, "trajectory_exact_share",
-			    json_real(share(f->trajectory_exact, f->trajectory_checked)));
-	json_object_set_new(j, "trajectory_same_calls", json_integer((json_int_t)f->trajectory_same_calls));
-	json_object_set_new(j, "trajectory_concurrent", json_integer((json_int_t)f->trajectory_overlapped));
-	json_object_set_new(j, "trajectory_concurrent_exact",
-			    json_integer((json_int_t)f->trajectory_overlapped_exact));
-	json_object_set_new(j, "trajectory_same_stop_priority", json_integer((json_int_t)f->trajectory_same_stop));
-	json_object_set_new(j, "trajectory_same_nr_reclaimed",
-			    json_integer((json_int_t)f->trajectory_same_reclaimed));
-	json_object_set_new(j, "episodes_total", json_integer((json_int_t)f->episodes_total));
-	json_object_set_new(j, "episodes_checkable", json_integer((json_int_t)f->episodes_checkable));
-	json_object_set_new(j, "trajectory_unchecked_offline_window",
-			    json_integer((json_int_t)f->trajectory_unchecked_window));
-	json_object_set_new(j, "offline_moments_inferred",
-			    json_integer((json_int_t)f->offline_moments_inferred));
-	for (int i = 0; i < f->nr_worst; i++) {
-		json_t *w = json_object();
-
-		json_object_set_new(w, "episode", json_integer((json_int_t)f->worst[i].episode));
-		json_object_set_new(w, "cgroup", json_string(f->worst[i].cgroup));
-		json_object_set_new(w, "decisions_checked", json_integer((json_int_t)f->worst[i].checked));
-		json_object_set_new(w, "not_exact", json_integer((json_int_t)f->worst[i].mismatched));
-		json_object_set_new(w, "first_mismatch", json_string(f->worst[i].first));
-		json_object_set_new(w, "likely_cause", json_string(f->worst[i].reason));
-		json_array_append_new(worst, w);
-	}
-	json_object_set_new(j, "worst_episodes", worst);
-	return j;
-}
-
-void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
-{
-	uint64_t n = f->decisions_checked;
-
-	fprintf(out, "fidelity of the baseline against the recording:\n");
-	if (f->swappiness_assumed)
-		fprintf(out, "  (v1 swappiness assumed 60: the trace does not say; a cgroup set otherwise "
-			"shows as SCAN_FRACT mismatches)\n");
-	fprintf(out, "  decisions (shrink_lruvec() calls) checked: %llu\n", (unsigned long long)n);
-	fprintf(out, "    exact             %8llu  %6.2f%%\n", (unsigned long long)f->exact,
-		100.0 * share(f->exact, n));
-	fprintf(out, "    off by one page   %8llu  %6.2f%%  (not exact, every list within 1 page)\n",
-		(unsigned long long)f->off_by_one, 100.0 * share(f->off_by_one, n));
-	fprintf(out, "    within one batch  %8llu  %6.2f%%  (every list within 32 pages, exact included)\n",
-		(unsigned long long)f->within_one_batch, 100.0 * share(f->within_one_batch, n));
-	fprintf(out, "    mismatched        %8llu  %6.2f%%\n", (unsigned long long)f->mismatched,
-		100.0 * share(f->mismatched, n));
+	f->episodes_total++;
+	f->decisions_checked += fx->checked;
+	f->exact += fx->exact;
+	f->off_by_one += fx->off_by_one;
+	f->within_one_batch += fx->within_one_batch;
+	f->mismatched += fx->mismatched;
 	for (int i = 0; i < RR_UC__COUNT; i++)
-		if (f->unchecked[i])
-			fprintf(out, "  not judged (%s): %llu\n", uc_names[i],
-				(unsigned long long)f->unchecked[i]);
-	fprintf(out, "  trajectories checked: %llu of %llu episodes; exact %llu (%.2f%%): same calls %llu, "
-		"same stop priority %llu, same pages reclaimed %llu\n",
-		(unsigned long long)f->trajectory_checked, (unsigned long long)f->episodes_total,
-		(unsigned long long)f->trajectory_exact,
-		100.0 * share(f->trajectory_exact, f->trajectory_checked),
-		(unsigned long long)f->trajectory_same_calls,
-		(unsigned long long)f->trajectory_same_stop,
-		(unsigned long long)f->trajectory_same_reclaimed);
-	if (f->trajectory_overlapped)
-		fprintf(out, "  (%llu of them overlap another task's reclaim, %llu exact: concurrent "
-			"reclaimers share lists and the walk cursor, which a per-episode replay "
-			"does not model)\n", (unsigned long long)f->trajectory_overlapped,
-			(unsigned long long)f->trajectory_overlapped_exact);
-	if (f->nr_worst)
-		fprintf(out, "  worst episodes:\n");
-	for (int i = 0; i < f->nr_worst; i++)
-		fprintf(out, "    #%llu %s: %llu of %llu calls not exact (likely: %s); first: %s\n",
-			(unsigned long long)f->worst[i].episode, f->worst[i].cgroup,
-			(unsigned long long)f->worst[i].mismatched,
-			(unsigned long long)f->worst[i].checked, f->worst[i].reason, f->worst[i].first);
+		f->unchecked[i] += fx->unchecked[i];
+	f->kind_checked[ep->kind] += fx->checked;
+	f->kind_exact[ep->kind] += fx->exact;
+	f->offline_moments_inferred += offline_inferred;
+	note_worst(f, ep, fx,
+		   ep->overlapped ? "concurrent reclaimers (shared lists and walk cursor)" :
+		   f->swappiness_assumed ? "inputs the trace lacks (no recorder snapshot)" :
+		   fx->first_on_active ? "deactivation (rstat view or refault snapshot)" :
+		   "model");
+	f->trajectory_unchecked_window += fx->unchecked_window;
+	if (fx->trajectory_checked) {
+		bool exact = fx->same_calls && fx->same_stop && fx->same_reclaimed;
+
+		f->episodes_checkable++;
+		f->trajectory_checked++;
+		f->trajectory_same_calls += fx->same_calls;
+		f->trajectory_same_stop += fx->same_stop;
+		f->trajectory_same_reclaimed += fx->same_reclaimed;
+		f->trajectory_exact += exact;
+		if (ep->overlapped) {
+			f->trajectory_overlapped++;
+			f->trajectory_overlapped_exact += exact;
+		}
+	}
 }

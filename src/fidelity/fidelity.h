@@ -21,8 +21,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "../episode/builder.h"
 #include "../sim/sim.h"
 
@@ -32,26 +30,50 @@ enum rr_unchecked {
 	RR_UC_ONLINE_UNCERTAIN,	/* inside the rmdir -> offline window */
 	RR_UC_NO_CONTEXT,	/* state not captured (drain log overflow) */
 	RR_UC_LOST_EVENTS,	/* after events were lost */
-	RR_UC_MGLRU,		/* MAX_LRU_BATCH requests: MGLRU, not §3 */
+	RR_UC_MGLRU,		/* MAX_LRU_BATCH requests: MGLRU, not get_scan_count() */
 	RR_UC_RETRY_PASS,	/* a do_try_to_free_pages() retry ladder */
 	RR_UC_ROOT_UNKNOWN,	/* reclaim root not in the memcg's ancestry */
 	RR_UC__COUNT
 };
 
 #define RR_FIDELITY_WORST 10
+#define RR_FIDELITY_FIRST_LEN 200
+
+/* A memcg the recorded decisions showed offline inside the rmdir ->
+ * offline window: from @ts_ns on it is taken as offline (a fitted value). */
+struct rr_offline_seen {
+	uint64_t memcg_id, ts_ns;
+};
+
+/* The facts of one episode's check. */
+struct rr_fidelity_facts {
+	uint64_t checked, exact, off_by_one, within_one_batch, mismatched;
+	uint64_t not_exact;		/* checked calls that were not exact */
+	uint64_t unchecked[RR_UC__COUNT];
+	char first[RR_FIDELITY_FIRST_LEN];	/* the first call not exact, in words */
+	bool first_on_active;		/* ... and it differed on an active list */
+	/* trajectory: the free-running replay against the recording */
+	bool trajectory_checked;	/* every call judged, outside a window */
+	bool unchecked_window;		/* replayed, but inside an offline window */
+	bool same_calls, same_stop, same_reclaimed;
+	struct rr_offline_seen *offline_seen;	/* malloc'ed; free with
+						 * rr_fidelity_facts_free() */
+	size_t nr_offline_seen;
+};
 
 struct rr_fidelity_worst {
 	uint64_t episode;
 	char cgroup[128];
 	uint64_t checked, mismatched;	/* mismatched: calls not exact */
-	char first[200];	/* the first mismatching call, in words */
+	char first[RR_FIDELITY_FIRST_LEN];	/* the first mismatching call, in words */
 	const char *reason;	/* the likely cause found */
 };
 
+/* Totals over a trace. */
 struct rr_fidelity {
 	uint64_t decisions_checked, exact, off_by_one, within_one_batch, mismatched;
 	uint64_t unchecked[RR_UC__COUNT];
-	uint64_t kind_checked[RR_EP__COUNT], kind_exact[RR_EP__COUNT];
+	uint64_t kind_checked[RR_KIND__COUNT], kind_exact[RR_KIND__COUNT];
 	uint64_t trajectory_checked, trajectory_exact;
 	uint64_t trajectory_overlapped, trajectory_overlapped_exact;
 	uint64_t trajectory_same_calls, trajectory_same_stop, trajectory_same_reclaimed;
@@ -67,28 +89,28 @@ struct rr_fidelity {
 const char *rr_unchecked_name(enum rr_unchecked reason);
 
 /**
- * rr_fidelity_episode() - check one recorded episode
+ * rr_fidelity_check() - check one recorded episode; changes nothing
  * @kernel:        the resolved baseline policy.
- * @kernel_result: its free-running replay of the episode (trajectory), or
- *                 NULL if the episode was not replayed.
- * @first_ladder_forced: the kernel's first ladders made no batch (so left no
- *                 event), and the first recorded one ran with force_deactivate.
- * @st:            updated when a call inside the rmdir -> offline window
- *                 shows which state the kernel saw: the memcg is taken as
- *                 offline from then on (a fitted value, counted in
- *                 offline_moments_inferred).
+ * @in:            the episode's simulator input (its cursor where the
+ *                 baseline's run started), or NULL if it was not replayed.
+ * @kernel_result: the baseline's free-running replay of the episode
+ *                 (trajectory), or NULL if it was not replayed.
+ * @facts:         filled; a call inside the rmdir -> offline window that
+ *                 only the offline rules explain is listed in offline_seen
+ *                 (the caller may take the memcg as offline from then on).
  * Return: 0, or -1 with @err set (a hook failed, out of memory).
  */
-int rr_fidelity_episode(struct rr_fidelity *f, const struct rr_episode *ep,
-			struct rr_state *st, const struct rr_kernel_model *km,
-			unsigned int page_shift, const struct rr_resolved_policy *kernel,
-			const struct rr_sim_result *kernel_result, bool first_ladder_forced,
-			struct rr_error *err);
+int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
+		      const struct rr_kernel_model *km, unsigned int page_shift,
+		      const struct rr_resolved_policy *kernel, const struct rr_sim_input *in,
+		      const struct rr_sim_result *kernel_result,
+		      struct rr_fidelity_facts *facts, struct rr_error *err);
 
-/* The "fidelity" object of the JSON diff (man reclaim-replay-json.5). */
-json_t *rr_fidelity_json(const struct rr_fidelity *f);
+void rr_fidelity_facts_free(struct rr_fidelity_facts *facts);
 
-/* Text for `report --fidelity` and the end of the compare table. */
-void rr_fidelity_print(const struct rr_fidelity *f, FILE *out);
+/* Add one episode's facts to the totals (@offline_inferred: how many of
+ * its offline_seen the caller took as new offline moments). */
+void rr_fidelity_add(struct rr_fidelity *f, const struct rr_episode *ep,
+		     const struct rr_fidelity_facts *facts, uint64_t offline_inferred);
 
 #endif

@@ -1,133 +1,148 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The decision diff: per-episode results of every policy, gathered into
- * one JSON document (schema in man/reclaim-replay-json.5) and a plain-text
- * summary table.  Both are made from the same result structs.
+ * Renderers of the decision diff (src/diff): peers that only format the
+ * data they are given and never call each other.
+ *  - json-values.c: the JSON encoding of an episode's diff, of the totals
+ *    and of the policies (schema in man/reclaim-replay-json.5), shared by
+ *  - json.c: the JSON document of -o, streamed episode by episode into a
+ *    spool beside the output and assembled at the end, and
+ *  - jsonl.c: --jsonl, one line per episode;
+ *  - table.c: the summary table, plain text or markdown;
+ *  - html.c: --html, a self-contained page of plots, from fixed-size bins;
+ *  - fidelity-render.c: the fidelity totals as JSON and text;
+ *  - atomic.c: files written through a temporary file and rename(2).
+ * Memory: an episode's JSON lives only while it is written.
  */
 #ifndef RR_OUTPUT_H
 #define RR_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "../common/error.h"
-#include "../episode/builder.h"
+#include "../diff/diff.h"
 #include "../fidelity/fidelity.h"
 #include "../policies/registry.h"
-#include "../sim/sim.h"
+#include "../trace/reader.h"
 
 #define RR_JSON_SCHEMA_VERSION 1
 
-/* Per-policy totals over all replayed episodes, in pages. */
-struct rr_policy_totals {
-	uint64_t nr_scanned, nr_reclaimed, calls, shrink_lruvec_calls, batches;
-	uint64_t scan_target_pages;
-	uint64_t nr_reclaimed_anon;		/* anon pages reclaimed (swapped out) */
-	uint64_t over_reclaim;			/* reclaimed beyond the request, summed */
-	uint64_t eligible_p12;			/* (episode, cgroup, list) with a target at priority 12 */
-	uint64_t episodes_differing;	/* scan targets or reclaim differ from baseline */
-	uint64_t episodes_matching_recording;	/* inactive-list targets == recorded */
-	uint64_t eagain;		/* memory.reclaim requests that ended in -EAGAIN */
-	int lowest_priority;
+/* ---- JSON values (json-values.c) ---- */
+
+#define RR_MAX_ASSUMPTIONS 16
+
+/* What the "input" object says: the file, what the reader and the builder
+ * learned of it, and what the replay had to assume. */
+struct rr_input_desc {
+	const char *file;
+	const char *kernel_release, *release_source;	/* "trace", "option", "scenario", "assumed" */
+	uint64_t page_size_bytes;
+	const char *assumptions[RR_MAX_ASSUMPTIONS];
+	int nr_assumptions;
+	/* a trace */
+	const struct rr_trace_info *ti;
+	const struct rr_builder_stats *bs;
+	uint64_t offline_delay_ns;
+	uint64_t rstat_flushes;
+	unsigned int memcgs;
+	unsigned int reader_warnings;
+	const char *reader_first_warning;
+	/* a scenario (ti == NULL) */
+	int scenario_version;
+	bool swap;
+	const char *outcome_model;
+	int cgroups, requests;
 };
 
-/* What the recording itself shows, over the same episodes. */
-struct rr_recorded_totals {
-	uint64_t nr_scanned, nr_reclaimed, batches, scan_request_pages;
-	int lowest_priority;
-};
+/* The "input" object (man reclaim-replay-json.5). */
+json_t *rr_json_input(const struct rr_input_desc *in);
+/* {"schema_version", "tool"}: the first keys of every JSON output. */
+json_t *rr_json_root(void);
+/* The "policies" array. */
+json_t *rr_json_policies(const struct rr_resolved_policy *policies, int nr_policies);
+/* One element of "episodes" (man reclaim-replay-json.5, "The episode
+ * object"); NULL on ENOMEM. */
+json_t *rr_json_episode(const struct rr_episode_diff *d,
+			const struct rr_resolved_policy *policies);
+/* The "summary" object. */
+json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_policy *policies);
+/* The "fidelity" object (fidelity-render.c). */
+json_t *rr_fidelity_json(const struct rr_fidelity *f);
 
-/* How the diff is written (compare's options). */
-struct rr_out_opts {
-	const char *baseline;		/* policy name; NULL: the first ("kernel") */
-	bool all_episodes;		/* list episodes where nothing differs too */
-	FILE *jsonl;			/* stream one JSON object per line here */
-	int top;			/* episodes that differ most, in the table */
-	bool html;			/* gather the data of --html */
-	const char *html_cgroup;	/* --html-cgroup: the cgroup path of the
-					 * targets plot; NULL: the busiest */
-};
+/* ---- -o FILE (json.c) ---- */
 
-#define RR_OUT_TOP_MAX 50
+struct rr_json_stream;
 
-/* An episode that differs much from the baseline, for the table. */
-struct rr_out_top {
-	uint64_t episode, start_ns;
-	char *cgroup;		/* owned; the reclaim root's path or "?" */
-	int policy;
-	int64_t delta_reclaimed, delta_scanned, delta_calls;
-	uint64_t weight;
-};
+/**
+ * rr_json_stream_open() - start the JSON document for @path
+ * @path:    a file, or "-" for stdout; checked now (a directory, the input
+ *           @protect, an unwritable place are refused before any replay).
+ * Return: the stream, or NULL with @err naming @path.
+ */
+struct rr_json_stream *rr_json_stream_open(const char *path, const struct stat *protect,
+					   struct rr_error *err);
+/* Append one episode object (not stolen).  Return 0, or -1 with @err. */
+int rr_json_stream_episode(struct rr_json_stream *s, const json_t *episode,
+			   struct rr_error *err);
+/**
+ * rr_json_stream_finish() - write the document and close the stream
+ * @doc: every key but the episodes, in order, with "episodes" an empty
+ *       array where the streamed episodes go.
+ * The document is written to a temporary file beside @path and renamed
+ * over it (a FIFO or device is written in place), so a failure leaves no
+ * half-written file.  The stream is freed in every case.
+ * Return: 0, or -1 with @err.
+ */
+int rr_json_stream_finish(struct rr_json_stream *s, json_t *doc, struct rr_error *err);
+/* Drop the stream and its temporary files. */
+void rr_json_stream_abort(struct rr_json_stream *s);
+
+/* ---- --jsonl (jsonl.c): one JSON value a line ---- */
+
+/* Each returns 0, or -1 when @f failed. */
+int rr_jsonl_header(FILE *f, json_t *root, json_t *policies, const char *baseline);
+int rr_jsonl_episode(FILE *f, json_t *episode);
+int rr_jsonl_tail(FILE *f, json_t *input, json_t *summary, json_t *fidelity);
+
+/* ---- the summary table (table.c) ---- */
+
+/**
+ * rr_table_print() - the review table of a compare run
+ * @fidelity: the baseline's fidelity against the recording, or NULL.
+ * @markdown: a markdown table instead of aligned text columns.
+ */
+void rr_table_print(FILE *f, const struct rr_totals *t,
+		    const struct rr_resolved_policy *policies,
+		    const struct rr_fidelity *fidelity, bool markdown);
+
+/* Text for `report --fidelity` and the end of the compare table
+ * (fidelity-render.c). */
+void rr_fidelity_print(const struct rr_fidelity *f, FILE *out);
+
+/* ---- --html (html.c) ---- */
 
 struct rr_html;
 
-/* Per policy totals of the episodes rooted at one cgroup. */
-struct rr_cgroup_policy_totals {
-	uint64_t nr_scanned, nr_reclaimed, calls, over_reclaim, episodes_differing;
-};
-
-struct rr_cgroup_totals;	/* one per reclaim root, in output/json.c */
-
-struct rr_out {
-	json_t *root;
-	struct rr_cgroup_totals *cgroups;	/* hash by memcg id */
-	struct rr_html *html;		/* --html data, or NULL */
-	json_t *episodes;
-	struct rr_out_opts opts;
-	int baseline;			/* index in policies */
-	struct rr_out_top top[RR_OUT_TOP_MAX];
-	int nr_top;
-	uint64_t nr_listed;
-	int nr_policies;
-	const struct rr_resolved_policy *policies;
-	struct rr_policy_totals *totals;
-	struct rr_recorded_totals recorded;
-	uint64_t nr_episodes, nr_replayed, nr_skipped;
-	bool has_recording;		/* false for scenarios */
-	struct rr_fidelity fidelity;	/* of the baseline; traces only */
-	uint64_t page_size_bytes;
-};
-
-/* Start the document: schema_version, tool, input (@input is stolen),
- * policies, baseline.  Return 0, -1 on ENOMEM, -2 when opts->baseline is
- * not one of @policies. */
-int rr_out_init(struct rr_out *o, json_t *input,
-		const struct rr_resolved_policy *policies, int nr_policies,
-		uint64_t page_size_bytes, const struct rr_out_opts *opts);
-
+/* @cgroup: --html-cgroup, the cgroup of the targets plot, or NULL. */
+struct rr_html *rr_html_new(int nr_policies, const char *cgroup);
+/* Gather one episode's plot data.  Return 0, or -1 on ENOMEM. */
+int rr_html_note(struct rr_html *h, const struct rr_episode_diff *d);
 /**
- * rr_out_episode() - add one episode
- * @st:      the memcg table, for cgroup paths.
- * @results: one per policy, in the order given to rr_out_init(); NULL when
- *           the episode could not be replayed (@skip_reason says why).
+ * rr_html_write() - write the page to @path
+ * @title: the input's name, for the heading.
+ * Refuses to replace @protect (the input; may be NULL).  Return 0, or -1
+ * with @err naming @path (or @title, for an --html-cgroup with no targets).
  */
-int rr_out_episode(struct rr_out *o, const struct rr_episode *ep,
-		   const struct rr_state *st, const struct rr_sim_result *results,
-		   const char *skip_reason);
+int rr_html_write(const struct rr_html *h, const struct rr_totals *t,
+		  const struct rr_resolved_policy *policies, const char *title,
+		  const char *path, const struct stat *protect, struct rr_error *err);
+void rr_html_free(struct rr_html *h);
 
-/* Add "summary" and return the finished document (owned by @o). */
-json_t *rr_out_finish(struct rr_out *o);
-
-/* The summary table, for stdout and e-mail: plain text, or markdown. */
-void rr_out_print_table(const struct rr_out *o, FILE *f, bool markdown);
-
-void rr_out_free(struct rr_out *o);
-
-struct stat;
-
-/* --html: gather plot data (rr_html_init once, rr_html_note per episode)
- * and write one self-contained page (inline SVG, no scripts) to @path,
- * refusing to replace @protect (the input; may be NULL).  Call it before
- * rr_out_finish().  Return 0, or -1 with @err naming @path (or the input,
- * for an --html-cgroup with no targets). */
-int rr_html_init(struct rr_out *o);
-int rr_html_note(struct rr_out *o, const struct rr_episode *ep, const struct rr_state *st,
-		 const struct rr_sim_result *results);
-int rr_html_write(const struct rr_out *o, const char *path, const struct stat *protect,
-		  struct rr_error *err);
-void rr_html_free(struct rr_out *o);
+/* ---- files (atomic.c) ---- */
 
 /**
  * rr_write_file_atomic() - write @text to @path through a temporary file
@@ -139,5 +154,20 @@ void rr_html_free(struct rr_out *o);
  */
 int rr_write_file_atomic(const char *path, const char *text, size_t len,
 			 const struct stat *protect, struct rr_error *err);
+
+/*
+ * The same, for content written piece by piece: rr_outfile_open() checks
+ * @path (as above) and gives a stream to write into (a temporary file);
+ * rr_outfile_commit() puts the content in place; rr_outfile_abort()
+ * removes every trace of it.  rr_outfile_spool() is an unnamed scratch
+ * file on the same file system, for content assembled later.
+ */
+struct rr_outfile;
+struct rr_outfile *rr_outfile_open(const char *path, const struct stat *protect,
+				   struct rr_error *err);
+FILE *rr_outfile_stream(struct rr_outfile *o);
+FILE *rr_outfile_spool(struct rr_outfile *o, struct rr_error *err);
+int rr_outfile_commit(struct rr_outfile *o, struct rr_error *err);
+void rr_outfile_abort(struct rr_outfile *o);
 
 #endif

@@ -27,8 +27,8 @@ struct cg {
 	char *path;
 	bool known, online, released;
 	const char *lru_source;		/* "exact", "deltas", "isolate" */
-	uint64_t lru_pages[4];
-	uint64_t isolate_bound[4];	/* max nr_requested << priority */
+	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
+	uint64_t isolate_bound[RR_NR_EVICTABLE_LRU];	/* max nr_requested << priority */
 	int swappiness;			/* -1 unknown */
 	int64_t limit_bytes, min_bytes, low_bytes;	/* -1 unknown / none */
 	bool snapshotted;
@@ -45,7 +45,7 @@ struct kind_stats {
 };
 
 struct rr_report {
-	struct kind_stats kinds[RR_REQ__COUNT];
+	struct kind_stats kinds[RR_KIND__COUNT];
 	struct cg *cgroups;
 	struct cell prio[NPRIO + 1];
 	json_t *episodes;
@@ -81,7 +81,7 @@ void rr_report_free(struct rr_report *r)
 		free(c->path);
 		free(c);
 	}
-	for (int k = 0; k < RR_REQ__COUNT; k++)
+	for (int k = 0; k < RR_KIND__COUNT; k++)
 		free(r->kinds[k].durations_ns);
 	json_decref(r->episodes);
 	free(r);
@@ -108,10 +108,10 @@ static struct cg *cg_get(struct rr_report *r, uint64_t id)
 	return c;
 }
 
-static void cell_add(struct cell *c, const struct rr_req_batch *b)
+static void cell_add(struct cell *c, const struct rr_batch *b)
 {
 	c->batches++;
-	if (b->lru & 1) {
+	if (rr_lru_is_active(b->lru)) {
 		c->active_scanned += b->nr_scanned;
 	} else {
 		c->scanned += b->nr_scanned;
@@ -121,7 +121,7 @@ static void cell_add(struct cell *c, const struct rr_req_batch *b)
 
 
 /* The request's cells: (cgroup, priority, lru) in order of first batch. */
-static json_t *episode_cells(const struct rr_request *rq)
+static json_t *episode_cells(const struct rr_episode *rq)
 {
 	json_t *arr = json_array();
 	struct {
@@ -137,7 +137,7 @@ static json_t *episode_cells(const struct rr_request *rq)
 		return NULL;
 	}
 	for (size_t i = 0; i < rq->nr_batches; i++) {
-		const struct rr_req_batch *b = &rq->batches[i];
+		const struct rr_batch *b = &rq->batches[i];
 		size_t j;
 
 		for (j = 0; j < n; j++)
@@ -160,7 +160,7 @@ static json_t *episode_cells(const struct rr_request *rq)
 				    json_integer(cells[j].prio) : json_null());
 		json_object_set_new(o, "lru", json_string(rr_lru_name(cells[j].lru)));
 		json_object_set_new(o, "batches", u64(cells[j].c.batches));
-		json_object_set_new(o, "scanned_pages", u64((cells[j].lru & 1) ?
+		json_object_set_new(o, "scanned_pages", u64(rr_lru_is_active(cells[j].lru) ?
 				    cells[j].c.active_scanned : cells[j].c.scanned));
 		json_object_set_new(o, "reclaimed_pages", u64(cells[j].c.reclaimed));
 		json_array_append_new(arr, o);
@@ -195,9 +195,9 @@ static void final_state(struct rr_report *r, const struct rr_state *st)
 			continue;
 		}
 		c->known = true;
-		c->online = m->online;
+		c->online = m->v.online;
 		c->released = m->release_ns != 0;
-		c->swappiness = swappiness_known(m) ? m->swappiness : -1;
+		c->swappiness = swappiness_known(m) ? m->v.swappiness : -1;
 		c->snapshotted = m->snapshotted;
 		c->limit_bytes = m->limit_bytes;
 		c->min_bytes = m->min_bytes;
@@ -206,15 +206,15 @@ static void final_state(struct rr_report *r, const struct rr_state *st)
 		c->path = strdup(m->path ? m->path : "");
 		if (!c->path)
 			r->oom = true;
-		for (int l = 0; l < 4; l++) {
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
 			c->lru_pages[l] = rr_memcg_lru_pages(m, l);
-			if (m->lru_sum[l] || m->lru_low[l])
+			if (m->v.lru_sum[l] || m->v.lru_low[l])
 				deltas = true;
 		}
-		c->lru_source = m->baseline_known ? "exact" : m->lru_from_isolate ? "isolate+deltas" :
+		c->lru_source = m->v.baseline_known ? "exact" : m->lru_from_isolate ? "isolate+deltas" :
 				deltas ? "deltas" : "isolate";
-		for (int l = 0; l < 4; l++)
-			if (m->baseline_known && m->lru_low[l] < 0) {
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
+			if (m->v.baseline_known && m->v.lru_low[l] < 0) {
 				/* created in the trace, yet a list went below 0
 				 * pages: deltas are missing (lost or filtered) */
 				c->lru_source = "deltas";
@@ -224,18 +224,19 @@ static void final_state(struct rr_report *r, const struct rr_state *st)
 	}
 }
 
-int rr_report_request(const struct rr_request *rq, const struct rr_state *st, void *ctx)
+int rr_report_finish(struct rr_report *r, const struct rr_state *st)
 {
-	struct rr_report *r = ctx;
+	final_state(r, st);
+	return r->oom ? -1 : 0;
+}
+
+int rr_report_episode(struct rr_report *r, const struct rr_episode *rq)
+{
 	struct kind_stats *k;
 	json_t *ep, *flags, *cells;
 	uint64_t scanned = 0, reclaimed = 0, active = 0;
 	int lowest = -1;
 
-	if (!rq) {
-		final_state(r, st);
-		return r->oom ? -1 : 0;
-	}
 	k = &r->kinds[rq->kind];
 	k->count++;
 	k->no_begin += rq->no_begin;
@@ -263,9 +264,9 @@ int rr_report_request(const struct rr_request *rq, const struct rr_state *st, vo
 		k->durations_ns[k->nr_durations++] = rq->end_ns - rq->start_ns;
 	}
 	for (size_t i = 0; i < rq->nr_batches; i++) {
-		const struct rr_req_batch *b = &rq->batches[i];
+		const struct rr_batch *b = &rq->batches[i];
 		int p = b->priority >= 0 && b->priority < NPRIO ? b->priority : PRIO_UNKNOWN;
-		int type = b->lru >= 2;
+		int type = rr_lru_type(b->lru);
 		struct cg *c = cg_get(r, b->memcg_id);
 
 		if (!c)
@@ -274,7 +275,7 @@ int rr_report_request(const struct rr_request *rq, const struct rr_state *st, vo
 		r->batches_unattributed += !b->memcg_id;
 		c->batches++;
 		c->pageouts += b->nr_pageout;
-		if (b->lru & 1) {
+		if (rr_lru_is_active(b->lru)) {
 			c->active_scanned[type] += b->nr_scanned;
 			active += b->nr_scanned;
 		} else {
@@ -285,7 +286,7 @@ int rr_report_request(const struct rr_request *rq, const struct rr_state *st, vo
 		}
 		cell_add(&c->prio[p], b);
 		cell_add(&r->prio[p], b);
-		if (p != PRIO_UNKNOWN && b->lru >= 0 && b->lru < 4 && !rq->mglru) {
+		if (p != PRIO_UNKNOWN && rr_lru_is_evictable(b->lru) && !rq->mglru) {
 			/* nr_requested <= target <= size >> priority (§13.1) */
 			uint64_t bound = b->nr_requested << p;
 
@@ -322,7 +323,7 @@ int rr_report_request(const struct rr_request *rq, const struct rr_state *st, vo
 	if (rq->mglru)
 		json_array_append_new(flags, json_string("mglru"));
 	json_object_set_new(ep, "seq", u64(rq->seq));
-	json_object_set_new(ep, "kind", json_string(rr_request_kind_name(rq->kind)));
+	json_object_set_new(ep, "kind", json_string(rr_reclaim_kind_name(rq->kind)));
 	json_object_set_new(ep, "pid", json_integer(rq->pid));
 	json_object_set_new(ep, "parent_seq", rq->parent_seq ? u64(rq->parent_seq) : json_null());
 	json_object_set_new(ep, "depth", json_integer(rq->depth));
@@ -333,7 +334,7 @@ int rr_report_request(const struct rr_request *rq, const struct rr_state *st, vo
 	json_object_set_new(ep, "flags", flags);
 	json_object_set_new(ep, "nr_reclaimed", rq->has_nr_reclaimed ?
 			    u64(rq->recorded_nr_reclaimed) : json_null());
-	if (rq->kind == RR_REQ_PROACTIVE)
+	if (rq->kind == RR_KIND_PROACTIVE)
 		json_object_set_new(ep, "proactive_bytes", u64(rq->proactive_bytes));
 	json_object_set_new(ep, "batches", u64(rq->nr_batches));
 	json_object_set_new(ep, "scanned_pages", u64(scanned));
@@ -522,7 +523,7 @@ json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 	}
 	json_object_set_new(doc, "events", events);
 
-	for (int k = 0; k < RR_REQ__COUNT; k++) {
+	for (int k = 0; k < RR_KIND__COUNT; k++) {
 		struct kind_stats *s = &r->kinds[k];
 		json_t *o;
 
@@ -543,7 +544,7 @@ json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 		json_object_set_new(o, "active_scanned_pages", u64(s->active_scanned));
 		json_object_set_new(o, "efficiency", json_real(efficiency(s->reclaimed, s->scanned)));
 		json_object_set_new(o, "latency_us", latency_json(s, ti->timestamps_synthetic));
-		json_object_set_new(kinds, rr_request_kind_name((enum rr_request_kind)k), o);
+		json_object_set_new(kinds, rr_reclaim_kind_name((enum rr_reclaim_kind)k), o);
 	}
 	json_object_set_new(doc, "episodes_by_kind", kinds);
 
@@ -579,7 +580,7 @@ json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 					    u64((uint64_t)c->min_bytes) : json_null());
 			json_object_set_new(o, "low_bytes", c->snapshotted && c->low_bytes >= 0 ?
 					    u64((uint64_t)c->low_bytes) : json_null());
-			for (int l = 0; l < 4; l++)
+			for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
 				json_object_set_new(lru, rr_lru_names[l], u64(sizes[l]));
 			json_object_set_new(lru, "source", json_string(c->lru_source ? c->lru_source :
 									 "isolate"));

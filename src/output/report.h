@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * `reclaim-replay report`: what a trace itself shows, per reclaim request
- * kind, per cgroup and per priority, in the spirit of the kernel's
- * Documentation/trace/postprocess/trace-vmscan-postprocess.pl.  Fed by the
- * episode builder's request callback; all counts are in pages, times in
+ * `reclaim-replay report`: what a trace itself shows, per reclaim
+ * episode kind, per cgroup and per priority, in the spirit of the kernel's
+ * Documentation/trace/postprocess/trace-vmscan-postprocess.pl.  Fed every
+ * episode the builder closes; all counts are in pages, times in
  * nanoseconds (microseconds in the output).
  */
 #ifndef RR_OUTPUT_REPORT_H
@@ -25,14 +25,12 @@ struct rr_report;
 struct rr_report *rr_report_new(bool keep_episodes);
 void rr_report_free(struct rr_report *r);
 
-/**
- * rr_report_request() - rr_request_cb that adds one request to the report
- * @ctx: the struct rr_report.
- * With @rq NULL (end of trace) it takes the cgroup paths, online state and
- * LRU sizes from @st.
- * Return: 0, or -1 on ENOMEM.
- */
-int rr_report_request(const struct rr_request *rq, const struct rr_state *st, void *ctx);
+/* Add one episode (any kind, with its batches).  Return 0, or -1 on ENOMEM. */
+int rr_report_episode(struct rr_report *r, const struct rr_episode *ep);
+
+/* At the end of the trace: the cgroup paths, online state and LRU sizes
+ * from @st.  Return 0, or -1 on ENOMEM. */
+int rr_report_finish(struct rr_report *r, const struct rr_state *st);
 
 /**
  * rr_report_json() - the report as JSON (man reclaim-replay-json(5),

@@ -27,14 +27,15 @@ struct row {
 	int lowest;
 };
 
-static void rows_of(const struct rr_out *o, struct row *rows)
+static void rows_of(const struct rr_totals *o, const struct rr_resolved_policy *policies,
+		    struct row *rows)
 {
 	for (int i = 0; i < o->nr_policies; i++) {
-		const struct rr_policy_totals *t = &o->totals[i];
+		const struct rr_policy_totals *t = &o->policy[i];
 		struct row *r = &rows[i];
 
 		memset(r, 0, sizeof(*r));
-		r->name = o->policies[i].name;
+		r->name = policies[i].name;
 		if (i == o->baseline)
 			snprintf(r->differ, sizeof(r->differ), "baseline");
 		else
@@ -57,7 +58,7 @@ static void rows_of(const struct rr_out *o, struct row *rows)
 }
 
 /* Policy names are escaped (\| and \\); the rest are numbers. */
-static void print_markdown(const struct rr_out *o, const struct row *rows, FILE *f)
+static void print_markdown(const struct rr_totals *o, const struct row *rows, FILE *f)
 {
 	fprintf(f, "| policy | episodes | calls | scanned pages | reclaimed pages | over-reclaim MiB "
 		   "| anon reclaimed MiB | scan targets at priority 12 | lowest priority | differ |\n");
@@ -84,7 +85,8 @@ static void print_markdown(const struct rr_out *o, const struct row *rows, FILE 
 	}
 }
 
-static void print_text(const struct rr_out *o, const struct row *rows, int w, FILE *f)
+static void print_text(const struct rr_totals *o, const struct rr_resolved_policy *policies,
+		       const struct row *rows, int w, FILE *f)
 {
 	fprintf(f, "%-*s %12s %12s %13s %9s %9s %7s %12s %11s %8s %7s\n", w, "policy",
 		"scanned_pg", "reclaimed_pg", "reclaimed_MiB", "over_MiB", "anon_MiB", "calls",
@@ -109,24 +111,26 @@ static void print_text(const struct rr_out *o, const struct row *rows, int w, FI
 		   "reclaim priority reached (12 = none below the first); differ: episodes whose\n"
 		   "targets, calls or reclaim differ from %s; as_rec: episodes whose\n"
 		   "inactive-list scan targets equal the recorded nr_requested sums\n",
-		o->policies[o->baseline].name);
+		policies[o->baseline].name);
 }
 
-void rr_out_print_table(const struct rr_out *o, FILE *f, bool markdown)
+void rr_table_print(FILE *f, const struct rr_totals *o,
+		    const struct rr_resolved_policy *policies,
+		    const struct rr_fidelity *fidelity, bool markdown)
 {
-	const struct rr_policy_totals *base = o->nr_policies ? &o->totals[o->baseline] : NULL;
-	struct row rows[16];
+	const struct rr_policy_totals *base = o->nr_policies ? &o->policy[o->baseline] : NULL;
+	struct row rows[RR_MAX_POLICIES];
 	int w = (int)strlen("(recorded)");
 
 	if (!base)
 		return;
 	for (int i = 0; i < o->nr_policies; i++) {
-		int n = (int)strlen(o->policies[i].name);
+		int n = (int)strlen(policies[i].name);
 
 		if (n > w)
 			w = n;
 	}
-	rows_of(o, rows);
+	rows_of(o, policies, rows);
 	fprintf(f, "episodes: %llu replayed, %llu skipped, %llu listed; page size %llu bytes\n\n",
 		(unsigned long long)o->nr_replayed,
 		(unsigned long long)o->nr_skipped, (unsigned long long)o->nr_listed,
@@ -134,28 +138,30 @@ void rr_out_print_table(const struct rr_out *o, FILE *f, bool markdown)
 	if (markdown)
 		print_markdown(o, rows, f);
 	else
-		print_text(o, rows, w, f);
+		print_text(o, policies, rows, w, f);
 	if (o->has_recording) {
-		const struct rr_policy_totals *k = &o->totals[0];
+		const struct rr_policy_totals *k = &o->policy[0];
 
 		fprintf(f, "\n%s against the recording: scanned %+.1f%%, reclaimed %+.1f%%, "
 			   "%llu of %llu episodes reproduce the recorded targets\n",
-			o->policies[0].name, pct(k->nr_scanned, o->recorded.nr_scanned),
+			policies[0].name, pct(k->nr_scanned, o->recorded.nr_scanned),
 			pct(k->nr_reclaimed, o->recorded.nr_reclaimed),
 			(unsigned long long)k->episodes_matching_recording,
 			(unsigned long long)o->nr_replayed);
-		fputc('\n', f);
-		rr_fidelity_print(&o->fidelity, f);
+		if (fidelity) {
+			fputc('\n', f);
+			rr_fidelity_print(fidelity, f);
+		}
 	}
 	if (o->nr_policies > 1)
-		fprintf(f, "\nchange against %s:\n", o->policies[o->baseline].name);
+		fprintf(f, "\nchange against %s:\n", policies[o->baseline].name);
 	for (int i = 0; i < o->nr_policies; i++) {
-		const struct rr_policy_totals *t = &o->totals[i];
+		const struct rr_policy_totals *t = &o->policy[i];
 
 		if (i == o->baseline)
 			continue;
 		fprintf(f, "  %-*s %+lld pages reclaimed (%+.1f MiB), %+lld pages scanned, "
-			   "%+lld calls, %llu of %llu episodes differ\n", w, o->policies[i].name,
+			   "%+lld calls, %llu of %llu episodes differ\n", w, policies[i].name,
 			(long long)(t->nr_reclaimed - base->nr_reclaimed),
 			mib(t->nr_reclaimed, o->page_size_bytes) -
 			mib(base->nr_reclaimed, o->page_size_bytes),
@@ -165,13 +171,13 @@ void rr_out_print_table(const struct rr_out *o, FILE *f, bool markdown)
 			(unsigned long long)o->nr_replayed);
 	}
 	if (o->nr_top) {
-		fprintf(f, "\nepisodes that differ most from %s:\n", o->policies[o->baseline].name);
+		fprintf(f, "\nepisodes that differ most from %s:\n", policies[o->baseline].name);
 		for (int i = 0; i < o->nr_top; i++) {
-			const struct rr_out_top *t = &o->top[i];
+			const struct rr_top *t = &o->top[i];
 
 			fprintf(f, "  #%llu at %.6f s %s, %s: %+lld pages reclaimed, %+lld scanned, "
 				   "%+lld calls\n", (unsigned long long)t->episode,
-				(double)t->start_ns / 1e9, t->cgroup, o->policies[t->policy].name,
+				(double)t->start_ns / 1e9, t->cgroup, policies[t->policy].name,
 				(long long)t->delta_reclaimed, (long long)t->delta_scanned,
 				(long long)t->delta_calls);
 		}

@@ -14,6 +14,9 @@
 
 #define RR_MAX_COMPONENTS 8
 
+/* Policies one replay compares, the baseline included. */
+#define RR_MAX_POLICIES 16
+
 /* One resolved policy: every hook set, each with the private state of the
  * component that provides it. */
 struct rr_resolved_policy {

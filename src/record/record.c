@@ -33,6 +33,7 @@
 
 #include <tracefs/tracefs.h>
 
+#include "../markers/markers.h"
 #include "sysinfo.h"
 #include "tracedat.h"
 
@@ -210,10 +211,12 @@ static int marker_cb(const char *line, void *ctx)
 
 static int snapshot(struct rec *r, const char *when, int *count)
 {
+	struct rr_marker_snapshot ms = { .cgroups = -1 };
 	char line[256];
 	int n;
 
-	snprintf(line, sizeof(line), "snapshot begin when=%s", when);
+	snprintf(ms.when, sizeof(ms.when), "%s", when);
+	rr_marker_format_snapshot(line, sizeof(line), true, &ms);
 	if (marker(r, line))
 		return -1;
 	n = rr_cgroup_snapshot(&r->fs, r->page_size, r->vm_swappiness, marker_cb, r, r->err);
@@ -221,49 +224,53 @@ static int snapshot(struct rec *r, const char *when, int *count)
 		return -1;
 	if (count)
 		*count = n;
-	snprintf(line, sizeof(line), "snapshot end when=%s cgroups=%d", when, n);
+	ms.cgroups = n;
+	rr_marker_format_snapshot(line, sizeof(line), false, &ms);
 	return marker(r, line);
 }
 
 static int write_meta(struct rec *r, const char *lruvec_filter, const char *events_filter)
 {
-	char line[2048], mglru[64] = "absent";
+	struct rr_marker_meta meta = {
+		.page_size = r->page_size, .cpus = r->nr_cpus, .cgroup_version = r->fs.version,
+		.memory_hierarchy_id = r->fs.hierarchy_id, .swap_total_kb = swap_total_kb(),
+		.vm_swappiness = r->vm_swappiness, .mglru = "absent",
+		.buffer_kb = r->o->buffer_kb, .duration_s = r->o->duration_s,
+	};
+	struct rr_marker_items items = {
+		.nr_lru_base = r->items.nr_lru_base,
+		.pgscan_kswapd = r->items.pgscan[0], .pgscan_direct = r->items.pgscan[1],
+		.pgscan_proactive = r->items.pgscan[3], .pgrefill = r->items.pgrefill,
+	};
+	char line[2048];
 	struct utsname u;
 	FILE *f;
 
 	f = fopen("/sys/kernel/mm/lru_gen/enabled", "r");
 	if (f) {
-		if (!fgets(mglru, sizeof(mglru), f))
-			snprintf(mglru, sizeof(mglru), "unknown");
-		mglru[strcspn(mglru, "\n")] = 0;
+		if (!fgets(meta.mglru, sizeof(meta.mglru), f))
+			snprintf(meta.mglru, sizeof(meta.mglru), "unknown");
+		meta.mglru[strcspn(meta.mglru, "\n")] = 0;
 		fclose(f);
 	}
 	uname(&u);
-	snprintf(line, sizeof(line),
-		 "meta version=1 kernel_release=%s page_size=%u cpus=%d cgroup_version=%d "
-		 "memory_hierarchy_id=%d swap_total_kb=%lld vm_swappiness=%d mglru=%s "
-		 "buffer_kb=%u duration_s=%u",
-		 u.release, r->page_size, r->nr_cpus, r->fs.version, r->fs.hierarchy_id,
-		 swap_total_kb(), r->vm_swappiness, mglru, r->o->buffer_kb, r->o->duration_s);
+	snprintf(meta.kernel_release, sizeof(meta.kernel_release), "%s", u.release);
+	rr_marker_format_meta(line, sizeof(line), &meta);
 	if (marker(r, line))
 		return -1;
-	snprintf(line, sizeof(line),
-		 "items source=%s nr_lru_base=%d workingset_refault_anon=%d "
-		 "workingset_refault_file=%d workingset_activate_anon=%d "
-		 "workingset_activate_file=%d workingset_restore_anon=%d "
-		 "workingset_restore_file=%d pgscan_kswapd=%d pgscan_direct=%d "
-		 "pgscan_proactive=%d pgrefill=%d",
-		 r->items.source, r->items.nr_lru_base, r->items.workingset_refault[0],
-		 r->items.workingset_refault[1], r->items.workingset_activate[0],
-		 r->items.workingset_activate[1], r->items.workingset_restore[0],
-		 r->items.workingset_restore[1], r->items.pgscan[0], r->items.pgscan[1],
-		 r->items.pgscan[3], r->items.pgrefill);
+	snprintf(items.source, sizeof(items.source), "%s", r->items.source);
+	for (int t = 0; t < RR_NR_LRU_TYPES; t++) {
+		items.workingset_refault[t] = r->items.workingset_refault[t];
+		items.workingset_activate[t] = r->items.workingset_activate[t];
+		items.workingset_restore[t] = r->items.workingset_restore[t];
+	}
+	rr_marker_format_items(line, sizeof(line), &items);
 	if (marker(r, line))
 		return -1;
-	snprintf(line, sizeof(line), "filters mod_memcg_lruvec_state=%s", lruvec_filter);
+	rr_marker_format_filter(line, sizeof(line), "mod_memcg_lruvec_state", lruvec_filter);
 	if (marker(r, line))
 		return -1;
-	snprintf(line, sizeof(line), "filters count_memcg_events=%s", events_filter);
+	rr_marker_format_filter(line, sizeof(line), "count_memcg_events", events_filter);
 	return marker(r, line);
 }
 
@@ -319,7 +326,7 @@ static int setup_events(struct rec *r)
 	}
 	if (write_meta(r, lruvec, events))
 		return -1;
-	snprintf(line, sizeof(line), "events enabled=%s", enabled);
+	rr_marker_format_events(line, sizeof(line), enabled);
 	return marker(r, line);
 }
 
@@ -508,13 +515,13 @@ static long drain(struct rec *r)
  * trace as a "lost" marker and returned in @res. */
 static uint64_t lost_events(struct rec *r, struct rr_record_result *res)
 {
-	char line[4096] = "lost";
+	uint64_t *per_cpu = calloc((size_t)r->nr_cpus + 1, sizeof(*per_cpu));
+	char line[4096];
 	uint64_t lost = 0;
 
 	for (int c = 0; c < r->nr_cpus; c++) {
 		char file[64], *stats, *p;
 		uint64_t n = 0;
-		size_t len = strlen(line);
 
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", c);
 		stats = tracefs_instance_file_read(r->inst, file, NULL);
@@ -527,10 +534,12 @@ static uint64_t lost_events(struct rec *r, struct rr_record_result *res)
 		}
 		if (c < 256)
 			res->lost_per_cpu[c] = n;
+		if (per_cpu)
+			per_cpu[c] = n;
 		lost += n;
-		if (len < sizeof(line) - 32)
-			snprintf(line + len, sizeof(line) - len, " cpu%d=%llu", c, (unsigned long long)n);
 	}
+	rr_marker_format_lost(line, sizeof(line), per_cpu, per_cpu ? r->nr_cpus : 0);
+	free(per_cpu);
 	marker(r, line);
 	return lost;
 }
@@ -577,13 +586,14 @@ static long long ms_since(const struct timespec *t)
 /* One memory.reclaim write, with markers before and after (§9). */
 static void proactive(struct rec *r)
 {
+	struct rr_marker_proactive pm = { .bytes = (long long)r->o->proactive_bytes };
 	char path[1500], v[32], line[256];
 	int fd, e = 0;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/memory.reclaim", r->cgroup_dir);
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)r->o->proactive_bytes);
-	snprintf(line, sizeof(line), "proactive begin bytes=%s", v);
+	rr_marker_format_proactive(line, sizeof(line), true, &pm);
 	marker(r, line);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -594,8 +604,9 @@ static void proactive(struct rec *r)
 			e = errno;
 		close(fd);
 	}
-	snprintf(line, sizeof(line), "proactive end bytes=%s result=%s errno=%d", v,
-		 e ? "error" : "ok", e);
+	snprintf(pm.result, sizeof(pm.result), "%s", e ? "error" : "ok");
+	pm.errno_value = e;
+	rr_marker_format_proactive(line, sizeof(line), false, &pm);
 	marker(r, line);
 }
 

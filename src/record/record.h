@@ -2,7 +2,7 @@
 /*
  * The recorder: a private tracefs instance with the events a faithful
  * replay needs (kernel-reclaim-model.md §19), per-CPU splice readers,
- * snapshot markers at start and end, an optional child cgroup for the
+ * snapshot markers (src/markers) at start and end, an optional child cgroup for the
  * workload, and a trace.dat v6 at the end.  Everything it changes in
  * tracefs and cgroupfs is undone on exit, on errors and on signals.
  */
@@ -13,9 +13,6 @@
 #include <stdint.h>
 
 #include "../common/error.h"
-
-/* Prefix of every marker line the recorder writes (man reclaim-replay-record.1). */
-#define RR_MARKER_PREFIX "reclaim-replay:"
 
 #define RR_RECORD_MAX_EXTRA 32
 

@@ -5,7 +5,8 @@
  */
 #include "sysinfo.h"
 
-#include "../trace/event.h"
+#include "../common/lru.h"
+#include "../markers/markers.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -280,19 +281,19 @@ static long long read_ll(const char *dir, const char *file, long long def)
 }
 
 
-static int read_stat(const char *dir, unsigned long long bytes[5])
+static int read_stat(const char *dir, unsigned long long bytes[RR_NR_LRU])
 {
 	char path[PATH_MAX], key[128];
 	unsigned long long v;
 	FILE *f;
 
-	memset(bytes, 0, 5 * sizeof(*bytes));
+	memset(bytes, 0, RR_NR_LRU * sizeof(*bytes));
 	snprintf(path, sizeof(path), "%s/memory.stat", dir);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fscanf(f, "%127s %llu", key, &v) == 2)
-		for (int l = 0; l < 5; l++)
+		for (int l = 0; l < RR_NR_LRU; l++)
 			if (!strcmp(key, rr_lru_names[l]))
 				bytes[l] = v;
 	fclose(f);
@@ -310,10 +311,11 @@ struct walk {
 
 /* Post-order for v2 (local = hierarchical - children); returns the
  * hierarchical bytes of @dir in @hier. */
-static int walk_dir(struct walk *w, const char *dir, int level, unsigned long long hier[5])
+static int walk_dir(struct walk *w, const char *dir, int level, unsigned long long hier[RR_NR_LRU])
 {
-	unsigned long long own[5], children[5] = { 0, 0, 0, 0, 0 }, local[5];
-	char line[1400], sub[PATH_MAX];
+	unsigned long long own[RR_NR_LRU], children[RR_NR_LRU] = { 0 }, local[RR_NR_LRU];
+	static struct rr_marker_memcg mc;	/* 4 KiB: not on the recursion's stack */
+	char line[PATH_MAX + 512], sub[PATH_MAX];
 	const char *rel = dir + strlen(w->fs->root);
 	struct stat st;
 	struct dirent *de;
@@ -326,7 +328,7 @@ static int walk_dir(struct walk *w, const char *dir, int level, unsigned long lo
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		unsigned long long ch[5];
+		unsigned long long ch[RR_NR_LRU];
 
 		if (de->d_type != DT_DIR || de->d_name[0] == '.')
 			continue;
@@ -335,12 +337,12 @@ static int walk_dir(struct walk *w, const char *dir, int level, unsigned long lo
 			closedir(d);
 			return -1;
 		}
-		for (int l = 0; l < 5; l++)
+		for (int l = 0; l < RR_NR_LRU; l++)
 			children[l] += ch[l];
 	}
 	closedir(d);
 	memcpy(hier, own, sizeof(own));
-	for (int l = 0; l < 5; l++) {
+	for (int l = 0; l < RR_NR_LRU; l++) {
 		/* v1 memory.stat is local already; v2 is hierarchical */
 		local[l] = w->fs->version == 2 ? (own[l] > children[l] ? own[l] - children[l] : 0)
 					       : own[l];
@@ -349,17 +351,20 @@ static int walk_dir(struct walk *w, const char *dir, int level, unsigned long lo
 	}
 	swappiness = w->fs->version == 1 ? (int)read_ll(dir, "memory.swappiness", w->vm_swappiness)
 					 : w->vm_swappiness;
-	snprintf(line, sizeof(line),
-		 "memcg id=%llu level=%d swappiness=%d inactive_anon=%llu active_anon=%llu "
-		 "inactive_file=%llu active_file=%llu unevictable=%llu limit_bytes=%lld "
-		 "min_bytes=%lld low_bytes=%lld path=%s",
-		 (unsigned long long)st.st_ino, level, swappiness,
-		 local[0] / w->page_size, local[1] / w->page_size, local[2] / w->page_size,
-		 local[3] / w->page_size, local[4] / w->page_size,
-		 w->fs->version == 1 ? read_ll(dir, "memory.limit_in_bytes", -1)
-				     : read_ll(dir, "memory.max", -1),
-		 read_ll(dir, "memory.min", 0), read_ll(dir, "memory.low", 0),
-		 *rel ? rel : "/");
+	mc.id = (long long)st.st_ino;
+	mc.level = level;
+	mc.swappiness = swappiness;
+	for (int l = 0; l < RR_NR_LRU; l++)
+		mc.lru_pages[l] = local[l] / w->page_size;
+	mc.limit_bytes = w->fs->version == 1 ? read_ll(dir, "memory.limit_in_bytes", -1)
+					     : read_ll(dir, "memory.max", -1);
+	mc.min_bytes = read_ll(dir, "memory.min", 0);
+	mc.low_bytes = read_ll(dir, "memory.low", 0);
+	snprintf(mc.path, sizeof(mc.path), "%s", *rel ? rel : "/");
+	if (rr_marker_format_memcg(line, sizeof(line), &mc) >= (int)sizeof(line)) {
+		rr_error_set(w->err, dir, "cgroup path too long for a marker line");
+		return -1;
+	}
 	if (w->count == w->cap) {
 		char **nl = realloc(w->lines, (size_t)(w->cap = w->cap ? w->cap * 2 : 64) * sizeof(*nl));
 
@@ -383,7 +388,7 @@ int rr_cgroup_snapshot(const struct rr_cgroup_fs *fs, unsigned int page_size,
 		       void *ctx, struct rr_error *err)
 {
 	struct walk w = { fs, page_size ? page_size : 4096, vm_swappiness, err, NULL, 0, 0 };
-	unsigned long long hier[5];
+	unsigned long long hier[RR_NR_LRU];
 	int ret = walk_dir(&w, fs->root, 0, hier) ? -1 : w.count;
 
 	/* reverse post-order: every parent before its children, so a reader

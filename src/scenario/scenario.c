@@ -222,22 +222,22 @@ static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int id
 	if (!kind)
 		return fail(c, where, "kind missing (limit, proactive or direct)");
 	if (!strcmp(kind, "limit"))
-		rq->kind = RR_SIM_MEMCG;
+		rq->kind = RR_KIND_MEMCG;
 	else if (!strcmp(kind, "proactive"))
-		rq->kind = RR_SIM_PROACTIVE;
+		rq->kind = RR_KIND_PROACTIVE;
 	else if (!strcmp(kind, "direct"))
-		rq->kind = RR_SIM_DIRECT;
+		rq->kind = RR_KIND_DIRECT;
 	else
 		return fail(c, where, "kind must be limit, proactive or direct");
 	cg = json_string_value(json_object_get(jr, "cgroup"));
-	if (rq->kind == RR_SIM_DIRECT && !cg)
+	if (rq->kind == RR_KIND_DIRECT && !cg)
 		cg = "/";
 	if (!cg)
 		return fail(c, where, "cgroup missing");
 	rq->cgroup = find_cgroup(sc, cg, strlen(cg));
 	if (rq->cgroup < 0)
 		return fail(c, where, "cgroup is not in the cgroups list");
-	if (rq->kind == RR_SIM_DIRECT && rq->cgroup != 0)
+	if (rq->kind == RR_KIND_DIRECT && rq->cgroup != 0)
 		return fail(c, where, "direct reclaim is global: its cgroup is \"/\"");
 	if (json_object_get(jr, "nr_pages") && json_object_get(jr, "bytes"))
 		return fail(c, where, "give nr_pages or bytes, not both");
@@ -245,12 +245,12 @@ static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int id
 		if (get_u64(c, jr, "bytes", where, true, 0, &v))
 			return -1;
 		rq->nr_pages = v / sc->page_size_bytes;	/* memory_reclaim(): truncating */
-	} else if (get_u64(c, jr, "nr_pages", where, rq->kind != RR_SIM_DIRECT, 32, &rq->nr_pages)) {
+	} else if (get_u64(c, jr, "nr_pages", where, rq->kind != RR_KIND_DIRECT, 32, &rq->nr_pages)) {
 		return -1;
 	}
 	if (get_bool(c, jr, "may_swap", where, true, &rq->may_swap))
 		return -1;
-	if (rq->kind == RR_SIM_PROACTIVE && rq->nr_pages > (1ULL << 40))
+	if (rq->kind == RR_KIND_PROACTIVE && rq->nr_pages > (1ULL << 40))
 		return fail(c, where, "request larger than 2^40 pages");
 	return 0;
 }

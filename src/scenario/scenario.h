@@ -28,7 +28,7 @@ struct rr_scenario_cgroup {
 };
 
 struct rr_scenario_request {
-	enum rr_sim_kind kind;		/* MEMCG ("limit"), PROACTIVE, DIRECT */
+	enum rr_reclaim_kind kind;	/* MEMCG ("limit"), PROACTIVE, DIRECT */
 	int cgroup;			/* index of the target */
 	uint64_t nr_pages;
 	bool may_swap;			/* MEMCG_RECLAIM_MAY_SWAP, default true */

@@ -30,15 +30,15 @@ struct run {
 	struct rr_sim_result *out;
 	struct rr_error *err;
 	struct rr_sim_memcg *m;		/* working copy */
-	uint64_t (*sim_scanned)[2];	/* per memcg and type, for diffusion */
-	uint64_t (*sim_requested)[2];
-	size_t (*rec_pos)[2];		/* next recorded outcome per memcg, inactive list */
+	uint64_t (*sim_scanned)[RR_NR_LRU_TYPES];	/* per memcg and type, for diffusion */
+	uint64_t (*sim_requested)[RR_NR_LRU_TYPES];
+	size_t (*rec_pos)[RR_NR_LRU_TYPES];		/* next recorded outcome per memcg, inactive list */
 	uint64_t (*removed)[RR_NR_EVICTABLE_LRU];	/* pages the run took off each list */
 	uint64_t anon_cost, file_cost;	/* reclaim root's cost pair */
 	/* scan_control of the current invocation */
 	uint64_t nr_to_reclaim, nr_reclaimed;
 	int priority;
-	bool may_deactivate[2], cache_trim_mode, file_is_tiny;
+	bool may_deactivate[RR_NR_LRU_TYPES], cache_trim_mode, file_is_tiny;
 	bool force_deactivate, skipped_deactivate, memcg_full_walk;
 	bool memcg_low_reclaim, memcg_low_skipped;
 	uint64_t sc_anon_cost, sc_file_cost;	/* copied per pass */
@@ -74,16 +74,6 @@ static uint64_t fed_reclaim(struct run *r, int lru, uint64_t b)
 		return 0;
 	}
 	return f->recorded_reclaimed[k];
-}
-
-static int lru_type(int lru)
-{
-	return lru >= RR_LRU_INACTIVE_FILE;	/* 0 anon, 1 file */
-}
-
-static bool lru_active(int lru)
-{
-	return lru == RR_LRU_ACTIVE_ANON || lru == RR_LRU_ACTIVE_FILE;
 }
 
 static unsigned int int_sqrt(uint64_t x)
@@ -223,7 +213,7 @@ static bool next_recorded(struct run *r, int mi, int lru, uint64_t b,
 			  uint64_t *pageout)
 {
 	const struct rr_sim_memcg *m = &r->m[mi];
-	size_t *pos = &r->rec_pos[mi][lru_type(lru)];
+	size_t *pos = &r->rec_pos[mi][rr_lru_type(lru)];
 
 	while (*pos < m->nr_recorded && m->recorded[*pos].lru != lru)
 		(*pos)++;
@@ -240,11 +230,11 @@ static bool next_recorded(struct run *r, int mi, int lru, uint64_t b,
 static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 {
 	struct rr_sim_memcg *m = &r->m[mi];
-	int t = lru_type(lru);
+	int t = rr_lru_type(lru);
 	uint64_t scanned, reclaimed, cost, activated = 0, pageout = 0;
 	bool from_recording = false;
 
-	if (lru_active(lru)) {
+	if (rr_lru_is_active(lru)) {
 		if (!r->may_deactivate[t]) {
 			r->skipped_deactivate = true;
 			return 0;
@@ -345,14 +335,14 @@ static uint64_t protect(struct run *r, int mi, uint64_t size)
 
 static bool cgroup_reclaim(const struct run *r)
 {
-	return r->in->kind != RR_SIM_DIRECT;
+	return r->in->kind != RR_KIND_DIRECT;
 }
 
 static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU])
 {
 	const struct rr_sim_memcg *m = &r->m[mi];
 	enum scan_balance balance;
-	uint64_t fraction[2] = { 1, 1 }, denominator = 1;
+	uint64_t fraction[RR_NR_LRU_TYPES] = { 1, 1 }, denominator = 1;
 	int swappiness = m->swappiness;
 
 	if (!r->in->may_swap || !r->in->swap_present)
@@ -368,18 +358,18 @@ static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU
 	else
 		balance = SCAN_FRACT;
 	if (balance == SCAN_FRACT && m->fraction_override) {
-		fraction[0] = m->override_fraction[0];
-		fraction[1] = m->override_fraction[1];
+		fraction[RR_LRU_ANON] = m->override_fraction[RR_LRU_ANON];
+		fraction[RR_LRU_FILE] = m->override_fraction[RR_LRU_FILE];
 		denominator = m->override_denominator ? m->override_denominator : 1;
 	} else if (balance == SCAN_FRACT) {
 		rr_scan_fractions(r->in->km, r->sc_anon_cost, r->sc_file_cost,
-				  swappiness, &fraction[0], &fraction[1], &denominator);
+				  swappiness, &fraction[RR_LRU_ANON], &fraction[RR_LRU_FILE], &denominator);
 	}
 
 	for (int lru = 0; lru < RR_NR_EVICTABLE_LRU; lru++) {
 		uint64_t size = m->lru_pages[lru];
 		uint64_t scan = protect(r, mi, size) >> r->priority;
-		int t = lru_type(lru);
+		int t = rr_lru_type(lru);
 
 		/* "scrape out" dying cgroups */
 		if (!scan && !m->online)
@@ -455,7 +445,7 @@ static int shrink_lruvec(struct run *r, int mi)
 		return -1;
 	memcpy(targets, nr, sizeof(nr));
 
-	while (nr[0] || nr[2] || nr[3]) {
+	while (nr[RR_LRU_INACTIVE_ANON] || nr[RR_LRU_INACTIVE_FILE] || nr[RR_LRU_ACTIVE_FILE]) {
 		for (int lru = 0; lru < RR_NR_EVICTABLE_LRU; lru++) {
 			if (nr[lru]) {
 				uint64_t b = nr[lru] < RR_SWAP_CLUSTER_MAX ?
@@ -467,20 +457,23 @@ static int shrink_lruvec(struct run *r, int mi)
 		}
 		if (local < r->nr_to_reclaim || scan_adjusted || proportional)
 			continue;
-		uint64_t nr_anon = nr[0] + nr[1], nr_file = nr[2] + nr[3];
+		uint64_t nr_anon = nr[RR_LRU_INACTIVE_ANON] + nr[RR_LRU_ACTIVE_ANON];
+		uint64_t nr_file = nr[RR_LRU_INACTIVE_FILE] + nr[RR_LRU_ACTIVE_FILE];
 		int small, big;
 		uint64_t pct;
 
 		if (!nr_anon || !nr_file)
 			break;
 		if (nr_file > nr_anon) {
-			small = 0;
-			big = 2;
-			pct = nr_anon * 100 / (targets[0] + targets[1] + 1);
+			small = RR_LRU_INACTIVE_ANON;
+			big = RR_LRU_INACTIVE_FILE;
+			pct = nr_anon * 100 / (targets[RR_LRU_INACTIVE_ANON] +
+					       targets[RR_LRU_ACTIVE_ANON] + 1);
 		} else {
-			small = 2;
-			big = 0;
-			pct = nr_file * 100 / (targets[2] + targets[3] + 1);
+			small = RR_LRU_INACTIVE_FILE;
+			big = RR_LRU_INACTIVE_ANON;
+			pct = nr_file * 100 / (targets[RR_LRU_INACTIVE_FILE] +
+					       targets[RR_LRU_ACTIVE_FILE] + 1);
 		}
 		nr[small] = nr[small + 1] = 0;
 		for (int l = big; l <= big + 1; l++) {
@@ -510,21 +503,23 @@ static void prepare_scan_control(struct run *r)
 	const uint64_t *rs = r->in->root_rstat_lru_pages;
 
 	if (r->force_deactivate) {
-		r->may_deactivate[0] = r->may_deactivate[1] = true;
+		r->may_deactivate[RR_LRU_ANON] = r->may_deactivate[RR_LRU_FILE] = true;
 	} else {
-		r->may_deactivate[0] = r->in->refaults_changed[0] ||
-			rr_inactive_is_low(rs[0], rs[1], r->in->page_shift);
-		r->may_deactivate[1] = r->in->refaults_changed[1] ||
-			rr_inactive_is_low(rs[2], rs[3], r->in->page_shift);
+		r->may_deactivate[RR_LRU_ANON] = r->in->refaults_changed[RR_LRU_ANON] ||
+			rr_inactive_is_low(rs[RR_LRU_INACTIVE_ANON], rs[RR_LRU_ACTIVE_ANON],
+					   r->in->page_shift);
+		r->may_deactivate[RR_LRU_FILE] = r->in->refaults_changed[RR_LRU_FILE] ||
+			rr_inactive_is_low(rs[RR_LRU_INACTIVE_FILE], rs[RR_LRU_ACTIVE_FILE],
+					   r->in->page_shift);
 	}
 	r->cache_trim_mode = (rs[RR_LRU_INACTIVE_FILE] >> r->priority) != 0 &&
-			     !r->may_deactivate[1];
+			     !r->may_deactivate[RR_LRU_FILE];
 	/* global reclaim only: anon is worth scanning when the file cache
 	 * is tiny next to the high watermarks (53138cea7f39) */
 	r->file_is_tiny = !cgroup_reclaim(r) && r->in->node_high_wmark_pages &&
 		r->in->node_free_pages + rs[RR_LRU_INACTIVE_FILE] + rs[RR_LRU_ACTIVE_FILE] <=
 		r->in->node_high_wmark_pages &&
-		!r->may_deactivate[0] && (rs[RR_LRU_INACTIVE_ANON] >> r->priority) != 0;
+		!r->may_deactivate[RR_LRU_ANON] && (rs[RR_LRU_INACTIVE_ANON] >> r->priority) != 0;
 	r->sc_anon_cost = r->anon_cost;
 	r->sc_file_cost = r->file_cost;
 }
@@ -591,7 +586,7 @@ static int walk(struct run *r)
 static int do_try(struct run *r, uint64_t nr_pages, uint64_t *reclaimed)
 {
 	r->nr_to_reclaim = nr_pages > RR_SWAP_CLUSTER_MAX ? nr_pages : RR_SWAP_CLUSTER_MAX;
-	if (r->in->kind == RR_SIM_DIRECT)
+	if (r->in->kind == RR_KIND_DIRECT)
 		r->nr_to_reclaim = RR_SWAP_CLUSTER_MAX;
 	r->nr_reclaimed = 0;
 	r->force_deactivate = false;
@@ -607,10 +602,10 @@ static int do_try(struct run *r, uint64_t nr_pages, uint64_t *reclaimed)
 		return 0;
 	}
 
-	if (r->in->kind == RR_SIM_SOFTLIMIT) {
+	if (r->in->kind == RR_KIND_SOFTLIMIT) {
 		/* mem_cgroup_shrink_node(): priority 0, no prepare_scan_control() */
 		r->priority = 0;
-		r->may_deactivate[0] = r->may_deactivate[1] = false;
+		r->may_deactivate[RR_LRU_ANON] = r->may_deactivate[RR_LRU_FILE] = false;
 		r->cache_trim_mode = false;
 		r->sc_anon_cost = r->sc_file_cost = 0;
 		r->out->lowest_priority = 0;
@@ -716,7 +711,7 @@ int rr_sim_predict_call(const struct rr_call_input *ci,
 	struct rr_sim_memcg m = ci->memcg;
 	struct rr_sim_input in;
 	struct rr_sim_result res;
-	uint64_t zero[1][2] = { { 0, 0 } }, zero2[1][2] = { { 0, 0 } };
+	uint64_t zero[1][RR_NR_LRU_TYPES] = { { 0, 0 } }, zero2[1][RR_NR_LRU_TYPES] = { { 0, 0 } };
 	struct run r;
 	int ret;
 
@@ -750,7 +745,7 @@ int rr_sim_predict_call(const struct rr_call_input *ci,
 	r.priority = ci->priority;
 	r.nr_to_reclaim = ci->nr_to_reclaim > RR_SWAP_CLUSTER_MAX ?
 			  ci->nr_to_reclaim : RR_SWAP_CLUSTER_MAX;
-	if (ci->kind == RR_SIM_SOFTLIMIT) {
+	if (ci->kind == RR_KIND_SOFTLIMIT) {
 		r.sc_anon_cost = r.sc_file_cost = 0;	/* no prepare_scan_control() */
 	} else {
 		r.force_deactivate = ci->force_deactivate;
@@ -797,7 +792,7 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 	memcpy(r.m, in->memcgs, in->nr_memcgs * sizeof(*r.m));
 	out->lowest_priority = RR_DEF_PRIORITY;
 
-	if (in->kind == RR_SIM_PROACTIVE) {
+	if (in->kind == RR_KIND_PROACTIVE) {
 		if (rr_proactive_loop(policy, in->nr_pages, do_try_cb, &r, out, err))
 			goto out;
 	} else {

@@ -33,19 +33,19 @@
 #include <stdint.h>
 
 #include "../common/error.h"
+#include "../common/lru.h"
+#include "../common/reclaim-kind.h"
 #include "../policies/registry.h"
 #include "kernel-model.h"
 
-enum rr_lru { RR_LRU_INACTIVE_ANON, RR_LRU_ACTIVE_ANON, RR_LRU_INACTIVE_FILE,
-	      RR_LRU_ACTIVE_FILE, RR_NR_EVICTABLE_LRU };
-
-enum rr_sim_kind {
-	RR_SIM_MEMCG,		/* one try_to_free_mem_cgroup_pages() call */
-	RR_SIM_PROACTIVE,	/* a memory.reclaim write: the chunk loop */
-	RR_SIM_SOFTLIMIT,	/* one v1 mem_cgroup_shrink_node() victim call */
-	RR_SIM_DIRECT,		/* try_to_free_pages(): global direct reclaim, the
-				 * walk root [0] is the root memcg */
-};
+/*
+ * The request kinds the simulator runs (enum rr_reclaim_kind):
+ *  RR_KIND_MEMCG      one try_to_free_mem_cgroup_pages() call
+ *  RR_KIND_PROACTIVE  a memory.reclaim write: the chunk loop
+ *  RR_KIND_SOFTLIMIT  one v1 mem_cgroup_shrink_node() victim call
+ *  RR_KIND_DIRECT     try_to_free_pages(): global direct reclaim, the walk
+ *                     root [0] is the root memcg
+ */
 
 /* How many pages a reclaim call gets (kernel-reclaim-model.md §16). */
 enum rr_outcome_model {
@@ -90,19 +90,19 @@ struct rr_sim_memcg {
 	uint64_t min_pages, low_pages;
 	/* a fixed SCAN_FRACT fraction instead of the computed one */
 	bool fraction_override;
-	uint64_t override_fraction[2], override_denominator;
+	uint64_t override_fraction[RR_NR_LRU_TYPES], override_denominator;
 	/* rstat view, hierarchical (the last flush), for inactive_is_low() of
 	 * the anon aging after the loop */
 	uint64_t rstat_lru_pages[RR_NR_EVICTABLE_LRU];
 	/* outcome model: reclaimed/scanned of inactive batches, per type
 	 * (0 anon, 1 file); den == 0 means "no data", then ratio 1 is used */
-	uint64_t ratio_num[2], ratio_den[2];
+	uint64_t ratio_num[RR_NR_LRU_TYPES], ratio_den[RR_NR_LRU_TYPES];
 	/* pages taken per page requested by inactive batches, per type: more
 	 * than 1 with large folios (one 512-page folio ends a 32-page batch);
 	 * den == 0 means "no data", then 1 is used */
-	uint64_t taken_num[2], taken_den[2];
+	uint64_t taken_num[RR_NR_LRU_TYPES], taken_den[RR_NR_LRU_TYPES];
 	/* write-outs per scanned page, per type, for the cost notes */
-	uint64_t pageout_num[2], pageout_den[2];
+	uint64_t pageout_num[RR_NR_LRU_TYPES], pageout_den[RR_NR_LRU_TYPES];
 	/* the recorded inactive batches of this memcg in the episode, in
 	 * order: the k-th simulated batch of a list that asks for what the
 	 * k-th recorded one asked for takes and reclaims what it did (the same
@@ -115,9 +115,9 @@ struct rr_sim_memcg {
 
 struct rr_sim_input {
 	const struct rr_kernel_model *km;
-	enum rr_sim_kind kind;
-	/* RR_SIM_MEMCG / SOFTLIMIT: nr_pages passed to reclaim (the kernel
-	 * floors it to SWAP_CLUSTER_MAX); RR_SIM_PROACTIVE: the whole request */
+	enum rr_reclaim_kind kind;
+	/* RR_KIND_MEMCG / SOFTLIMIT: nr_pages passed to reclaim (the kernel
+	 * floors it to SWAP_CLUSTER_MAX); RR_KIND_PROACTIVE: the whole request */
 	uint64_t nr_pages;
 	enum rr_outcome_model outcome;
 	uint64_t exact_extra_pages;	/* RR_OUTCOME_EXACT */
@@ -132,8 +132,8 @@ struct rr_sim_input {
 	/* the reclaim root's cost pair and rstat view for prepare_scan_control() */
 	uint64_t anon_cost, file_cost;
 	uint64_t root_rstat_lru_pages[RR_NR_EVICTABLE_LRU];
-	bool refaults_changed[2];	/* WORKINGSET_ACTIVATE_* differs from snapshot */
-	/* RR_SIM_DIRECT only, for file_is_tiny (§4): the node's free pages
+	bool refaults_changed[RR_NR_LRU_TYPES];	/* WORKINGSET_ACTIVATE_* differs from snapshot */
+	/* RR_KIND_DIRECT only, for file_is_tiny (§4): the node's free pages
 	 * and the sum of its zones' high watermarks; 0/0 = never tiny */
 	uint64_t node_free_pages, node_high_wmark_pages;
 	/* v6.11+ cursor: index of the memcg last handed out, -1 for none */
@@ -151,8 +151,8 @@ struct rr_scan_target {
 struct rr_sim_result {
 	uint64_t nr_scanned_pages;	/* pages isolated (scanned) by all batches */
 	uint64_t nr_reclaimed_pages;
-	uint64_t nr_reclaimed_type_pages[2];	/* anon, file (0 with the exact model) */
-	uint64_t nr_scanned_type_pages[2];	/* anon, file (0 with the exact model) */
+	uint64_t nr_reclaimed_type_pages[RR_NR_LRU_TYPES];	/* anon, file (0 with the exact model) */
+	uint64_t nr_scanned_type_pages[RR_NR_LRU_TYPES];	/* anon, file (0 with the exact model) */
 	uint64_t calls;			/* try_to_free_mem_cgroup_pages() calls */
 	uint64_t shrink_lruvec_calls;
 	uint64_t batches;		/* mm_vmscan_lru_isolate events it would emit */
@@ -193,7 +193,7 @@ struct rr_pred_batch {
 /* One recorded shrink_lruvec() call, for the decision check (§20.1). */
 struct rr_call_input {
 	const struct rr_kernel_model *km;
-	enum rr_sim_kind kind;		/* RR_SIM_MEMCG or RR_SIM_SOFTLIMIT */
+	enum rr_reclaim_kind kind;	/* RR_KIND_MEMCG or RR_KIND_SOFTLIMIT */
 	unsigned int page_shift;
 	int priority;
 	uint64_t nr_to_reclaim;		/* of the episode, in pages */
@@ -202,7 +202,7 @@ struct rr_call_input {
 	/* the reclaim root's, as prepare_scan_control() read them */
 	uint64_t anon_cost, file_cost;
 	uint64_t root_rstat_lru_pages[RR_NR_EVICTABLE_LRU];
-	bool refaults_changed[2];
+	bool refaults_changed[RR_NR_LRU_TYPES];
 	bool force_deactivate;		/* a do_try_to_free_pages() retry ladder */
 	/* the recorded batches: the loop is fed their reclaim */
 	const struct rr_pred_batch *recorded;

@@ -140,17 +140,9 @@ void rr_event_set_field(struct rr_event *ev, enum rr_field f, uint64_t v)
 }
 
 /* printed by __print_symbolic(lru, LRU_NAMES) in mm_vmscan_lru_isolate */
-const char *const rr_lru_names[5] = { "inactive_anon", "active_anon", "inactive_file",
-				      "active_file", "unevictable" };
-
-const char *rr_lru_name(int lru)
-{
-	return lru >= 0 && lru < 5 ? rr_lru_names[lru] : "unknown";
-}
-
 int rr_parse_lru_name(const char *s, size_t len, uint64_t *out)
 {
-	for (size_t i = 0; i < 5; i++)
+	for (size_t i = 0; i < RR_NR_LRU; i++)
 		if (strlen(rr_lru_names[i]) == len && !memcmp(rr_lru_names[i], s, len)) {
 			*out = i;
 			return 0;

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../common/lru.h"
+
 enum rr_event_type {
 	RR_EV_NONE = 0,
 	RR_EV_MEMCG_RECLAIM_BEGIN,	/* vmscan:mm_vmscan_memcg_reclaim_begin */
@@ -71,13 +73,5 @@ struct rr_event {
 };
 
 const char *rr_event_type_name(enum rr_event_type type);
-
-/* enum lru_list names (include/linux/mmzone.h), as the isolate event
- * prints them: inactive_anon, active_anon, inactive_file, active_file,
- * unevictable. */
-extern const char *const rr_lru_names[5];
-
-/* rr_lru_names[@lru], or "unknown" outside 0..4. */
-const char *rr_lru_name(int lru);
 
 #endif

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../markers/markers.h"
 #include "event-desc.h"
 
 struct rr_text {
@@ -498,18 +499,15 @@ static void era_hints(struct rr_trace_info *info, const struct rr_event_desc *d,
 
 void rr_trace_info_meta(struct rr_trace_info *info, const char *text, size_t len)
 {
-	char buf[2048];
-	const char *m, *v;
+	struct rr_marker m;
 
-	snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) ? len : sizeof(buf) - 1), text);
-	m = strstr(buf, "reclaim-replay: meta ");
-	if (!m)
+	if (rr_marker_parse(text, len, true, &m) != RR_MARKER_META)
 		return;
-	if ((v = strstr(m, " kernel_release=")) != NULL)
-		snprintf(info->kernel_release, sizeof(info->kernel_release), "%.*s",
-			 (int)strcspn(v + 16, " "), v + 16);
-	if ((v = strstr(m, " page_size=")) != NULL && atoi(v + 11) > 0) {
-		info->page_size_bytes = atoi(v + 11);
+	if (m.meta.kernel_release[0])
+		snprintf(info->kernel_release, sizeof(info->kernel_release), "%.63s",
+			 m.meta.kernel_release);
+	if (m.meta.page_size > 0 && m.meta.page_size <= INT32_MAX) {
+		info->page_size_bytes = (int)m.meta.page_size;
 		info->page_size_assumed = false;
 	}
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../src/episode/builder.h"
+#include "../../src/episode/siminput.h"
 #include "unit.h"
 
 #define MAX_EPISODES 8
@@ -16,7 +17,7 @@
 struct seen {
 	int n;
 	struct rr_episode ep[MAX_EPISODES];
-	struct rr_rec_batch batches[MAX_EPISODES][16];
+	struct rr_batch batches[MAX_EPISODES][16];
 	char root_path[MAX_EPISODES][64];
 	uint64_t snap_lru[MAX_EPISODES][4];	/* of the root, at the start */
 };
@@ -28,8 +29,7 @@ static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	struct rr_kernel_model km;
 	struct rr_error err;
 
-	(void)st;
-	if (s->n >= MAX_EPISODES)
+	if (s->n >= MAX_EPISODES || !ep->replayable)
 		return 0;
 	s->ep[s->n] = *ep;
 	memcpy(s->batches[s->n], ep->batches,
@@ -37,11 +37,9 @@ static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	snprintf(s->root_path[s->n], sizeof(s->root_path[0]), "%s",
 		 ep->root_path ? ep->root_path : "");
 	rr_kernel_model_init(&km, "6.18");
-	if (!rr_episode_sim_input(ep, st, &km, 12, &in, &err)) {
+	if (!rr_episode_sim_input(ep, st, &km, 12, 25000000, &in, &err)) {
 		memcpy(s->snap_lru[s->n], in.memcgs[0].lru_pages, sizeof(s->snap_lru[0]));
-		free(in.memcgs);
-		free(in.outcomes);
-		free(in.boundaries);
+		rr_episode_sim_input_free(&in);
 	}
 	s->n++;
 	return 0;
@@ -204,9 +202,11 @@ static void test_empty_batch_and_orphan_end(void)
 	CU_ASSERT_EQUAL(s.batches[0][0].priority, 11);
 	CU_ASSERT_FALSE(s.batches[0][0].has_shrink);
 	CU_ASSERT_EQUAL(s.batches[0][0].memcg_id, 9);	/* from the PGSCAN count */
-	CU_ASSERT_EQUAL(s.ep[0].seq, 1);
+	CU_ASSERT_EQUAL(s.ep[0].replay_seq, 1);
 	CU_ASSERT_TRUE(s.ep[0].swap_inferred_present);	/* anon was isolated */
-	CU_ASSERT_EQUAL(rr_builder_stats(b)->episodes[RR_EP_MEMCG], 1);
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->replay_ended[RR_KIND_MEMCG], 1);
+	/* the end without a begin was an episode of its own, not replayed */
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->episodes[RR_KIND_MEMCG], 2);
 	rr_builder_free(b);
 }
 
@@ -253,7 +253,7 @@ static void test_markers(void)
 	CU_ASSERT_EQUAL(rr_builder_stats(b)->snapshot_memcgs, 3);
 	m = rr_state_find(st, 30);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL(m->swappiness, 100);
+	CU_ASSERT_EQUAL(m->v.swappiness, 100);
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(m, 0), 700);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m->parent);
 	CU_ASSERT_EQUAL(m->parent->id, 20);
@@ -263,11 +263,11 @@ static void test_markers(void)
 	m = rr_state_find(st, 40);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT_EQUAL(m->parent->id, 30);
-	CU_ASSERT_EQUAL(m->swappiness, 100);	/* v1: inherited at mkdir */
+	CU_ASSERT_EQUAL(m->v.swappiness, 100);	/* v1: inherited at mkdir */
 	/* the root's flush reached the subtree: /a holds 5 + 701 pages */
 	m = rr_state_find(st, 20);
-	CU_ASSERT_TRUE(m->rstat_valid);
-	CU_ASSERT_EQUAL(m->rstat_lru[0] + m->rstat_lru[1] + m->rstat_lru[2], 706);
+	CU_ASSERT_TRUE(m->v.rstat_valid);
+	CU_ASSERT_EQUAL(m->v.rstat_lru[0] + m->v.rstat_lru[1] + m->v.rstat_lru[2], 706);
 	rr_builder_free(b);
 }
 

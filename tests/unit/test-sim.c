@@ -31,7 +31,7 @@ static uint64_t anon_target_p12(const char *spec, const char *release,
 		.lru_pages = { size, 0, 0, 0 },
 	};
 	struct rr_sim_input in = {
-		.km = &km, .kind = RR_SIM_MEMCG, .nr_pages = 32, .memcgs = &m,
+		.km = &km, .kind = RR_KIND_MEMCG, .nr_pages = 32, .memcgs = &m,
 		.nr_memcgs = 1, .page_shift = 12, .may_swap = true,
 		.swap_present = true, .cursor = -1,
 	};
@@ -260,7 +260,7 @@ static void run_c2(const char *release, const char *spec, struct rr_sim_result *
 	}
 	resolve(&pol, spec, release, &km);
 	in.km = &km;
-	in.kind = RR_SIM_PROACTIVE;
+	in.kind = RR_KIND_PROACTIVE;
 	in.nr_pages = 262144;
 	in.memcgs = m;
 	in.nr_memcgs = 5;
@@ -329,7 +329,7 @@ static void test_shrink_lruvec_cut(void)
 		.lru_pages = { 64, 0, 640, 0 },
 	};
 	struct rr_sim_input in = {
-		.km = &km, .kind = RR_SIM_SOFTLIMIT, .nr_pages = 32, .memcgs = &m,
+		.km = &km, .kind = RR_KIND_SOFTLIMIT, .nr_pages = 32, .memcgs = &m,
 		.nr_memcgs = 1, .page_shift = 12, .may_swap = true,
 		.swap_present = true, .cursor = -1,
 	};
@@ -385,7 +385,7 @@ static void test_protection(void)
 	m[2].lru_pages[RR_LRU_INACTIVE_FILE] = 8192;
 	resolve(&pol, "kernel", "6.18", &km);
 	in.km = &km;
-	in.kind = RR_SIM_MEMCG;
+	in.kind = RR_KIND_MEMCG;
 	in.nr_pages = 32;
 	in.memcgs = m;
 	in.nr_memcgs = 3;
@@ -445,7 +445,7 @@ static void test_direct_priority12(void)
 		.lru_pages = { 0, 0, 1 << 20, 0 },	/* 4 GiB inactive file */
 	};
 	struct rr_sim_input in = {
-		.km = &km, .kind = RR_SIM_DIRECT, .nr_pages = 32, .memcgs = &m,
+		.km = &km, .kind = RR_KIND_DIRECT, .nr_pages = 32, .memcgs = &m,
 		.nr_memcgs = 1, .page_shift = 12, .may_swap = true, .cursor = -1,
 		.root_rstat_lru_pages = { 0, 0, 1 << 20, 0 },
 	};
@@ -458,7 +458,7 @@ static void test_direct_priority12(void)
 	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 256);	/* (1 << 20) >> 12 */
 	CU_ASSERT_EQUAL(r.lowest_priority, 12);
 	rr_sim_result_free(&r);
-	in.kind = RR_SIM_MEMCG;
+	in.kind = RR_KIND_MEMCG;
 	memset(&r, 0, sizeof(r));
 	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
 	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 32);	/* stops after one batch */
@@ -470,7 +470,7 @@ static void test_direct_priority12(void)
 	m.lru_pages[RR_LRU_INACTIVE_ANON] = 65536;
 	in.root_rstat_lru_pages[RR_LRU_INACTIVE_FILE] = 100;
 	in.root_rstat_lru_pages[RR_LRU_INACTIVE_ANON] = 65536;
-	in.kind = RR_SIM_DIRECT;
+	in.kind = RR_KIND_DIRECT;
 	in.swap_present = true;
 	in.node_free_pages = 1000;
 	in.node_high_wmark_pages = 2000;
@@ -512,7 +512,7 @@ static void test_recorded_outcomes(void)
 		.recorded = rec, .nr_recorded = 1, .boundaries = bd, .nr_boundaries = 1,
 	};
 	struct rr_sim_input in = {
-		.km = &km, .kind = RR_SIM_MEMCG, .nr_pages = 32, .memcgs = &m,
+		.km = &km, .kind = RR_KIND_MEMCG, .nr_pages = 32, .memcgs = &m,
 		.nr_memcgs = 1, .page_shift = 12, .may_swap = true, .cursor = -1,
 		.root_rstat_lru_pages = { 0, 0, 65536, 0 },
 	};
@@ -548,7 +548,7 @@ static void test_silent_first_ladder(void)
 		.lru_pages = { 10348, 3, 0, 5888 },
 	};
 	struct rr_sim_input in = {
-		.km = &km, .kind = RR_SIM_MEMCG, .nr_pages = 256, .memcgs = &m,
+		.km = &km, .kind = RR_KIND_MEMCG, .nr_pages = 256, .memcgs = &m,
 		.nr_memcgs = 1, .page_shift = 12, .may_swap = true, .swap_present = true,
 		.cursor = -1, .root_rstat_lru_pages = { 10315, 3, 0, 0 },
 	};
@@ -568,7 +568,7 @@ static void test_silent_first_ladder(void)
 
 	memset(&ci, 0, sizeof(ci));
 	ci.km = &km;
-	ci.kind = RR_SIM_MEMCG;
+	ci.kind = RR_KIND_MEMCG;
 	ci.page_shift = 12;
 	ci.priority = 12;
 	ci.nr_to_reclaim = 256;

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The per-episode decision diff and the running totals (diff.h).  Nothing
+ * here formats text: the renderers in src/output do.
+ */
+#include "diff.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *rr_outcome_name(enum rr_outcome o)
+{
+	switch (o) {
+	case RR_OUTCOME_MET:
+		return "met";
+	case RR_OUTCOME_SHORT:
+		return "short";
+	case RR_OUTCOME_EAGAIN:
+		return "eagain";
+	}
+	return "unknown";
+}
+
+static enum rr_outcome outcome(const struct rr_episode *ep, const struct rr_sim_result *r)
+{
+	if (r->eagain)
+		return RR_OUTCOME_EAGAIN;
+	return r->nr_reclaimed_pages >= ep->nr_to_reclaim_pages ? RR_OUTCOME_MET : RR_OUTCOME_SHORT;
+}
+
+static uint64_t over_reclaim(const struct rr_episode *ep, const struct rr_sim_result *r)
+{
+	return r->nr_reclaimed_pages > ep->nr_to_reclaim_pages ?
+	       r->nr_reclaimed_pages - ep->nr_to_reclaim_pages : 0;
+}
+
+/*
+ * The recorded requests, summed per (memcg, priority, lru) in the order
+ * they first appear: the kernel's targets where the loop ran to its end
+ * (active anon is a lower bound).  Consecutive batches of one (memcg,
+ * priority) form one shrink_lruvec() call, so a sum runs over the batches
+ * until the memcg or priority changes.
+ */
+static int recorded(struct rr_recorded_episode *r, const struct rr_episode *ep)
+{
+	size_t n = 0, call_start = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->lowest_priority = RR_DEF_PRIORITY;
+	r->targets = calloc(ep->nr_batches + 1, sizeof(*r->targets));
+	if (!r->targets)
+		return -1;
+	for (size_t i = 0; i < ep->nr_batches; i++) {
+		const struct rr_batch *b = &ep->batches[i];
+		size_t j;
+
+		if (i && (b->memcg_id != ep->batches[i - 1].memcg_id ||
+			  b->priority != ep->batches[i - 1].priority))
+			call_start = n;
+		for (j = call_start; j < n; j++)
+			if (r->targets[j].lru == b->lru)
+				break;
+		if (j == n)
+			r->targets[n++] = (struct rr_scan_target){
+				.memcg_id = b->memcg_id, .priority = b->priority,
+				.lru = b->lru, .nr_pages = 0,
+			};
+		r->targets[j].nr_pages += b->nr_requested;
+		if (b->priority >= 0 && b->priority < r->lowest_priority)
+			r->lowest_priority = b->priority;
+		if (!rr_lru_is_active(b->lru))
+			r->nr_scanned += b->nr_taken;
+		r->nr_reclaimed_by_batches += b->nr_reclaimed;
+		r->scan_request_pages += b->nr_requested;
+	}
+	r->nr_targets = n;
+	r->batches = ep->nr_batches;
+	r->nr_reclaimed = ep->recorded_nr_reclaimed;
+	return 0;
+}
+
+/* Do the inactive-list targets of @r equal the recorded sums? */
+static bool matches_recording(const struct rr_sim_result *r, const struct rr_recorded_episode *rec)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < r->nr_targets && rr_lru_is_active(r->targets[i].lru))
+			i++;
+		while (j < rec->nr_targets && rr_lru_is_active(rec->targets[j].lru))
+			j++;
+		if (i == r->nr_targets || j == rec->nr_targets)
+			return i == r->nr_targets && j == rec->nr_targets;
+		if (r->targets[i].memcg_id != rec->targets[j].memcg_id ||
+		    r->targets[i].priority != rec->targets[j].priority ||
+		    r->targets[i].lru != rec->targets[j].lru ||
+		    r->targets[i].nr_pages != rec->targets[j].nr_pages)
+			return false;
+		i++;
+		j++;
+	}
+}
+
+static bool same_result(const struct rr_sim_result *a, const struct rr_sim_result *b)
+{
+	if (a->nr_reclaimed_pages != b->nr_reclaimed_pages ||
+	    a->nr_scanned_pages != b->nr_scanned_pages || a->calls != b->calls ||
+	    a->nr_targets != b->nr_targets || a->eagain != b->eagain ||
+	    a->nr_chunks != b->nr_chunks)
+		return false;
+	for (size_t i = 0; i < a->nr_chunks; i++)
+		if (a->chunk_requests[i] != b->chunk_requests[i])
+			return false;
+	for (size_t i = 0; i < a->nr_targets; i++)
+		if (memcmp(&a->targets[i], &b->targets[i], sizeof(a->targets[i])))
+			return false;
+	return true;
+}
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct rr_scan_target *a = x, *b = y;
+
+	if (a->memcg_id != b->memcg_id)
+		return a->memcg_id < b->memcg_id ? -1 : 1;
+	if (a->priority != b->priority)
+		return a->priority < b->priority ? -1 : 1;
+	return a->lru < b->lru ? -1 : a->lru > b->lru;
+}
+
+/* The targets of @a whose (memcg, priority, lru) has no target in @b, as
+ * indices into a->targets, in @a's order. */
+static int only_in(const struct rr_sim_result *a, const struct rr_sim_result *b,
+		   size_t **out, size_t *nr_out)
+{
+	struct rr_scan_target *keys = malloc((b->nr_targets + 1) * sizeof(*keys));
+	size_t *idx = malloc((a->nr_targets + 1) * sizeof(*idx)), n = 0;
+
+	if (!keys || !idx) {
+		free(keys);
+		free(idx);
+		return -1;
+	}
+	memcpy(keys, b->targets, b->nr_targets * sizeof(*keys));
+	qsort(keys, b->nr_targets, sizeof(*keys), cmp_key);
+	for (size_t i = 0; i < a->nr_targets; i++)
+		if (!bsearch(&a->targets[i], keys, b->nr_targets, sizeof(*keys), cmp_key))
+			idx[n++] = i;
+	free(keys);
+	*out = idx;
+	*nr_out = n;
+	return 0;
+}
+
+/* The first memory.reclaim call whose chunk differs from the baseline's. */
+static void chunk_change(struct rr_change *c, const struct rr_sim_result *r,
+			 const struct rr_sim_result *base)
+{
+	size_t n = r->nr_chunks > base->nr_chunks ? r->nr_chunks : base->nr_chunks;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = i < r->nr_chunks ? r->chunk_requests[i] : 0;
+		uint64_t b = i < base->nr_chunks ? base->chunk_requests[i] : 0;
+
+		if (a == b)
+			continue;
+		c->chunk_call = i + 1;
+		c->chunk_has_policy = i < r->nr_chunks;
+		c->chunk_has_baseline = i < base->nr_chunks;
+		c->chunk_pages = a;
+		c->chunk_baseline_pages = b;
+		return;
+	}
+}
+
+static int change(struct rr_change *c, const struct rr_episode *ep,
+		  const struct rr_sim_result *r, const struct rr_sim_result *base)
+{
+	c->nr_scanned_delta = (int64_t)(r->nr_scanned_pages - base->nr_scanned_pages);
+	c->nr_reclaimed_delta = (int64_t)(r->nr_reclaimed_pages - base->nr_reclaimed_pages);
+	for (int t = 0; t < RR_NR_LRU_TYPES; t++) {
+		c->nr_scanned_type_delta[t] = (int64_t)(r->nr_scanned_type_pages[t] -
+							base->nr_scanned_type_pages[t]);
+		c->nr_reclaimed_type_delta[t] = (int64_t)(r->nr_reclaimed_type_pages[t] -
+							  base->nr_reclaimed_type_pages[t]);
+	}
+	c->over_reclaim_delta_pages = (int64_t)over_reclaim(ep, r) - (int64_t)over_reclaim(ep, base);
+	c->calls_delta = (int64_t)(r->calls - base->calls);
+	c->lowest_priority_delta = r->lowest_priority - base->lowest_priority;
+	chunk_change(c, r, base);
+	if (only_in(r, base, &c->gained, &c->nr_gained) ||
+	    only_in(base, r, &c->lost, &c->nr_lost))
+		return -1;
+	return 0;
+}
+
+int rr_diff_episode(struct rr_episode_diff *d, const struct rr_episode *ep,
+		    const struct rr_state *names, uint64_t page_size_bytes, bool has_recording,
+		    const struct rr_sim_result *results, int nr_policies, int baseline,
+		    const char *skip_reason, bool all_episodes)
+{
+	memset(d, 0, sizeof(*d));
+	d->ep = ep;
+	d->names = names;
+	d->id = ep->replay_seq;
+	d->page_size_bytes = page_size_bytes;
+	d->has_recording = has_recording;
+	d->nr_policies = nr_policies;
+	d->baseline = baseline;
+	d->results = results;
+	d->skip_reason = results ? NULL : skip_reason ? skip_reason : "unknown";
+	if (has_recording && recorded(&d->recorded, ep))
+		return -1;
+	if (!results) {
+		d->listed = true;	/* a skipped episode is always shown */
+		return 0;
+	}
+	for (int i = 0; i < nr_policies; i++) {
+		const struct rr_sim_result *r = &results[i];
+
+		d->outcome[i] = outcome(ep, r);
+		d->over_reclaim[i] = over_reclaim(ep, r);
+		d->matches_recording[i] = has_recording && matches_recording(r, &d->recorded);
+		d->differs[i] = i != baseline && !same_result(r, &results[baseline]);
+		if (!d->differs[i])
+			continue;
+		d->nr_differing++;
+		if (change(&d->changes[i], ep, r, &results[baseline])) {
+			rr_diff_episode_free(d);
+			return -1;
+		}
+	}
+	/* episodes where no policy differs are counted, not listed */
+	d->listed = all_episodes || d->nr_differing;
+	return 0;
+}
+
+void rr_diff_episode_free(struct rr_episode_diff *d)
+{
+	free(d->recorded.targets);
+	for (int i = 0; i < d->nr_policies; i++) {
+		free(d->changes[i].gained);
+		free(d->changes[i].lost);
+	}
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---- running totals ---- */
+
+void rr_totals_init(struct rr_totals *t, int nr_policies, int baseline, bool has_recording,
+		    uint64_t page_size_bytes, int top_wanted)
+{
+	memset(t, 0, sizeof(*t));
+	t->nr_policies = nr_policies;
+	t->baseline = baseline;
+	t->has_recording = has_recording;
+	t->page_size_bytes = page_size_bytes;
+	t->top_wanted = top_wanted > RR_TOP_MAX ? RR_TOP_MAX : top_wanted;
+	t->recorded.lowest_priority = RR_DEF_PRIORITY;
+	for (int i = 0; i < nr_policies; i++)
+		t->policy[i].lowest_priority = RR_DEF_PRIORITY;
+}
+
+/* The totals of @ep's reclaim root, made on first use; NULL on ENOMEM. */
+static struct rr_cgroup_totals *cgroup_totals(struct rr_totals *t, const struct rr_episode *ep)
+{
+	struct rr_cgroup_totals *cg;
+
+	HASH_FIND(hh, t->cgroups, &ep->root_memcg_id, sizeof(ep->root_memcg_id), cg);
+	if (cg) {
+		if (!cg->path && ep->root_path)
+			cg->path = strdup(ep->root_path);
+		return cg;
+	}
+	cg = calloc(1, sizeof(*cg));
+	if (!cg)
+		return NULL;
+	cg->path = ep->root_path ? strdup(ep->root_path) : NULL;
+	if (ep->root_path && !cg->path) {
+		free(cg);
+		return NULL;
+	}
+	cg->memcg_id = ep->root_memcg_id;
+	HASH_ADD(hh, t->cgroups, memcg_id, sizeof(cg->memcg_id), cg);
+	return cg;
+}
+
+/* Keep the --top episodes that differ most from the baseline. */
+static void note_top(struct rr_totals *t, const struct rr_episode_diff *d, int p)
+{
+	const struct rr_sim_result *r = &d->results[p], *base = &d->results[d->baseline];
+	struct rr_top top = {
+		.episode = d->id, .start_ns = d->ep->start_ns, .policy = p,
+		.delta_reclaimed = (int64_t)(r->nr_reclaimed_pages - base->nr_reclaimed_pages),
+		.delta_scanned = (int64_t)(r->nr_scanned_pages - base->nr_scanned_pages),
+		.delta_calls = (int64_t)(r->calls - base->calls),
+	};
+	int at;
+
+	top.weight = (uint64_t)llabs(top.delta_reclaimed) + (uint64_t)llabs(top.delta_scanned) +
+		     (uint64_t)llabs(top.delta_calls);
+	if (!t->top_wanted || !top.weight)
+		return;
+	for (at = 0; at < t->nr_top && t->top[at].weight >= top.weight; at++)
+		;
+	if (at >= t->top_wanted)
+		return;
+	top.cgroup = strdup(d->ep->root_path ? d->ep->root_path : "?");
+	if (!top.cgroup)
+		return;		/* the list is a courtesy; the JSON has it all */
+	if (t->nr_top < t->top_wanted)
+		t->nr_top++;
+	else
+		free(t->top[t->nr_top - 1].cgroup);	/* pushed off the end */
+	memmove(&t->top[at + 1], &t->top[at], (size_t)(t->nr_top - at - 1) * sizeof(top));
+	t->top[at] = top;
+}
+
+int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d)
+{
+	struct rr_cgroup_totals *cg;
+
+	t->nr_episodes++;
+	if (d->has_recording) {
+		const struct rr_recorded_episode *r = &d->recorded;
+
+		t->recorded.nr_scanned += r->nr_scanned;
+		t->recorded.nr_reclaimed += r->nr_reclaimed;
+		t->recorded.batches += r->batches;
+		t->recorded.scan_request_pages += r->scan_request_pages;
+		if (r->lowest_priority < t->recorded.lowest_priority)
+			t->recorded.lowest_priority = r->lowest_priority;
+	}
+	t->nr_listed += d->listed;
+	if (!d->results) {
+		t->nr_skipped++;
+		return 0;
+	}
+	cg = cgroup_totals(t, d->ep);
+	if (!cg)
+		return -1;
+	cg->episodes++;
+	t->nr_replayed++;
+	for (int i = 0; i < d->nr_policies; i++) {
+		struct rr_policy_totals *p = &t->policy[i];
+		const struct rr_sim_result *r = &d->results[i];
+
+		p->eagain += r->eagain;
+		cg->p[i].nr_scanned += r->nr_scanned_pages;
+		cg->p[i].nr_reclaimed += r->nr_reclaimed_pages;
+		cg->p[i].calls += r->calls;
+		cg->p[i].over_reclaim += d->over_reclaim[i];
+		cg->p[i].episodes_differing += d->differs[i];
+		p->nr_reclaimed_anon += r->nr_reclaimed_type_pages[RR_LRU_ANON];
+		p->over_reclaim += d->over_reclaim[i];
+		for (size_t k = 0; k < r->nr_targets; k++) {
+			p->eligible_p12 += r->targets[k].priority == RR_DEF_PRIORITY;
+			p->scan_target_pages += r->targets[k].nr_pages;
+		}
+		p->nr_scanned += r->nr_scanned_pages;
+		p->nr_reclaimed += r->nr_reclaimed_pages;
+		p->calls += r->calls;
+		p->shrink_lruvec_calls += r->shrink_lruvec_calls;
+		p->batches += r->batches;
+		if (r->lowest_priority < p->lowest_priority)
+			p->lowest_priority = r->lowest_priority;
+		p->episodes_matching_recording += d->matches_recording[i];
+		if (d->differs[i]) {
+			p->episodes_differing++;
+			note_top(t, d, i);
+		}
+	}
+	return 0;
+}
+
+/* Paths in byte order (a reused name by id), unnamed cgroups last by id:
+ * the same bytes every run. */
+static int cgroup_cmp(const void *x, const void *y)
+{
+	const struct rr_cgroup_totals *a = *(const struct rr_cgroup_totals *const *)x;
+	const struct rr_cgroup_totals *b = *(const struct rr_cgroup_totals *const *)y;
+
+	int c;
+
+	if (a->path && b->path && (c = strcmp(a->path, b->path)))
+		return c;
+	if (!a->path != !b->path)
+		return a->path ? -1 : 1;
+	return a->memcg_id < b->memcg_id ? -1 : a->memcg_id > b->memcg_id;
+}
+
+struct rr_cgroup_totals **rr_totals_cgroups(const struct rr_totals *t, size_t *n)
+{
+	struct rr_cgroup_totals **v = malloc((HASH_COUNT(t->cgroups) + 1) * sizeof(*v));
+	struct rr_cgroup_totals *cg, *tmp;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	HASH_ITER(hh, t->cgroups, cg, tmp)
+		v[(*n)++] = cg;
+	qsort(v, *n, sizeof(*v), cgroup_cmp);
+	return v;
+}
+
+void rr_totals_free(struct rr_totals *t)
+{
+	struct rr_cgroup_totals *cg, *tmp;
+
+	for (int i = 0; i < t->nr_top; i++)
+		free(t->top[i].cgroup);
+	HASH_ITER(hh, t->cgroups, cg, tmp) {
+		HASH_DEL(t->cgroups, cg);
+		free(cg->path);
+		free(cg);
+	}
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The decision diff as plain data.  For each episode: what the recording
+ * shows, what every policy decided (the simulator's results, borrowed),
+ * and how each policy differs from the baseline; computed once here, then
+ * handed to every renderer (src/output), which only formats it.  The
+ * running totals (per policy, per reclaim root, the recording's, the
+ * episodes that differ most) are kept here too: constant size, or one
+ * entry per cgroup.  All counts are in pages unless a name says bytes.
+ */
+#ifndef RR_DIFF_H
+#define RR_DIFF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <uthash.h>
+
+#include "../episode/builder.h"
+#include "../episode/state.h"
+#include "../policies/registry.h"
+#include "../sim/sim.h"
+
+#define RR_TOP_MAX 50
+
+/* How a request ended (the JSON's "outcome"):
+ * met     nr_to_reclaim pages were reclaimed;
+ * short   a reclaim pass ended below it (try_to_free_mem_cgroup_pages()
+ *         returns what it got; the caller retries or OOMs);
+ * eagain  memory.reclaim gave up: -EAGAIN once MAX_RECLAIM_RETRIES calls in
+ *         a row reclaimed nothing (memory_reclaim(), mm/memcontrol.c). */
+enum rr_outcome { RR_OUTCOME_MET, RR_OUTCOME_SHORT, RR_OUTCOME_EAGAIN };
+const char *rr_outcome_name(enum rr_outcome o);
+
+/* What the recording shows for one episode. */
+struct rr_recorded_episode {
+	uint64_t nr_scanned;		/* nr_taken of the inactive batches */
+	uint64_t nr_reclaimed;		/* mm_vmscan_memcg_reclaim_end */
+	uint64_t nr_reclaimed_by_batches;
+	uint64_t batches, scan_request_pages;
+	int lowest_priority;
+	/* nr_requested summed per (memcg, priority, lru) within each
+	 * shrink_lruvec() call, in order of first appearance */
+	struct rr_scan_target *targets;
+	size_t nr_targets;
+};
+
+/* A policy against the baseline in one episode (where it differs). */
+struct rr_change {
+	int64_t nr_scanned_delta, nr_reclaimed_delta;
+	int64_t nr_scanned_type_delta[RR_NR_LRU_TYPES];
+	int64_t nr_reclaimed_type_delta[RR_NR_LRU_TYPES];
+	int64_t over_reclaim_delta_pages;
+	int64_t calls_delta;
+	int lowest_priority_delta;
+	/* the first memory.reclaim call whose chunk differs (1-based; 0:
+	 * none), and both chunks; absent when that call was not made */
+	uint64_t chunk_call;
+	bool chunk_has_policy, chunk_has_baseline;
+	uint64_t chunk_pages, chunk_baseline_pages;
+	/* targets (memcg, priority, lru) one made and the other did not:
+	 * indices into the policy's (gained) or the baseline's (lost)
+	 * results[].targets */
+	size_t *gained, *lost;
+	size_t nr_gained, nr_lost;
+};
+
+struct rr_episode_diff {
+	const struct rr_episode *ep;	/* identity and inferred inputs (borrowed) */
+	const struct rr_state *names;	/* cgroup paths by id (borrowed) */
+	uint64_t id;			/* ep->replay_seq; the scenario's request number */
+	uint64_t page_size_bytes;	/* of the traced kernel, for byte units */
+	const char *skip_reason;	/* NULL: replayed */
+	bool has_recording;		/* false for scenarios */
+	struct rr_recorded_episode recorded;
+	int nr_policies, baseline;
+	const struct rr_sim_result *results;	/* one per policy (borrowed); NULL if skipped */
+	enum rr_outcome outcome[RR_MAX_POLICIES];
+	uint64_t over_reclaim[RR_MAX_POLICIES];	/* reclaimed beyond nr_to_reclaim */
+	bool differs[RR_MAX_POLICIES];	/* targets, calls or reclaim differ */
+	bool matches_recording[RR_MAX_POLICIES];	/* inactive targets == recorded */
+	int nr_differing;
+	struct rr_change changes[RR_MAX_POLICIES];	/* where differs[] */
+	bool listed;			/* shown by the per-episode outputs */
+};
+
+/**
+ * rr_diff_episode() - compute the diff of one episode
+ * @results: one per policy, or NULL when the episode was not replayed
+ *           (@skip_reason says why).
+ * @all_episodes: list episodes where nothing differs too.
+ * Return: 0, or -1 on ENOMEM.  Free with rr_diff_episode_free().
+ */
+int rr_diff_episode(struct rr_episode_diff *d, const struct rr_episode *ep,
+		    const struct rr_state *names, uint64_t page_size_bytes, bool has_recording,
+		    const struct rr_sim_result *results, int nr_policies, int baseline,
+		    const char *skip_reason, bool all_episodes);
+void rr_diff_episode_free(struct rr_episode_diff *d);
+
+/* Per-policy totals over all replayed episodes, in pages. */
+struct rr_policy_totals {
+	uint64_t nr_scanned, nr_reclaimed, calls, shrink_lruvec_calls, batches;
+	uint64_t scan_target_pages;
+	uint64_t nr_reclaimed_anon;		/* anon pages reclaimed (swapped out) */
+	uint64_t over_reclaim;			/* reclaimed beyond the request, summed */
+	uint64_t eligible_p12;			/* (episode, cgroup, list) with a target at priority 12 */
+	uint64_t episodes_differing;	/* scan targets or reclaim differ from baseline */
+	uint64_t episodes_matching_recording;	/* inactive-list targets == recorded */
+	uint64_t eagain;		/* memory.reclaim requests that ended in -EAGAIN */
+	int lowest_priority;
+};
+
+/* What the recording itself shows, over the same episodes. */
+struct rr_recorded_totals {
+	uint64_t nr_scanned, nr_reclaimed, batches, scan_request_pages;
+	int lowest_priority;
+};
+
+/* Per policy totals of the episodes rooted at one cgroup. */
+struct rr_cgroup_policy_totals {
+	uint64_t nr_scanned, nr_reclaimed, calls, over_reclaim, episodes_differing;
+};
+
+struct rr_cgroup_totals {
+	uint64_t memcg_id;		/* hash key */
+	char *path;			/* NULL when the trace never named it */
+	uint64_t episodes;
+	struct rr_cgroup_policy_totals p[RR_MAX_POLICIES];
+	UT_hash_handle hh;
+};
+
+/* An episode that differs much from the baseline, for the table. */
+struct rr_top {
+	uint64_t episode, start_ns;
+	char *cgroup;		/* owned; the reclaim root's path or "?" */
+	int policy;
+	int64_t delta_reclaimed, delta_scanned, delta_calls;
+	uint64_t weight;
+};
+
+struct rr_totals {
+	int nr_policies, baseline;
+	bool has_recording;
+	uint64_t page_size_bytes;
+	uint64_t nr_episodes, nr_replayed, nr_skipped, nr_listed;
+	struct rr_policy_totals policy[RR_MAX_POLICIES];
+	struct rr_recorded_totals recorded;
+	struct rr_cgroup_totals *cgroups;	/* hash by reclaim root id */
+	int top_wanted;				/* --top N */
+	struct rr_top top[RR_TOP_MAX];
+	int nr_top;
+};
+
+void rr_totals_init(struct rr_totals *t, int nr_policies, int baseline, bool has_recording,
+		    uint64_t page_size_bytes, int top_wanted);
+/* Add one episode.  Return 0, or -1 on ENOMEM. */
+int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d);
+/* The per-cgroup totals in output order (paths in byte order, unnamed
+ * ones last by id); the array is malloc'ed, its entries borrowed. */
+struct rr_cgroup_totals **rr_totals_cgroups(const struct rr_totals *t, size_t *n);
+void rr_totals_free(struct rr_totals *t);
+
+#endif

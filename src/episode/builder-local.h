@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Internals of the episode builder, shared by its files (builder.h lists
+ * them and their jobs).  Not for other stages.
+ */
+#ifndef RR_EPISODE_BUILDER_LOCAL_H
+#define RR_EPISODE_BUILDER_LOCAL_H
+
+#include "builder.h"
+
+#define DRAIN_MAX 64
+
+struct drain_delta {
+	uint64_t id;
+	int item;
+	int64_t val;
+};
+
+/*
+ * A task in reclaim: its stack of open episodes and the batch in flight,
+ * the last mm_vmscan_lru_isolate, waiting for its memcg (the first
+ * negative mod_memcg_lruvec_state of the isolated list, or the
+ * count_memcg_events PGSCAN/PGREFILL that follows), its write-outs
+ * (mm_vmscan_write_folio) and its closing lru_shrink_* event.  Freed when
+ * the stack is empty and no batch is in flight.
+ */
+struct task {
+	int pid;
+	struct rr_episode *ep;		/* innermost open episode, NULL none */
+	/* this task's LRU deltas since its last vmscan event: the
+	 * lru_add_drain() of the next batch; kept while a replayable episode
+	 * is open */
+	struct drain_delta drain[DRAIN_MAX];
+	int nr_drain;
+	bool drain_overflow;
+	struct drain_delta batch_drain[DRAIN_MAX];	/* frozen at the isolate */
+	int nr_batch_drain;		/* -1: the log overflowed */
+	uint64_t last_vmscan_ns;	/* the task's last vmscan event */
+	uint64_t batch_prev_vmscan_ns;	/* ... before the batch in flight */
+	bool batch_open;		/* an isolate waits for its shrink event */
+	bool awaiting_memcg;
+	struct rr_batch batch;		/* the batch in flight */
+	struct rr_episode *batch_ep;	/* the episode holding it, if it keeps batches */
+	size_t batch_index;		/* its index there */
+	bool batch_sum_valid;
+	int64_t batch_sum;		/* its list's running sum when attributed */
+	uint64_t last_ts;		/* the task's last event */
+	UT_hash_handle hh;
+};
+
+/* The memcg a task was moved into (cgroup_attach_task), by pid. */
+struct task_memcg {
+	int pid;
+	uint64_t memcg_id;
+	UT_hash_handle hh;
+};
+
+/* A cgroup event held back until the memory hierarchy is known. */
+struct held_event {
+	struct rr_event ev;
+	char *str;
+};
+
+struct rr_builder {
+	struct rr_builder_opts opts;
+	rr_episode_cb cb;
+	void *ctx;
+	struct rr_state st;
+	struct task *tasks;		/* hash by pid: tasks in reclaim */
+	struct task *last_task;		/* cache of the last lookup */
+	struct task_memcg *task_memcgs;	/* hash by pid */
+	struct rr_episode *open;	/* every open episode (open_next list) */
+	struct rr_episode *free_eps;	/* closed episodes kept for reuse */
+	unsigned int nr_free_eps;
+	uint64_t next_seq, next_replay_seq;
+	bool anon_scanned_seen;
+	uint64_t first_lost_ns;		/* the first record after lost events */
+	int in_snapshot;		/* 1 start snapshot, 2 a later one */
+	/* cgroup v1 puts every controller's hierarchy in the cgroup: events;
+	 * until a memcg: event names an id of one of them, hold them back */
+	struct held_event *held;
+	size_t nr_held, cap_held;
+	struct rr_builder_stats stats;
+};
+
+/* tasks.c */
+struct task *rr_task_find(struct rr_builder *b, int pid);
+struct task *rr_task_get(struct rr_builder *b, int pid);
+void rr_task_put(struct rr_builder *b, struct task *t);	/* free if idle */
+void rr_task_drain_reset(struct task *t, uint64_t ts_ns);
+void rr_task_drain_log(struct task *t, const struct rr_event *ev);
+int rr_task_isolate(struct rr_builder *b, struct task *t, const struct rr_event *ev);
+void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id);
+int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_event *ev);
+uint64_t rr_task_memcg(const struct rr_builder *b, int pid);
+int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id);
+
+/* requests.c */
+int rr_episode_begin(struct rr_builder *b, struct task *t, enum rr_reclaim_kind kind,
+		     uint64_t ts_ns);
+int rr_episode_end(struct rr_builder *b, struct task *t, enum rr_reclaim_kind kind,
+		   const struct rr_event *ev, bool has_nr_reclaimed);
+struct rr_episode *rr_episode_unknown(struct rr_builder *b, struct task *t, uint64_t ts_ns);
+void rr_episodes_lost(struct rr_builder *b);
+int rr_episodes_finish(struct rr_builder *b);
+void rr_episode_release(struct rr_builder *b, struct rr_episode *ep);
+bool rr_episode_keeps_batches(const struct rr_builder *b, const struct rr_episode *ep);
+
+/* snapshot.c */
+int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev);
+
+/* infer.c */
+void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep);
+void rr_infer_isolate_bound(struct rr_builder *b, struct task *t);
+
+/* builder.c */
+int rr_builder_replay_held(struct rr_builder *b, int root);
+
+#endif

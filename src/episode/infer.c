@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Inference of the inputs a trace does not give (docs/kernel-model.md,
+ * "Inputs the trace does not give"), each labelled where it is output:
+ *  - the reclaim root of an episode: the lowest common ancestor of the
+ *    memcgs it scanned and the task's memcg, raised to the nearest memcg
+ *    with a limit when the recorder's snapshot knows the limits;
+ *  - nr_to_reclaim, from the checkpoints where reclaim went on or stopped;
+ *  - swap presence: the option, the recorder's meta marker, or whether
+ *    memcg reclaim isolated inactive anon pages earlier in the trace;
+ *  - whether a memcg of the walk was inside the rmdir -> offline window;
+ *  - start sizes of memcgs that predate the trace, raised by the isolate
+ *    bound nr_requested << priority of their batches.
+ */
+#include "builder-local.h"
+
+/* Lowest common ancestor of two memcgs; NULL if they share no tree. */
+static struct rr_memcg *lca(struct rr_memcg *a, struct rr_memcg *b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	for (struct rr_memcg *x = a; x; x = x->parent)
+		if (rr_memcg_is_ancestor(x, b))
+			return x;
+	return NULL;
+}
+
+static struct rr_memcg *reclaim_root(struct rr_builder *b, const struct rr_episode *ep)
+{
+	struct rr_memcg *root = NULL;
+
+	/* a v1 soft-limit call reclaims from its victim alone */
+	if (ep->kind == RR_KIND_SOFTLIMIT && ep->nr_batches && ep->batches[0].memcg_id)
+		return rr_state_find(&b->st, ep->batches[0].memcg_id);
+	if (ep->task_memcg_id)
+		root = rr_state_find(&b->st, ep->task_memcg_id);
+	for (size_t i = 0; i < ep->nr_batches; i++) {
+		struct rr_memcg *m;
+
+		if (!ep->batches[i].memcg_id)
+			continue;
+		m = rr_state_find(&b->st, ep->batches[i].memcg_id);
+		if (m)
+			root = root ? lca(root, m) : m;
+	}
+	/*
+	 * A charge hits the limit of the memcg or of an ancestor, and that one
+	 * is the reclaim root: when the snapshot knows the limits, climb from
+	 * the LCA to the nearest memcg with one (the task's own memcg may be
+	 * unknown: a forked child has no cgroup_attach_task event).
+	 */
+	if (root && ep->kind == RR_KIND_MEMCG && b->stats.snapshot_memcgs) {
+		struct rr_memcg *a = root;
+
+		while (a && a->limit_bytes <= 0 && a->parent)
+			a = a->parent;
+		if (a && a->limit_bytes > 0)
+			root = a;
+	}
+	return root;
+}
+
+/*
+ * Inside one shrink_lruvec() call: every round that another round followed
+ * without a cut says T > the call's own reclaim at that point (the third
+ * checkpoint).  Only calls that scanned a single type are used: with both,
+ * a cut (v6.1+) is followed by one more round although T was reached.
+ */
+static uint64_t call_round_bound(const struct rr_episode *ep, size_t i, size_t j)
+{
+	uint64_t local = 0, low = 0;
+	bool anon = false, file = false;
+
+	for (size_t k = i; k < j; k++) {
+		anon |= !rr_lru_is_file(ep->batches[k].lru);
+		file |= rr_lru_is_file(ep->batches[k].lru);
+	}
+	if (anon && file)
+		return 0;
+	for (size_t k = i; k < j; k++) {
+		/* a new round starts when the list index does not grow */
+		if (k > i && ep->batches[k].lru <= ep->batches[k - 1].lru && local > low)
+			low = local;
+		local += ep->batches[k].nr_reclaimed;
+	}
+	return low;
+}
+
+/*
+ * nr_to_reclaim from the checkpoints: every priority pass that was
+ * followed by another says T > cumulative reclaim at its end; the last
+ * pass, if reclaim stopped above priority 0 with some reclaim, says
+ * T <= total.  Take the smallest max(2^k, 32) inside the interval.
+ */
+static void infer_nr_to_reclaim(struct rr_episode *ep, bool partial_walk)
+{
+	uint64_t low = 0, cum = 0, total = ep->recorded_nr_reclaimed;
+	int prio = -1, last_prio = -1;
+	bool upper = false;
+
+	/* checkpoints inside calls, and (v6.11+) between the memcgs of a pass */
+	for (size_t i = 0; i < ep->nr_batches;) {
+		size_t j = i;
+		uint64_t bound;
+
+		while (j < ep->nr_batches && ep->batches[j].memcg_id == ep->batches[i].memcg_id &&
+		       ep->batches[j].priority == ep->batches[i].priority)
+			j++;
+		bound = call_round_bound(ep, i, j);
+		if (bound > low)
+			low = bound;
+		for (size_t k = i; k < j; k++)
+			cum += ep->batches[k].nr_reclaimed;
+		if (partial_walk && j < ep->nr_batches &&
+		    ep->batches[j].priority == ep->batches[i].priority && cum > low)
+			low = cum;	/* the walk went on to another memcg */
+		i = j;
+	}
+	cum = 0;
+
+	if (ep->kind == RR_KIND_SOFTLIMIT) {
+		ep->nr_to_reclaim_pages = RR_SWAP_CLUSTER_MAX;	/* mem_cgroup_shrink_node() */
+		ep->nr_to_reclaim_basis = "v1-softlimit";
+		return;
+	}
+	for (size_t i = 0; i < ep->nr_batches; i++) {
+		const struct rr_batch *bt = &ep->batches[i];
+
+		if (bt->priority < 0)
+			continue;
+		if (prio >= 0 && bt->priority != prio && cum > low)
+			low = cum;	/* the pass at `prio` did not stop reclaim */
+		prio = bt->priority;
+		cum += bt->nr_reclaimed;
+		last_prio = prio;
+	}
+	/* stopped above priority 0 with some reclaim: the goal was met */
+	if (total > 0 && last_prio > 0)
+		upper = true;
+	ep->nr_to_reclaim_low = low;
+	ep->nr_to_reclaim_high = upper ? total : 0;
+	for (uint64_t c = RR_SWAP_CLUSTER_MAX; c <= (1ULL << 40); c *= 2) {
+		if (c > low && (!upper || c <= total)) {
+			ep->nr_to_reclaim_pages = c;
+			ep->nr_to_reclaim_basis = upper ? "fit" : "lower-bound";
+			return;
+		}
+	}
+	ep->nr_to_reclaim_pages = RR_SWAP_CLUSTER_MAX;
+	ep->nr_to_reclaim_basis = "none";
+}
+
+/* Is a memcg of @root's subtree, as it was at the episode's start, inside
+ * the rmdir -> offline window at that start? */
+static bool walk_in_window(const struct rr_builder *b, const struct rr_episode *ep,
+			   const struct rr_memcg *m)
+{
+	bool window = false;
+
+	if (!rr_memcg_in_epoch(m, ep->epoch))
+		return false;
+	rr_vals_online_at(rr_memcg_at(m, ep->epoch), ep->start_ns, b->opts.offline_delay_ns,
+			  &window);
+	for (int i = 0; i < m->nr_children && !window; i++)
+		window = walk_in_window(b, ep, m->children[i]);
+	return window;
+}
+
+void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
+{
+	struct rr_memcg *root = reclaim_root(b, ep);
+
+	ep->root_memcg_id = root ? root->id : 0;
+	ep->root_path = root ? root->path : NULL;
+	ep->swap_inferred_present = b->opts.swap_present >= 0 ? b->opts.swap_present :
+				    b->stats.swap_from_meta >= 0 ? b->stats.swap_from_meta :
+				    b->anon_scanned_seen;
+	ep->in_offline_window = root && walk_in_window(b, ep, root);
+	infer_nr_to_reclaim(ep, b->opts.partial_walk);
+}
+
+/*
+ * No snapshot knows the start size of a memcg that predates the trace:
+ * beyond the running sums, the batch itself bounds it.  get_scan_count()
+ * asks for at most size >> priority pages of a list, and nr_requested <=
+ * that target, so size >= nr_requested << priority at the decision, whose
+ * running sum was at most the one at attribution (the lru_add_drain()
+ * deltas in between only add).  Skipped where the rule has exceptions:
+ * offline memcgs (the SWAP_CLUSTER_MAX scrape) and MGLRU.  memory.low/min
+ * protection (max(scan, SWAP_CLUSTER_MAX)) is not in the trace; the bound
+ * assumes none.
+ */
+void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
+{
+	struct rr_memcg *m = t->batch.memcg_id ? rr_state_find(&b->st, t->batch.memcg_id) : NULL;
+	int p = t->batch.priority, l = t->batch.lru;
+	int64_t need;
+
+	if (!m || m->v.baseline_known || !t->batch_sum_valid || t->batch.mglru ||
+	    p < 0 || p > RR_DEF_PRIORITY || !m->v.online || m->v.rmdir_ns ||
+	    !t->batch.nr_requested || m->min_bytes > 0 || m->low_bytes > 0)
+		return;
+	need = (int64_t)(t->batch.nr_requested << p);
+	if (t->batch_sum - need < m->v.lru_low[l]) {
+		rr_memcg_mut(&b->st, m)->lru_low[l] = t->batch_sum - need;
+		m->lru_from_isolate = true;
+		b->stats.lru_isolate_bounds++;
+	}
+}

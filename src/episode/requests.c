@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Request grouping: the stack of open episodes of each task.
+ *
+ * A begin event pushes an episode, its end pops it.  Reclaim does not
+ * recurse (PF_MEMALLOC), so a begin while an episode of the same kind is
+ * open means that episode's end was not recorded: it is closed first,
+ * flagged no_end -- except kswapd, which wakes again without a sleep event
+ * when kswapd_try_to_sleep() cut its short sleep: the earlier run ended
+ * (end_inferred).  An end without a begin makes an episode that began
+ * before the trace (no_begin).  Batches of a task with nothing open go to
+ * an episode of unknown kind, which the next begin or end of the task
+ * names or closes.  The recorder's "proactive begin/end" markers around a
+ * memory.reclaim write make a proactive episode; the memcg reclaim calls
+ * of the write nest inside it.
+ *
+ * Episodes of the replayable kinds open a start state at their begin
+ * (rr_state_epoch_begin()) and, when they end, get their inferred inputs
+ * (infer.c) before the callback sees them.
+ */
+#include "builder-local.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Closed episodes kept for reuse, with their arrays: no allocation per
+ * episode once the pool is warm. */
+#define FREE_EPISODES_MAX 16
+
+bool rr_kind_replayable(enum rr_reclaim_kind kind)
+{
+	return kind == RR_KIND_MEMCG || kind == RR_KIND_SOFTLIMIT;
+}
+
+bool rr_episode_keeps_batches(const struct rr_builder *b, const struct rr_episode *ep)
+{
+	return b->opts.keep_all_batches || ep->replayable;
+}
+
+static struct rr_episode *episode_alloc(struct rr_builder *b)
+{
+	struct rr_episode *ep = b->free_eps;
+	struct rr_batch *batches;
+	struct rr_batch_ctx *ctx;
+	size_t cap, cap_ctx;
+
+	if (!ep)
+		return calloc(1, sizeof(*ep));
+	b->free_eps = ep->outer;
+	b->nr_free_eps--;
+	batches = ep->batches;
+	ctx = ep->ctx;
+	cap = ep->cap_batches;
+	cap_ctx = ep->cap_ctx;
+	memset(ep, 0, sizeof(*ep));
+	ep->batches = batches;
+	ep->ctx = ctx;
+	ep->cap_batches = cap;
+	ep->cap_ctx = cap_ctx;
+	return ep;
+}
+
+void rr_episode_release(struct rr_builder *b, struct rr_episode *ep)
+{
+	if (!ep)
+		return;
+	if (b && b->nr_free_eps < FREE_EPISODES_MAX && ep->cap_batches <= 256) {
+		ep->outer = b->free_eps;
+		b->free_eps = ep;
+		b->nr_free_eps++;
+		return;
+	}
+	free(ep->batches);
+	free(ep->ctx);
+	free(ep);
+}
+
+static void open_link(struct rr_builder *b, struct rr_episode *ep)
+{
+	ep->open_prev = NULL;
+	ep->open_next = b->open;
+	if (b->open)
+		b->open->open_prev = ep;
+	b->open = ep;
+}
+
+static void open_unlink(struct rr_builder *b, struct rr_episode *ep)
+{
+	if (ep->open_prev)
+		ep->open_prev->open_next = ep->open_next;
+	else
+		b->open = ep->open_next;
+	if (ep->open_next)
+		ep->open_next->open_prev = ep->open_prev;
+	ep->open_prev = ep->open_next = NULL;
+}
+
+static struct rr_episode *push(struct rr_builder *b, struct task *t,
+			       enum rr_reclaim_kind kind, uint64_t ts_ns)
+{
+	struct rr_episode *ep = episode_alloc(b);
+
+	if (!ep)
+		return NULL;
+	ep->seq = ++b->next_seq;
+	ep->kind = kind;
+	ep->pid = t->pid;
+	ep->start_ns = ts_ns;
+	ep->outer = t->ep;
+	ep->parent_seq = t->ep ? t->ep->seq : 0;
+	ep->depth = t->ep ? t->ep->depth + 1 : 0;
+	t->ep = ep;
+	open_link(b, ep);
+	return ep;
+}
+
+/* A batch that took nothing has no shrink event: it ran at the priority of
+ * the batch after it (or, at the end, of the one before). */
+static void fill_priorities(struct rr_episode *ep)
+{
+	for (size_t i = ep->nr_batches; i-- > 1;)
+		if (ep->batches[i - 1].priority < 0)
+			ep->batches[i - 1].priority = ep->batches[i].priority;
+	for (size_t i = 1; i < ep->nr_batches; i++)
+		if (ep->batches[i].priority < 0)
+			ep->batches[i].priority = ep->batches[i - 1].priority;
+}
+
+/* Close the innermost episode of @t and hand it over. */
+static int pop(struct rr_builder *b, struct task *t, uint64_t end_ns)
+{
+	struct rr_episode *ep = t->ep;
+	struct rr_memcg *root = NULL;
+	int ret;
+
+	t->ep = ep->outer;
+	ep->outer = NULL;
+	open_unlink(b, ep);
+	ep->end_ns = end_ns > ep->start_ns ? end_ns : ep->start_ns;
+	if (b->stats.mglru_from_meta && ep->nr_batches)
+		ep->mglru = true;
+	fill_priorities(ep);
+	b->stats.episodes[ep->kind]++;
+	if (ep->replayable) {
+		if (ep->no_end || ep->no_begin) {
+			/* its outcome is unknown: counted, not replayed */
+			b->stats.unterminated_episodes++;
+			ep->replayable = false;
+		} else {
+			ep->replay_seq = ++b->next_replay_seq;
+			b->stats.replay_ended[ep->kind]++;
+			ep->first_lost_ns = b->first_lost_ns;
+			rr_infer_episode(b, ep);
+			root = ep->root_memcg_id ? rr_state_find(&b->st, ep->root_memcg_id) : NULL;
+		}
+	}
+	ret = b->cb(ep, &b->st, b->ctx);
+
+	/* snapshot_refaults() at the end of do_try_to_free_pages() */
+	if (root && ep->kind == RR_KIND_MEMCG) {
+		struct rr_memcg_vals *v = rr_memcg_mut(&b->st, root);
+
+		memcpy(v->refault_snapshot, v->rstat_ws_activate, sizeof(v->refault_snapshot));
+		v->refault_snapshot_valid = true;
+	}
+	if (ep->epoch)
+		rr_state_epoch_end(&b->st, ep->epoch);
+	rr_episode_release(b, ep);
+	if (!ret && b->st.oom)
+		ret = -1;
+	return ret;
+}
+
+/* Close what is open above @q, flagged no_end. */
+static int pop_above(struct rr_builder *b, struct task *t, struct rr_episode *q)
+{
+	while (t->ep != q) {
+		int ret;
+
+		t->ep->no_end = true;
+		if ((ret = pop(b, t, t->last_ts)))
+			return ret;
+	}
+	return 0;
+}
+
+/* The start state of a replayable episode beginning now. */
+static int start_state(struct rr_builder *b, struct task *t, struct rr_episode *ep)
+{
+	ep->replayable = true;
+	ep->epoch = rr_state_epoch_begin(&b->st);
+	if (!ep->epoch)
+		return -1;
+	ep->task_memcg_id = rr_task_memcg(b, t->pid);
+	rr_task_drain_reset(t, ep->start_ns);
+	/* another task reclaiming at the same time shares the walk cursor and
+	 * the lists: mark both episodes */
+	for (struct rr_episode *o = b->open; o; o = o->open_next) {
+		if (o != ep && o->replayable && o->pid != t->pid) {
+			o->overlapped = true;
+			ep->overlapped = true;
+		}
+	}
+	return 0;
+}
+
+int rr_episode_begin(struct rr_builder *b, struct task *t, enum rr_reclaim_kind kind,
+		     uint64_t ts_ns)
+{
+	struct rr_episode *ep;
+	int ret;
+
+	/* the batch in flight belongs to what was open */
+	if (t->batch_open && (ret = rr_task_batch_close(b, t, NULL)))
+		return ret;
+	/* batches of an episode that began before the trace started */
+	if (t->ep && t->ep->kind == RR_KIND_UNKNOWN) {
+		if (kind == RR_KIND_KSWAPD) {	/* only kswapd wakes in kswapd */
+			t->ep->kind = RR_KIND_KSWAPD;
+			t->ep->end_inferred = true;
+		} else {
+			t->ep->no_end = true;
+		}
+		if ((ret = pop(b, t, t->last_ts)))
+			return ret;
+	}
+	for (struct rr_episode *q = t->ep; q; q = q->outer) {
+		if (q->kind != kind)
+			continue;
+		if ((ret = pop_above(b, t, q)))
+			return ret;
+		if (kind == RR_KIND_KSWAPD)
+			q->end_inferred = true;
+		else
+			q->no_end = true;
+		if ((ret = pop(b, t, t->last_ts)))
+			return ret;
+		break;
+	}
+	ep = push(b, t, kind, ts_ns);
+	if (!ep)
+		return -1;
+	if (rr_kind_replayable(kind))
+		return start_state(b, t, ep);
+	return 0;
+}
+
+int rr_episode_end(struct rr_builder *b, struct task *t, enum rr_reclaim_kind kind,
+		   const struct rr_event *ev, bool has_nr_reclaimed)
+{
+	struct rr_episode *q;
+	int ret;
+
+	/* the batch in flight is the episode's last */
+	if (t->batch_open && (ret = rr_task_batch_close(b, t, NULL)))
+		return ret;
+	for (q = t->ep; q && q->kind != kind; q = q->outer)
+		;
+	if (!q) {
+		/* an end without a begin: the trace started inside it */
+		if (t->ep && t->ep->kind == RR_KIND_UNKNOWN) {
+			q = t->ep;
+			q->kind = kind;
+		} else {
+			q = push(b, t, kind, ev->ts_ns);
+			if (!q)
+				return -1;
+			q->no_begin = true;
+		}
+	}
+	if ((ret = pop_above(b, t, q)))
+		return ret;
+	q->has_nr_reclaimed = has_nr_reclaimed;
+	q->recorded_nr_reclaimed = ev->nr_reclaimed;
+	return pop(b, t, ev->ts_ns);
+}
+
+struct rr_episode *rr_episode_unknown(struct rr_builder *b, struct task *t, uint64_t ts_ns)
+{
+	struct rr_episode *ep = push(b, t, RR_KIND_UNKNOWN, ts_ns);
+
+	if (ep)
+		ep->no_begin = true;
+	return ep;
+}
+
+void rr_episodes_lost(struct rr_builder *b)
+{
+	for (struct rr_episode *ep = b->open; ep; ep = ep->open_next)
+		ep->lost_events = true;
+}
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct task *x = *(struct task *const *)a, *y = *(struct task *const *)b;
+	uint64_t sx = UINT64_MAX, sy = UINT64_MAX;
+
+	for (const struct rr_episode *e = x->ep; e; e = e->outer)
+		sx = e->seq;
+	for (const struct rr_episode *e = y->ep; e; e = e->outer)
+		sy = e->seq;
+	return sx < sy ? -1 : sx > sy;
+}
+
+int rr_episodes_finish(struct rr_builder *b)
+{
+	struct task **v, *t, *tmp;
+	size_t n = 0;
+	int ret = 0;
+
+	v = calloc(HASH_COUNT(b->tasks) + 1, sizeof(*v));
+	if (!v)
+		return -1;
+	/* tasks in the order their outermost episode began */
+	HASH_ITER(hh, b->tasks, t, tmp)
+		v[n++] = t;
+	qsort(v, n, sizeof(*v), cmp_seq);
+	for (size_t i = 0; i < n && !ret; i++) {
+		t = v[i];
+		if (t->batch_open)
+			ret = rr_task_batch_close(b, t, NULL);
+		while (!ret && t->ep) {
+			t->ep->no_end = true;
+			ret = pop(b, t, t->last_ts);
+		}
+		rr_task_put(b, t);
+	}
+	free(v);
+	return ret;
+}

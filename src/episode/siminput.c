@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * From a recorded episode to the simulator's input (siminput.h).  Work is
+ * linear in the subtree and the batches: one pre-order walk, then one pass
+ * over the batches, each found in the walk by a binary search on its memcg
+ * id.
+ */
+#include "siminput.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct walk_ctx {
+	const struct rr_episode *ep;
+	uint64_t offline_delay_ns;
+	struct rr_sim_memcg *out;
+	size_t n, cap;
+};
+
+static int preorder(struct walk_ctx *w, const struct rr_memcg *m, int parent)
+{
+	const struct rr_memcg_vals *v;
+	struct rr_sim_memcg *sm;
+	bool window = false;
+	int me;
+
+	if (!rr_memcg_in_epoch(m, w->ep->epoch))
+		return 0;	/* created after the episode started, or released before */
+	v = rr_memcg_at(m, w->ep->epoch);
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 16;
+		struct rr_sim_memcg *o = realloc(w->out, cap * sizeof(*o));
+
+		if (!o)
+			return -1;
+		w->out = o;
+		w->cap = cap;
+	}
+	me = (int)w->n++;
+	sm = &w->out[me];
+	memset(sm, 0, sizeof(*sm));
+	sm->id = m->id;
+	sm->parent = parent;
+	sm->online = rr_vals_online_at(v, w->ep->start_ns, w->offline_delay_ns, &window);
+	sm->swappiness = v->swappiness;
+	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
+		sm->lru_pages[l] = rr_vals_lru_pages(v, l);
+	rr_memcg_rstat_lru(m, w->ep->epoch, sm->rstat_lru_pages);
+	for (int i = 0; i < m->nr_children; i++)
+		if (preorder(w, m->children[i], me))
+			return -1;
+	return 0;
+}
+
+struct id_index {
+	uint64_t id;
+	size_t k;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct id_index *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Per memcg of the walk, while the batches are read. */
+struct acc {
+	uint64_t sc[RR_NR_LRU_TYPES], rc[RR_NR_LRU_TYPES];	/* inactive, with a shrink event */
+	uint64_t rq[RR_NR_LRU_TYPES], tk[RR_NR_LRU_TYPES];	/* inactive, all */
+	size_t nr_outcomes, nr_boundaries, nr_batches;
+	int last_prio;
+	uint64_t removed[RR_NR_EVICTABLE_LRU];
+};
+
+void rr_episode_sim_input_free(struct rr_sim_input *in)
+{
+	free(in->memcgs);
+	free(in->outcomes);
+	free(in->boundaries);
+	in->memcgs = NULL;
+	in->outcomes = NULL;
+	in->boundaries = NULL;
+}
+
+/* The outcome ratios of memcg @k: this episode's own recorded batches of
+ * it, else its history, else "no data" (ratio 1). */
+static void ratios(struct rr_sim_memcg *sm, const struct acc *a,
+		   const struct rr_outcome_stats *hist)
+{
+	for (int t = 0; t < RR_NR_LRU_TYPES; t++) {
+		uint64_t sc = a->sc[t], rc = a->rc[t], rq = a->rq[t], tk = a->tk[t];
+
+		if (!sc) {
+			sc = hist->scanned[t];
+			rc = hist->reclaimed[t];
+		}
+		if (!rq) {
+			rq = hist->requested[t];
+			tk = hist->taken[t];
+		}
+		sm->ratio_num[t] = rc;
+		sm->ratio_den[t] = sc;
+		sm->taken_num[t] = tk;
+		sm->taken_den[t] = rq;
+		sm->pageout_num[t] = hist->pageouts[t];
+		sm->pageout_den[t] = hist->scanned[t];
+	}
+}
+
+/* One batch of memcg @k: outcome statistics and the call boundaries. */
+static void account(struct rr_sim_input *in, struct rr_sim_memcg *sm, struct acc *a,
+		    const struct rr_episode *ep, size_t i)
+{
+	const struct rr_batch *bt = &ep->batches[i];
+	int t = rr_lru_type(bt->lru);
+
+	if (!rr_lru_is_evictable(bt->lru))
+		return;	/* no kernel isolates from the unevictable list */
+	if (!rr_lru_is_active(bt->lru)) {
+		a->rq[t] += bt->nr_requested;
+		a->tk[t] += bt->nr_taken;
+		if (bt->has_shrink) {
+			a->sc[t] += bt->nr_taken;
+			a->rc[t] += bt->nr_reclaimed;
+		}
+		in->outcomes[(sm->recorded - in->outcomes) + sm->nr_recorded++] =
+			(struct rr_sim_outcome){
+				.lru = bt->lru, .nr_requested = bt->nr_requested,
+				.nr_taken = bt->nr_taken, .nr_reclaimed = bt->nr_reclaimed,
+				.nr_activate = bt->nr_activate, .nr_pageout = bt->nr_pageout,
+			};
+	}
+	/* a recorded shrink_lruvec() call at a new, lower priority: the sizes
+	 * the kernel saw, and what the episode had removed before it */
+	if (bt->priority >= 0 && bt->priority < a->last_prio && ep->ctx && ep->ctx[i].valid) {
+		struct rr_sim_boundary *bd =
+			&in->boundaries[(sm->boundaries - in->boundaries) + sm->nr_boundaries++];
+
+		bd->priority = bt->priority;
+		memcpy(bd->lru_pages, ep->ctx[i].lru_pages, sizeof(bd->lru_pages));
+		memcpy(bd->removed_before, a->removed, sizeof(a->removed));
+	}
+	if (bt->priority >= 0)
+		a->last_prio = bt->priority;
+	if (!rr_lru_is_active(bt->lru)) {
+		a->removed[bt->lru] += bt->nr_reclaimed + bt->nr_activate;
+		if (bt->nr_activate)
+			a->removed[bt->lru + 1] -= bt->nr_activate;
+	}
+}
+
+int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
+			 const struct rr_kernel_model *km, unsigned int page_shift,
+			 uint64_t offline_delay_ns, struct rr_sim_input *in,
+			 struct rr_error *err)
+{
+	const struct rr_memcg *root = ep->root_memcg_id ?
+				      rr_state_find(st, ep->root_memcg_id) : NULL;
+	const struct rr_memcg_vals *rv;
+	struct walk_ctx w = { .ep = ep, .offline_delay_ns = offline_delay_ns };
+	struct id_index *index = NULL;
+	struct acc *acc = NULL;
+	size_t *owner = NULL, nb = 0, no = 0;
+
+	memset(in, 0, sizeof(*in));
+	in->cursor = -1;
+	if (!root || !rr_memcg_in_epoch(root, ep->epoch)) {
+		rr_error_set(err, "", "episode %llu: reclaim root unknown",
+			     (unsigned long long)ep->replay_seq);
+		return -1;
+	}
+	if (preorder(&w, root, -1))
+		goto oom;
+	in->memcgs = w.out;
+	in->nr_memcgs = w.n;
+	index = malloc(w.n * sizeof(*index));
+	acc = calloc(w.n, sizeof(*acc));
+	owner = malloc((ep->nr_batches + 1) * sizeof(*owner));
+	in->outcomes = calloc(ep->nr_batches + 1, sizeof(*in->outcomes));
+	in->boundaries = calloc(ep->nr_batches + 1, sizeof(*in->boundaries));
+	if (!index || !acc || !owner || !in->outcomes || !in->boundaries)
+		goto oom;
+	for (size_t k = 0; k < w.n; k++) {
+		index[k] = (struct id_index){ .id = w.out[k].id, .k = k };
+		acc[k].last_prio = 99;
+	}
+	qsort(index, w.n, sizeof(*index), cmp_id);
+	/* which memcg of the walk each batch belongs to; how many each has */
+	for (size_t i = 0; i < ep->nr_batches; i++) {
+		struct id_index key = { .id = ep->batches[i].memcg_id };
+		const struct id_index *hit = key.id ? bsearch(&key, index, w.n, sizeof(key),
+								cmp_id) : NULL;
+
+		owner[i] = hit ? hit->k : SIZE_MAX;
+		if (hit)
+			acc[hit->k].nr_batches++;
+	}
+	/* each memcg's slice of the outcome and boundary storage, in walk order */
+	for (size_t k = 0; k < w.n; k++) {
+		w.out[k].recorded = &in->outcomes[no];
+		w.out[k].boundaries = &in->boundaries[nb];
+		no += acc[k].nr_batches;
+		nb += acc[k].nr_batches;
+	}
+	for (size_t i = 0; i < ep->nr_batches; i++)
+		if (owner[i] != SIZE_MAX)
+			account(in, &w.out[owner[i]], &acc[owner[i]], ep, i);
+	for (size_t k = 0; k < w.n; k++) {
+		const struct rr_memcg *m = rr_state_find(st, w.out[k].id);
+
+		ratios(&w.out[k], &acc[k], &rr_memcg_at(m, ep->epoch)->stats);
+	}
+	free(index);
+	free(acc);
+	free(owner);
+
+	rv = rr_memcg_at(root, ep->epoch);
+	in->km = km;
+	in->kind = ep->kind == RR_KIND_SOFTLIMIT ? RR_KIND_SOFTLIMIT : RR_KIND_MEMCG;
+	in->nr_pages = ep->nr_to_reclaim_pages;
+	in->page_shift = page_shift;
+	in->may_swap = true;
+	in->swap_present = ep->swap_inferred_present;
+	in->anon_cost = rv->anon_cost;
+	in->file_cost = rv->file_cost;
+	memcpy(in->root_rstat_lru_pages, w.out[0].rstat_lru_pages, sizeof(in->root_rstat_lru_pages));
+	for (int t = 0; t < RR_NR_LRU_TYPES; t++)
+		in->refaults_changed[t] = rv->refault_snapshot_valid &&
+			rv->rstat_ws_activate[t] != rv->refault_snapshot[t];
+	return 0;
+oom:
+	free(index);
+	free(acc);
+	free(owner);
+	if (!in->memcgs)
+		free(w.out);
+	rr_episode_sim_input_free(in);
+	rr_error_set(err, "", "out of memory");
+	return -1;
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The recorder's markers applied to the state (src/markers parses them):
+ * "meta" (swap, vm.swappiness, MGLRU, the v1 memory hierarchy), "items"
+ * (node_stat_item numbers), the cgroup snapshots ("snapshot begin/end"
+ * around one "memcg" line per cgroup) and the "proactive begin/end"
+ * markers around a memory.reclaim write.  The start snapshot gives every
+ * memcg that predates the trace its exact start sizes
+ * (docs/kernel-model.md, "Sizes of memcgs that predate a trace") and its
+ * v1 swappiness; later snapshots update the swappiness, limits and
+ * protection only.
+ */
+#include "builder-local.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../markers/markers.h"
+
+static void on_meta(struct rr_builder *b, const struct rr_marker_meta *meta)
+{
+	b->stats.meta_seen = true;
+	if (meta->swap_total_kb >= 0)
+		b->stats.swap_from_meta = meta->swap_total_kb > 0;
+	if (meta->vm_swappiness >= 0 && meta->vm_swappiness <= 200)
+		b->st.default_swappiness = (int)meta->vm_swappiness;
+	if (meta->kernel_release[0])
+		snprintf(b->stats.kernel_release, sizeof(b->stats.kernel_release), "%.63s",
+			 meta->kernel_release);
+	/* /sys/kernel/mm/lru_gen/enabled: "absent", or a mask, 0x0000 off */
+	if (meta->mglru[0] && strcmp(meta->mglru, "absent") && strcmp(meta->mglru, "unknown") &&
+	    strtoul(meta->mglru, NULL, 0) != 0)
+		b->stats.mglru_from_meta = true;
+}
+
+static void on_items(struct rr_builder *b, const struct rr_marker_items *it)
+{
+	for (int t = 0; t < RR_NR_LRU_TYPES; t++) {
+		if (it->workingset_activate[t] >= 0)
+			b->st.items.workingset_activate[t] = (int)it->workingset_activate[t];
+		if (it->workingset_restore[t] >= 0)
+			b->st.items.workingset_restore[t] = (int)it->workingset_restore[t];
+	}
+	b->st.items.from_trace = true;
+}
+
+static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
+{
+	struct rr_memcg *m;
+	struct rr_memcg_vals *v;
+
+	if (mc->id <= 0)
+		return 0;
+	m = rr_state_memcg(&b->st, (uint64_t)mc->id);
+	if (!m)
+		return -1;
+	v = rr_memcg_mut(&b->st, m);
+	if (mc->swappiness >= 0 && mc->swappiness <= 200)
+		v->swappiness = (int)mc->swappiness;
+	m->limit_bytes = mc->limit_bytes;
+	m->min_bytes = mc->min_bytes;
+	m->low_bytes = mc->low_bytes;
+	m->snapshotted = true;
+	if (m->limit_bytes > (1LL << 60))
+		m->limit_bytes = -1;	/* v1 "unlimited" is a huge number */
+	if (b->in_snapshot != 1)
+		return 0;
+	b->stats.snapshot_memcgs++;
+	if (!m->named && mc->path[0] && rr_state_name(&b->st, m, mc->path))
+		return -1;
+	if (!v->baseline_known) {
+		for (int l = 0; l < RR_NR_LRU; l++) {
+			v->lru_sum[l] = (int64_t)mc->lru_pages[l];
+			v->lru_low[l] = 0;
+		}
+		v->baseline_known = true;
+	}
+	return 0;
+}
+
+int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
+{
+	struct rr_marker mk;
+	struct task *t;
+
+	switch (rr_marker_parse(ev->str, ev->str_len > 0 ? (size_t)ev->str_len : 0, false, &mk)) {
+	case RR_MARKER_META:
+		on_meta(b, &mk.meta);
+		/* the memory hierarchy is known: replay what was held */
+		if (mk.meta.memory_hierarchy_id >= 0 && b->st.memory_root < 0)
+			return rr_builder_replay_held(b, (int)mk.meta.memory_hierarchy_id);
+		return 0;
+	case RR_MARKER_ITEMS:
+		on_items(b, &mk.items);
+		return 0;
+	case RR_MARKER_SNAPSHOT_BEGIN:
+		b->in_snapshot = !strcmp(mk.snapshot.when, "start") ? 1 : 2;
+		return 0;
+	case RR_MARKER_SNAPSHOT_END:
+		b->in_snapshot = 0;
+		return 0;
+	case RR_MARKER_MEMCG:
+		return b->in_snapshot ? on_memcg(b, &mk.memcg) : 0;
+	case RR_MARKER_PROACTIVE_BEGIN:
+		t = rr_task_get(b, ev->pid);
+		if (!t || rr_episode_begin(b, t, RR_KIND_PROACTIVE, ev->ts_ns))
+			return -1;
+		if (t->ep && t->ep->kind == RR_KIND_PROACTIVE)
+			t->ep->proactive_bytes = mk.proactive.bytes > 0 ?
+						 (uint64_t)mk.proactive.bytes : 0;
+		return 0;
+	case RR_MARKER_PROACTIVE_END: {
+		int ret;
+
+		t = rr_task_get(b, ev->pid);
+		if (!t)
+			return -1;
+		t->last_ts = ev->ts_ns;
+		ret = rr_episode_end(b, t, RR_KIND_PROACTIVE, ev, false);
+		rr_task_put(b, t);
+		return ret;
+	}
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tasks in reclaim and their batch in flight.
+ *
+ * A batch is one mm_vmscan_lru_isolate.  Its memcg is named by the first
+ * negative mod_memcg_lruvec_state of the isolated list that follows, or by
+ * the count_memcg_events PGSCAN/PGREFILL after it when nothing was taken
+ * (docs/kernel-model.md, "Event order inside one batch"); its write-outs
+ * are the mm_vmscan_write_folio events before its closing lru_shrink_*
+ * event, which gives the priority and the outcome.  Batches feed the
+ * state's outcome statistics and cost notes whatever episode they belong
+ * to (kswapd, DAMON, a memcg), because lru_note_cost() reaches every
+ * ancestor whoever reclaims.
+ *
+ * Only tasks in reclaim have a record: one is made at a begin event or an
+ * isolate, and freed once its episode stack is empty and no batch is in
+ * flight.  The memcg a task was moved into is kept apart (struct
+ * task_memcg), as small as the number of moves.
+ */
+#include "builder-local.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct task *rr_task_find(struct rr_builder *b, int pid)
+{
+	struct task *t;
+
+	if (b->last_task && b->last_task->pid == pid)
+		return b->last_task;
+	HASH_FIND_INT(b->tasks, &pid, t);
+	if (t)
+		b->last_task = t;
+	return t;
+}
+
+struct task *rr_task_get(struct rr_builder *b, int pid)
+{
+	struct task *t = rr_task_find(b, pid);
+
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	HASH_ADD_INT(b->tasks, pid, t);
+	b->last_task = t;
+	return t;
+}
+
+void rr_task_put(struct rr_builder *b, struct task *t)
+{
+	if (!t || t->ep || t->batch_open)
+		return;
+	HASH_DEL(b->tasks, t);
+	if (b->last_task == t)
+		b->last_task = NULL;
+	free(t);
+}
+
+uint64_t rr_task_memcg(const struct rr_builder *b, int pid)
+{
+	struct task_memcg *tm;
+
+	HASH_FIND_INT(b->task_memcgs, &pid, tm);
+	return tm ? tm->memcg_id : 0;
+}
+
+int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id)
+{
+	struct task_memcg *tm;
+
+	HASH_FIND_INT(b->task_memcgs, &pid, tm);
+	if (!tm) {
+		tm = calloc(1, sizeof(*tm));
+		if (!tm)
+			return -1;
+		tm->pid = pid;
+		HASH_ADD_INT(b->task_memcgs, pid, tm);
+	}
+	tm->memcg_id = memcg_id;
+	return 0;
+}
+
+/* A vmscan event of the task: later LRU deltas of it belong to the next
+ * batch's lru_add_drain(). */
+void rr_task_drain_reset(struct task *t, uint64_t ts_ns)
+{
+	t->last_vmscan_ns = ts_ns;
+	t->nr_drain = 0;
+	t->drain_overflow = false;
+}
+
+void rr_task_drain_log(struct task *t, const struct rr_event *ev)
+{
+	if (t->nr_drain < DRAIN_MAX)
+		t->drain[t->nr_drain++] = (struct drain_delta){
+			.id = ev->id, .item = ev->item, .val = ev->val };
+	else
+		t->drain_overflow = true;
+}
+
+static struct rr_batch *ep_batch(struct task *t)
+{
+	if (!t->batch_ep || t->batch_index >= t->batch_ep->nr_batches)
+		return NULL;
+	return &t->batch_ep->batches[t->batch_index];
+}
+
+/* Make room for one more batch in @ep (and its context, if replayable). */
+static int ep_grow(struct rr_episode *ep)
+{
+	if (ep->nr_batches == ep->cap_batches) {
+		size_t cap = ep->cap_batches ? ep->cap_batches * 2 : 32;
+		struct rr_batch *nb = realloc(ep->batches, cap * sizeof(*nb));
+
+		if (!nb)
+			return -1;
+		ep->batches = nb;
+		ep->cap_batches = cap;
+	}
+	if (ep->replayable && ep->cap_ctx < ep->cap_batches) {
+		struct rr_batch_ctx *nc = realloc(ep->ctx, ep->cap_batches * sizeof(*nc));
+
+		if (!nc)
+			return -1;
+		ep->ctx = nc;
+		ep->cap_ctx = ep->cap_batches;
+	}
+	return 0;
+}
+
+int rr_task_isolate(struct rr_builder *b, struct task *t, const struct rr_event *ev)
+{
+	struct rr_episode *ep;
+
+	if (t->batch_open &&	/* nr_taken == 0 inactive batch: no shrink event */
+	    rr_task_batch_close(b, t, NULL))
+		return -1;
+	memcpy(t->batch_drain, t->drain, (size_t)t->nr_drain * sizeof(t->drain[0]));
+	t->nr_batch_drain = t->drain_overflow ? -1 : t->nr_drain;
+	t->batch_prev_vmscan_ns = t->last_vmscan_ns;
+	rr_task_drain_reset(t, ev->ts_ns);
+	b->stats.batches++;
+	memset(&t->batch, 0, sizeof(t->batch));
+	t->batch.lru = ev->lru;
+	t->batch.priority = -1;
+	t->batch.nr_requested = ev->nr_requested;
+	t->batch.nr_scanned = ev->nr_scanned;
+	t->batch.nr_taken = ev->nr_taken;
+	t->batch.ts_ns = ev->ts_ns;
+	/* classic reclaim asks for at most SWAP_CLUSTER_MAX pages a batch;
+	 * MGLRU's scan_folios() reports MAX_LRU_BATCH */
+	t->batch.mglru = ev->nr_requested > RR_SWAP_CLUSTER_MAX;
+	t->batch_open = true;
+	t->awaiting_memcg = true;
+
+	/* batches outside any begin/end pair: an episode that began before
+	 * the trace */
+	ep = t->ep ? t->ep : rr_episode_unknown(b, t, ev->ts_ns);
+	if (!ep)
+		return -1;
+	if (t->batch.mglru) {
+		b->stats.mglru_batches++;
+		ep->mglru = true;
+	}
+	if (ep->replayable && ev->lru == RR_LRU_INACTIVE_ANON && ev->nr_taken > 0)
+		b->anon_scanned_seen = true;
+	t->batch_ep = NULL;
+	if (rr_episode_keeps_batches(b, ep)) {
+		if (ep_grow(ep))
+			return -1;
+		t->batch_ep = ep;
+		t->batch_index = ep->nr_batches;
+		if (ep->replayable)
+			ep->ctx[ep->nr_batches].valid = false;
+		ep->batches[ep->nr_batches++] = t->batch;
+	}
+	return 0;
+}
+
+/* Capture the decision inputs of the batch in flight (see rr_batch_ctx). */
+static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
+{
+	struct rr_episode *ep = t->batch_ep;
+	struct rr_batch_ctx *c;
+	bool window = false;
+	int d = 0;
+
+	if (!ep || !ep->replayable || t->nr_batch_drain < 0)
+		return;
+	c = &ep->ctx[t->batch_index];
+	memset(c, 0, sizeof(*c));
+	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+		int64_t v = (int64_t)rr_memcg_lru_pages(m, l);
+
+		for (int i = 0; i < t->nr_batch_drain; i++)
+			if (t->batch_drain[i].id == m->id && t->batch_drain[i].item == l)
+				v -= t->batch_drain[i].val;
+		c->lru_pages[l] = v > 0 ? (uint64_t)v : 0;
+	}
+	c->online = rr_vals_online_at(&m->v, t->batch.ts_ns, b->opts.offline_delay_ns, &window);
+	c->swappiness = m->v.swappiness;
+	/* prepare_scan_control() read the rstat view before this task's last
+	 * vmscan event; a flush since then came after the decision */
+	for (struct rr_memcg *a = m; a && d < RR_CHAIN_MAX; a = a->parent, d++) {
+		int64_t ws[RR_NR_LRU_TYPES];
+
+		c->chain[d].id = a->id;
+		c->chain[d].anon_cost = a->v.anon_cost;
+		c->chain[d].file_cost = a->v.file_cost;
+		rr_memcg_rstat_at(a, t->batch_prev_vmscan_ns, c->chain[d].rstat_lru_pages, ws);
+		for (int k = 0; k < RR_NR_LRU_TYPES; k++)
+			c->chain[d].refaults_changed[k] = a->v.refault_snapshot_valid &&
+				ws[k] != a->v.refault_snapshot[k];
+	}
+	c->depth = d;
+	/* in the rmdir -> offline window the online state is a guess; the
+	 * fidelity check tries both */
+	c->in_window = window;
+	c->valid = true;
+}
+
+void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id)
+{
+	struct rr_batch *eb = ep_batch(t);
+	/* (created here if this is its first event, as rr_state_apply() would) */
+	struct rr_memcg *m = rr_state_memcg(&b->st, memcg_id);
+
+	/* the running sum before this batch's decrements (for the isolate
+	 * bound, infer.c) */
+	t->batch_sum_valid = m && rr_lru_is_evictable(t->batch.lru);
+	if (t->batch_sum_valid)
+		t->batch_sum = m->v.lru_sum[t->batch.lru];
+	t->batch.memcg_id = memcg_id;
+	t->awaiting_memcg = false;
+	if (eb) {
+		eb->memcg_id = memcg_id;
+		if (m)
+			capture(b, t, m);
+	}
+}
+
+/* Close the batch in flight: statistics and cost notes. */
+int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_event *ev)
+{
+	struct rr_batch *eb = ep_batch(t);
+	struct rr_memcg *m = t->batch.memcg_id ? rr_state_find(&b->st, t->batch.memcg_id) : NULL;
+	int type = rr_lru_type(t->batch.lru);
+
+	if (ev) {
+		t->batch.priority = ev->priority;
+		t->batch.has_shrink = true;
+		if (ev->type == RR_EV_SHRINK_INACTIVE) {
+			t->batch.nr_reclaimed = ev->nr_reclaimed;
+			t->batch.nr_activate = ev->nr_activate;
+		}
+	}
+	if (eb) {
+		*eb = t->batch;
+		/* earlier nr_taken == 0 batches had no priority of their own */
+		if (eb->priority >= 0)
+			for (size_t i = t->batch_index; i-- > 0 &&
+			     t->batch_ep->batches[i].priority < 0;)
+				t->batch_ep->batches[i].priority = eb->priority;
+	}
+	if (ev && m && ev->type == RR_EV_SHRINK_INACTIVE) {
+		struct rr_memcg_vals *v = rr_memcg_mut(&b->st, m);
+
+		v->stats.scanned[type] += ev->nr_scanned;
+		v->stats.reclaimed[type] += ev->nr_reclaimed;
+		v->stats.pageouts[type] += t->batch.nr_pageout;
+		v->stats.requested[type] += t->batch.nr_requested;
+		v->stats.taken[type] += t->batch.nr_taken;
+		/* lru_note_cost() from shrink_inactive_list() */
+		if (b->st.cost_rotations_x32)
+			rr_state_note_cost(&b->st, m, type, t->batch.nr_pageout * RR_SWAP_CLUSTER_MAX +
+					   (ev->nr_scanned - ev->nr_reclaimed));
+		else
+			rr_state_note_cost(&b->st, m, type, t->batch.nr_pageout);
+	} else if (ev && m && ev->type == RR_EV_SHRINK_ACTIVE &&
+		   b->st.cost_rotations_x32 && ev->nr_referenced) {
+		rr_state_note_cost(&b->st, m, type, ev->nr_referenced);
+	}
+	if (!t->batch.memcg_id)
+		b->stats.batches_unattributed++;
+	rr_infer_isolate_bound(b, t);
+	t->batch_open = false;
+	t->awaiting_memcg = false;
+	t->batch_sum_valid = false;
+	t->batch_ep = NULL;
+	return b->st.oom ? -1 : 0;
+}

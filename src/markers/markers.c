@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Marker lines of `reclaim-replay record`: one writer and one parser (see
+ * markers.h).  The parser looks keys up by name, so it accepts the keys in
+ * any order and ignores the ones it does not know.
+ */
+#include "markers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char prefix[] = RR_MARKER_PREFIX " ";
+#define PREFIX_LEN (sizeof(prefix) - 1)
+
+/*
+ * The value of "key=" in @s (@len bytes): a key starts the body or follows
+ * a space; the value runs to the next space, or, for "path", to the end.
+ * Copied into @buf (cut to @bufsz - 1 bytes).  NULL if the key is absent.
+ */
+static const char *val(const char *s, size_t len, const char *key, char *buf, size_t bufsz)
+{
+	size_t klen = strlen(key);
+	bool rest = !strcmp(key, "path");
+
+	for (size_t i = 0; i + klen < len; i++) {
+		size_t j, n = 0;
+
+		if ((i && s[i - 1] != ' ') || memcmp(s + i, key, klen) || s[i + klen] != '=')
+			continue;
+		for (j = i + klen + 1; j < len && (rest || s[j] != ' ') && n < bufsz - 1; j++)
+			buf[n++] = s[j];
+		buf[n] = 0;
+		return buf;
+	}
+	return NULL;
+}
+
+static long long num(const char *s, size_t len, const char *key, long long def)
+{
+	char buf[64];
+
+	return val(s, len, key, buf, sizeof(buf)) ? strtoll(buf, NULL, 10) : def;
+}
+
+static void str(const char *s, size_t len, const char *key, char *out, size_t outsz)
+{
+	if (!val(s, len, key, out, outsz))
+		out[0] = 0;
+}
+
+/* Does the body @s start with the keyword @kw followed by a space (or end
+ * the line, where @alone allows a keyword without keys)? */
+static bool keyword(const char *s, size_t len, const char *kw, bool alone)
+{
+	size_t n = strlen(kw);
+
+	if (len < n || memcmp(s, kw, n))
+		return false;
+	return len == n ? alone : s[n] == ' ';
+}
+
+static void parse_meta(const char *s, size_t len, struct rr_marker_meta *m)
+{
+	str(s, len, "kernel_release", m->kernel_release, sizeof(m->kernel_release));
+	m->page_size = num(s, len, "page_size", -1);
+	m->cpus = num(s, len, "cpus", -1);
+	m->cgroup_version = num(s, len, "cgroup_version", -1);
+	m->memory_hierarchy_id = num(s, len, "memory_hierarchy_id", -1);
+	m->swap_total_kb = num(s, len, "swap_total_kb", -1);
+	m->vm_swappiness = num(s, len, "vm_swappiness", -1);
+	str(s, len, "mglru", m->mglru, sizeof(m->mglru));
+	m->buffer_kb = num(s, len, "buffer_kb", -1);
+	m->duration_s = num(s, len, "duration_s", -1);
+}
+
+static void parse_items(const char *s, size_t len, struct rr_marker_items *it)
+{
+	static const char *const type[RR_NR_LRU_TYPES] = { "anon", "file" };
+	char key[64];
+
+	str(s, len, "source", it->source, sizeof(it->source));
+	it->nr_lru_base = num(s, len, "nr_lru_base", -1);
+	for (int t = 0; t < RR_NR_LRU_TYPES; t++) {
+		snprintf(key, sizeof(key), "workingset_refault_%s", type[t]);
+		it->workingset_refault[t] = num(s, len, key, -1);
+		snprintf(key, sizeof(key), "workingset_activate_%s", type[t]);
+		it->workingset_activate[t] = num(s, len, key, -1);
+		snprintf(key, sizeof(key), "workingset_restore_%s", type[t]);
+		it->workingset_restore[t] = num(s, len, key, -1);
+	}
+	it->pgscan_kswapd = num(s, len, "pgscan_kswapd", -1);
+	it->pgscan_direct = num(s, len, "pgscan_direct", -1);
+	it->pgscan_proactive = num(s, len, "pgscan_proactive", -1);
+	it->pgrefill = num(s, len, "pgrefill", -1);
+}
+
+static void parse_memcg(const char *s, size_t len, struct rr_marker_memcg *mc)
+{
+	mc->id = num(s, len, "id", -1);
+	mc->level = num(s, len, "level", -1);
+	mc->swappiness = num(s, len, "swappiness", -1);
+	for (int l = 0; l < RR_NR_LRU; l++)
+		mc->lru_pages[l] = (uint64_t)num(s, len, rr_lru_names[l], 0);
+	mc->limit_bytes = num(s, len, "limit_bytes", 0);
+	mc->min_bytes = num(s, len, "min_bytes", -1);
+	mc->low_bytes = num(s, len, "low_bytes", -1);
+	str(s, len, "path", mc->path, sizeof(mc->path));
+}
+
+enum rr_marker_kind rr_marker_parse(const char *text, size_t len, bool anywhere,
+				    struct rr_marker *m)
+{
+	const char *s = text;
+
+	m->kind = RR_MARKER_NONE;
+	if (!text)
+		return m->kind;
+	if (len < PREFIX_LEN || memcmp(s, prefix, PREFIX_LEN)) {
+		const char *p = anywhere ? memmem(text, len, prefix, PREFIX_LEN) : NULL;
+
+		if (!p)
+			return m->kind;
+		s = p;
+	}
+	len -= (size_t)(s - text) + PREFIX_LEN;
+	s += PREFIX_LEN;
+
+	if (keyword(s, len, "meta", false)) {
+		memset(&m->meta, 0, sizeof(m->meta));
+		parse_meta(s, len, &m->meta);
+		m->kind = RR_MARKER_META;
+	} else if (keyword(s, len, "items", false)) {
+		memset(&m->items, 0, sizeof(m->items));
+		parse_items(s, len, &m->items);
+		m->kind = RR_MARKER_ITEMS;
+	} else if (keyword(s, len, "memcg", false)) {
+		memset(&m->memcg, 0, sizeof(m->memcg));
+		parse_memcg(s, len, &m->memcg);
+		m->kind = RR_MARKER_MEMCG;
+	} else if (keyword(s, len, "snapshot begin", false) ||
+		   keyword(s, len, "snapshot end", true)) {
+		memset(&m->snapshot, 0, sizeof(m->snapshot));
+		str(s, len, "when", m->snapshot.when, sizeof(m->snapshot.when));
+		m->snapshot.cgroups = num(s, len, "cgroups", -1);
+		m->kind = s[9] == 'b' ? RR_MARKER_SNAPSHOT_BEGIN : RR_MARKER_SNAPSHOT_END;
+	} else if (keyword(s, len, "proactive begin", false) ||
+		   keyword(s, len, "proactive end", false)) {
+		memset(&m->proactive, 0, sizeof(m->proactive));
+		m->proactive.bytes = num(s, len, "bytes", -1);
+		str(s, len, "result", m->proactive.result, sizeof(m->proactive.result));
+		m->proactive.errno_value = num(s, len, "errno", -1);
+		m->kind = s[10] == 'b' ? RR_MARKER_PROACTIVE_BEGIN : RR_MARKER_PROACTIVE_END;
+	} else if (keyword(s, len, "filters", false)) {
+		m->kind = RR_MARKER_FILTERS;
+	} else if (keyword(s, len, "events", false)) {
+		m->kind = RR_MARKER_EVENTS;
+	} else if (keyword(s, len, "lost", true)) {
+		m->kind = RR_MARKER_LOST;
+	} else {
+		m->kind = RR_MARKER_OTHER;
+	}
+	return m->kind;
+}
+
+int rr_marker_format_meta(char *buf, size_t len, const struct rr_marker_meta *m)
+{
+	return snprintf(buf, len,
+			"meta version=%d kernel_release=%s page_size=%lld cpus=%lld "
+			"cgroup_version=%lld memory_hierarchy_id=%lld swap_total_kb=%lld "
+			"vm_swappiness=%lld mglru=%s buffer_kb=%lld duration_s=%lld",
+			RR_MARKER_VERSION, m->kernel_release, m->page_size, m->cpus,
+			m->cgroup_version, m->memory_hierarchy_id, m->swap_total_kb,
+			m->vm_swappiness, m->mglru, m->buffer_kb, m->duration_s);
+}
+
+int rr_marker_format_items(char *buf, size_t len, const struct rr_marker_items *it)
+{
+	return snprintf(buf, len,
+			"items source=%s nr_lru_base=%lld workingset_refault_anon=%lld "
+			"workingset_refault_file=%lld workingset_activate_anon=%lld "
+			"workingset_activate_file=%lld workingset_restore_anon=%lld "
+			"workingset_restore_file=%lld pgscan_kswapd=%lld pgscan_direct=%lld "
+			"pgscan_proactive=%lld pgrefill=%lld",
+			it->source, it->nr_lru_base, it->workingset_refault[0],
+			it->workingset_refault[1], it->workingset_activate[0],
+			it->workingset_activate[1], it->workingset_restore[0],
+			it->workingset_restore[1], it->pgscan_kswapd, it->pgscan_direct,
+			it->pgscan_proactive, it->pgrefill);
+}
+
+int rr_marker_format_filter(char *buf, size_t len, const char *event, const char *filter)
+{
+	return snprintf(buf, len, "filters %s=%s", event, filter);
+}
+
+int rr_marker_format_events(char *buf, size_t len, const char *enabled)
+{
+	return snprintf(buf, len, "events enabled=%s", enabled);
+}
+
+int rr_marker_format_snapshot(char *buf, size_t len, bool begin,
+			      const struct rr_marker_snapshot *s)
+{
+	if (begin)
+		return snprintf(buf, len, "snapshot begin when=%s", s->when);
+	return snprintf(buf, len, "snapshot end when=%s cgroups=%lld", s->when, s->cgroups);
+}
+
+int rr_marker_format_memcg(char *buf, size_t len, const struct rr_marker_memcg *mc)
+{
+	return snprintf(buf, len,
+			"memcg id=%lld level=%lld swappiness=%lld inactive_anon=%llu "
+			"active_anon=%llu inactive_file=%llu active_file=%llu unevictable=%llu "
+			"limit_bytes=%lld min_bytes=%lld low_bytes=%lld path=%s",
+			mc->id, mc->level, mc->swappiness,
+			(unsigned long long)mc->lru_pages[RR_LRU_INACTIVE_ANON],
+			(unsigned long long)mc->lru_pages[RR_LRU_ACTIVE_ANON],
+			(unsigned long long)mc->lru_pages[RR_LRU_INACTIVE_FILE],
+			(unsigned long long)mc->lru_pages[RR_LRU_ACTIVE_FILE],
+			(unsigned long long)mc->lru_pages[RR_LRU_UNEVICTABLE],
+			mc->limit_bytes, mc->min_bytes, mc->low_bytes, mc->path);
+}
+
+int rr_marker_format_proactive(char *buf, size_t len, bool begin,
+			       const struct rr_marker_proactive *p)
+{
+	if (begin)
+		return snprintf(buf, len, "proactive begin bytes=%lld", p->bytes);
+	return snprintf(buf, len, "proactive end bytes=%lld result=%s errno=%lld",
+			p->bytes, p->result, p->errno_value);
+}
+
+int rr_marker_format_lost(char *buf, size_t len, const uint64_t *lost, int nr_cpus)
+{
+	int n = snprintf(buf, len, "lost");
+
+	for (int c = 0; c < nr_cpus && n >= 0 && (size_t)n + 32 < len; c++)
+		n += snprintf(buf + n, len - (size_t)n, " cpu%d=%llu", c,
+			      (unsigned long long)lost[c]);
+	return n;
+}

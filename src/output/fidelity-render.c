@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Renderers of the fidelity totals (src/fidelity): the "fidelity" object
+ * of the JSON outputs (man reclaim-replay-json.5) and the text block of
+ * `report --fidelity` and the compare table.
+ */
+#include "output.h"
+
+static double share(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+json_t *rr_fidelity_json(const struct rr_fidelity *f)
+{
+	json_t *j = json_object(), *uc = json_object(), *worst = json_array(),
+	       *kinds = json_object();
+	uint64_t total_uc = 0;
+
+	for (int i = 0; i < RR_UC__COUNT; i++) {
+		total_uc += f->unchecked[i];
+		if (f->unchecked[i])
+			json_object_set_new(uc, rr_unchecked_name((enum rr_unchecked)i), json_integer((json_int_t)f->unchecked[i]));
+	}
+	json_object_set_new(j, "decisions_checked", json_integer((json_int_t)f->decisions_checked));
+	json_object_set_new(j, "exact", json_integer((json_int_t)f->exact));
+	json_object_set_new(j, "off_by_one", json_integer((json_int_t)f->off_by_one));
+	json_object_set_new(j, "within_one_batch", json_integer((json_int_t)f->within_one_batch));
+	json_object_set_new(j, "mismatched", json_integer((json_int_t)f->mismatched));
+	json_object_set_new(j, "exact_share",
+			    json_real(share(f->exact, f->decisions_checked)));
+	json_object_set_new(j, "within_one_batch_share",
+			    json_real(share(f->within_one_batch, f->decisions_checked)));
+	json_object_set_new(j, "decisions_unchecked", json_integer((json_int_t)total_uc));
+	json_object_set_new(j, "unchecked_reasons", uc);
+	for (int k = 0; k < RR_KIND__COUNT; k++) {
+		json_t *o;
+
+		if (!f->kind_checked[k])
+			continue;
+		o = json_object();
+		json_object_set_new(o, "decisions_checked", json_integer((json_int_t)f->kind_checked[k]));
+		json_object_set_new(o, "exact", json_integer((json_int_t)f->kind_exact[k]));
+		json_object_set_new(o, "exact_share", json_real(share(f->kind_exact[k], f->kind_checked[k])));
+		json_object_set_new(kinds, rr_reclaim_kind_name((enum rr_reclaim_kind)k), o);
+	}
+	json_object_set_new(j, "by_kind", kinds);
+	json_object_set_new(j, "trajectory_checked", json_integer((json_int_t)f->trajectory_checked));
+	json_object_set_new(j, "trajectory_exact", json_integer((json_int_t)f->trajectory_exact));
+	json_object_set_new(j, "trajectory_exact_share",
+			    json_real(share(f->trajectory_exact, f->trajectory_checked)));
+	json_object_set_new(j, "trajectory_same_calls", json_integer((json_int_t)f->trajectory_same_calls));
+	json_object_set_new(j, "trajectory_concurrent", json_integer((json_int_t)f->trajectory_overlapped));
+	json_object_set_new(j, "trajectory_concurrent_exact",
+			    json_integer((json_int_t)f->trajectory_overlapped_exact));
+	json_object_set_new(j, "trajectory_same_stop_priority", json_integer((json_int_t)f->trajectory_same_stop));
+	json_object_set_new(j, "trajectory_same_nr_reclaimed",
+			    json_integer((json_int_t)f->trajectory_same_reclaimed));
+	json_object_set_new(j, "episodes_total", json_integer((json_int_t)f->episodes_total));
+	json_object_set_new(j, "episodes_checkable", json_integer((json_int_t)f->episodes_checkable));
+	json_object_set_new(j, "trajectory_unchecked_offline_window",
+			    json_integer((json_int_t)f->trajectory_unchecked_window));
+	json_object_set_new(j, "offline_moments_inferred",
+			    json_integer((json_int_t)f->offline_moments_inferred));
+	for (int i = 0; i < f->nr_worst; i++) {
+		json_t *w = json_object();
+
+		json_object_set_new(w, "episode", json_integer((json_int_t)f->worst[i].episode));
+		json_object_set_new(w, "cgroup", json_string(f->worst[i].cgroup));
+		json_object_set_new(w, "decisions_checked", json_integer((json_int_t)f->worst[i].checked));
+		json_object_set_new(w, "not_exact", json_integer((json_int_t)f->worst[i].mismatched));
+		json_object_set_new(w, "first_mismatch", json_string(f->worst[i].first));
+		json_object_set_new(w, "likely_cause", json_string(f->worst[i].reason));
+		json_array_append_new(worst, w);
+	}
+	json_object_set_new(j, "worst_episodes", worst);
+	return j;
+}
+
+void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
+{
+	uint64_t n = f->decisions_checked;
+
+	fprintf(out, "fidelity of the baseline against the recording:\n");
+	if (f->swappiness_assumed)
+		fprintf(out, "  (v1 swappiness assumed 60: the trace does not say; a cgroup set otherwise "
+			"shows as SCAN_FRACT mismatches)\n");
+	fprintf(out, "  decisions (shrink_lruvec() calls) checked: %llu\n", (unsigned long long)n);
+	fprintf(out, "    exact             %8llu  %6.2f%%\n", (unsigned long long)f->exact,
+		100.0 * share(f->exact, n));
+	fprintf(out, "    off by one page   %8llu  %6.2f%%  (not exact, every list within 1 page)\n",
+		(unsigned long long)f->off_by_one, 100.0 * share(f->off_by_one, n));
+	fprintf(out, "    within one batch  %8llu  %6.2f%%  (every list within 32 pages, exact included)\n",
+		(unsigned long long)f->within_one_batch, 100.0 * share(f->within_one_batch, n));
+	fprintf(out, "    mismatched        %8llu  %6.2f%%\n", (unsigned long long)f->mismatched,
+		100.0 * share(f->mismatched, n));
+	for (int i = 0; i < RR_UC__COUNT; i++)
+		if (f->unchecked[i])
+			fprintf(out, "  not judged (%s): %llu\n", rr_unchecked_name((enum rr_unchecked)i),
+				(unsigned long long)f->unchecked[i]);
+	fprintf(out, "  trajectories checked: %llu of %llu episodes; exact %llu (%.2f%%): same calls %llu, "
+		"same stop priority %llu, same pages reclaimed %llu\n",
+		(unsigned long long)f->trajectory_checked, (unsigned long long)f->episodes_total,
+		(unsigned long long)f->trajectory_exact,
+		100.0 * share(f->trajectory_exact, f->trajectory_checked),
+		(unsigned long long)f->trajectory_same_calls,
+		(unsigned long long)f->trajectory_same_stop,
+		(unsigned long long)f->trajectory_same_reclaimed);
+	if (f->trajectory_overlapped)
+		fprintf(out, "  (%llu of them overlap another task's reclaim, %llu exact: concurrent "
+			"reclaimers share lists and the walk cursor, which a per-episode replay "
+			"does not model)\n", (unsigned long long)f->trajectory_overlapped,
+			(unsigned long long)f->trajectory_overlapped_exact);
+	if (f->nr_worst)
+		fprintf(out, "  worst episodes:\n");
+	for (int i = 0; i < f->nr_worst; i++)
+		fprintf(out, "    #%llu %s: %llu of %llu calls not exact (likely: %s); first: %s\n",
+			(unsigned long long)f->worst[i].episode, f->worst[i].cgroup,
+			(unsigned long long)f->worst[i].mismatched,
+			(unsigned long long)f->worst[i].checked, f->worst[i].reason, f->worst[i].first);
+}

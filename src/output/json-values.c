@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The JSON encoding of the diff data (man reclaim-replay-json.5), through
+ * jansson.  Keys are inserted in a fixed order (jansson keeps insertion
+ * order) and arrays follow episode order, so the same input gives the
+ * same bytes.  Page counts are integers; units are in the key name where a
+ * number could be pages or bytes.
+ */
+#include "output.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *u64(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *i64(int64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static const char *memcg_path(const struct rr_state *st, uint64_t id)
+{
+	const struct rr_memcg *m = id && st ? rr_state_find(st, id) : NULL;
+
+	return m ? m->path : NULL;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *stats_json(const struct rr_input_desc *in)
+{
+	const struct rr_trace_info *ti = in->ti;
+	const struct rr_builder_stats *bs = in->bs;
+	json_t *st = json_object();
+
+	json_object_set_new(st, "events", u64(bs->events));
+	json_object_set_new(st, "missed_events", u64(ti->nr_missed_events));
+	json_object_set_new(st, "memcg_episodes", u64(bs->replay_ended[RR_KIND_MEMCG]));
+	json_object_set_new(st, "softlimit_episodes", u64(bs->replay_ended[RR_KIND_SOFTLIMIT]));
+	json_object_set_new(st, "unterminated_episodes", u64(bs->unterminated_episodes));
+	json_object_set_new(st, "direct_reclaim_begins", u64(bs->begins[RR_KIND_DIRECT]));
+	json_object_set_new(st, "kswapd_wakes", u64(bs->begins[RR_KIND_KSWAPD]));
+	json_object_set_new(st, "node_reclaim_begins", u64(bs->begins[RR_KIND_NODE]));
+	json_object_set_new(st, "lru_batches", u64(bs->batches));
+	json_object_set_new(st, "lru_batches_unattributed", u64(bs->batches_unattributed));
+	json_object_set_new(st, "rstat_flushes", u64(in->rstat_flushes));
+	json_object_set_new(st, "memcgs", json_integer(in->memcgs));
+	json_object_set_new(st, "reader_warnings", json_integer(in->reader_warnings));
+	if (in->reader_warnings)
+		json_object_set_new(st, "reader_first_warning", json_string(in->reader_first_warning));
+	json_object_set_new(st, "shrink_without_isolate", u64(bs->shrink_without_isolate));
+	if (ti->format == RR_FORMAT_TEXT) {
+		json_object_set_new(st, "text_lines", u64(ti->text_lines));
+		json_object_set_new(st, "text_other_lines", u64(ti->text_other_lines));
+		json_object_set_new(st, "text_malformed_events", u64(ti->text_malformed_events));
+	}
+	return st;
+}
+
+json_t *rr_json_input(const struct rr_input_desc *in)
+{
+	json_t *j = json_object(), *as = json_array();
+
+	for (int i = 0; i < in->nr_assumptions; i++)
+		json_array_append_new(as, json_string(in->assumptions[i]));
+	json_object_set_new(j, "file", json_string(in->file));
+	if (!in->ti) {
+		json_t *st = json_object();
+
+		json_object_set_new(j, "scenario", json_integer(in->scenario_version));
+		json_object_set_new(j, "kernel_release", json_string(in->kernel_release));
+		json_object_set_new(j, "kernel_release_source", json_string(in->release_source));
+		json_object_set_new(j, "page_size_bytes", u64(in->page_size_bytes));
+		json_object_set_new(j, "swap", json_boolean(in->swap));
+		json_object_set_new(j, "outcome_model", json_string(in->outcome_model));
+		json_object_set_new(j, "assumptions", as);
+		json_object_set_new(st, "events", json_integer(0));
+		json_object_set_new(st, "cgroups", json_integer(in->cgroups));
+		json_object_set_new(st, "requests", json_integer(in->requests));
+		json_object_set_new(j, "stats", st);
+		return j;
+	}
+	json_object_set_new(j, "format", json_string(in->ti->format == RR_FORMAT_TEXT ?
+						     "text" : "trace.dat"));
+	if (in->ti->format == RR_FORMAT_TRACE_DAT)
+		json_object_set_new(j, "file_version", json_integer(in->ti->file_version));
+	json_object_set_new(j, "kernel_release", json_string(in->kernel_release));
+	json_object_set_new(j, "kernel_release_source", json_string(in->release_source));
+	json_object_set_new(j, "page_size_bytes", u64(in->page_size_bytes));
+	json_object_set_new(j, "cpus", json_integer(in->ti->nr_cpus));
+	json_object_set_new(j, "buffers", json_integer(in->ti->nr_buffers));
+	json_object_set_new(j, "offline_delay_ms_assumed",
+			    json_real((double)in->offline_delay_ns / 1e6));
+	json_object_set_new(j, "assumptions", as);
+	json_object_set_new(j, "stats", stats_json(in));
+	json_object_set_new(j, "recorder_markers", json_boolean(in->bs->meta_seen));
+	json_object_set_new(j, "snapshot_memcgs", u64(in->bs->snapshot_memcgs));
+	return j;
+}
+
+json_t *rr_json_root(void)
+{
+	json_t *root = json_object(), *tool = json_object();
+
+	json_object_set_new(root, "schema_version", json_integer(RR_JSON_SCHEMA_VERSION));
+	json_object_set_new(tool, "name", json_string("reclaim-replay"));
+	json_object_set_new(tool, "version", json_string(RR_VERSION));
+	json_object_set_new(root, "tool", tool);
+	return root;
+}
+
+json_t *rr_json_policies(const struct rr_resolved_policy *policies, int nr_policies)
+{
+	json_t *pols = json_array();
+
+	for (int i = 0; i < nr_policies; i++) {
+		const struct rr_resolved_policy *p = &policies[i];
+		const struct rr_policy *last = p->component[p->nr_components - 1];
+		json_t *jp = json_object();
+
+		json_object_set_new(jp, "name", json_string(p->name));
+		json_object_set_new(jp, "summary", json_string(last->summary ? last->summary : ""));
+		json_object_set_new(jp, "kernel_ref",
+				    json_string(last->kernel_ref ? last->kernel_ref : ""));
+		json_object_set_new(jp, "scan_fract_target_from", json_string(p->scan_fract_from));
+		json_object_set_new(jp, "proactive_chunk_from", json_string(p->chunk_from));
+		json_array_append_new(pols, jp);
+	}
+	return pols;
+}
+
+static json_t *target_json(const struct rr_state *st, const struct rr_scan_target *t)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "cgroup", str_or_null(memcg_path(st, t->memcg_id)));
+	json_object_set_new(j, "cgroup_id", u64(t->memcg_id));
+	json_object_set_new(j, "priority", json_integer(t->priority));
+	json_object_set_new(j, "lru", json_string(rr_lru_name(t->lru)));
+	json_object_set_new(j, "nr_pages", u64(t->nr_pages));
+	return j;
+}
+
+static json_t *targets_json(const struct rr_state *st, const struct rr_scan_target *t, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, target_json(st, &t[i]));
+	return a;
+}
+
+static json_t *recorded_json(const struct rr_episode_diff *d)
+{
+	const struct rr_recorded_episode *r = &d->recorded;
+	json_t *j = json_object();
+
+	json_object_set_new(j, "nr_scanned", u64(r->nr_scanned));
+	json_object_set_new(j, "nr_reclaimed", u64(r->nr_reclaimed));
+	json_object_set_new(j, "nr_reclaimed_by_batches", u64(r->nr_reclaimed_by_batches));
+	json_object_set_new(j, "batches", u64(r->batches));
+	json_object_set_new(j, "lowest_priority", json_integer(r->lowest_priority));
+	json_object_set_new(j, "scan_targets", targets_json(d->names, r->targets, r->nr_targets));
+	return j;
+}
+
+static json_t *result_json(const struct rr_episode_diff *d, int p)
+{
+	const struct rr_sim_result *r = &d->results[p];
+	json_t *j = json_object(), *calls = json_array(), *floored = json_array(),
+	       *got = json_array();
+
+	json_object_set_new(j, "nr_scanned", u64(r->nr_scanned_pages));
+	json_object_set_new(j, "nr_reclaimed", u64(r->nr_reclaimed_pages));
+	/* by type; all 0 with the scenario "exact" model, which has no lists */
+	json_object_set_new(j, "nr_scanned_anon", u64(r->nr_scanned_type_pages[RR_LRU_ANON]));
+	json_object_set_new(j, "nr_scanned_file", u64(r->nr_scanned_type_pages[RR_LRU_FILE]));
+	json_object_set_new(j, "nr_reclaimed_anon", u64(r->nr_reclaimed_type_pages[RR_LRU_ANON]));
+	json_object_set_new(j, "nr_reclaimed_file", u64(r->nr_reclaimed_type_pages[RR_LRU_FILE]));
+	json_object_set_new(j, "calls", u64(r->calls));
+	json_object_set_new(j, "shrink_lruvec_calls", u64(r->shrink_lruvec_calls));
+	json_object_set_new(j, "batches", u64(r->batches));
+	json_object_set_new(j, "lowest_priority", json_integer(r->lowest_priority));
+	json_object_set_new(j, "retries", json_integer(r->retries));
+	json_object_set_new(j, "outcome", json_string(rr_outcome_name(d->outcome[p])));
+	for (size_t i = 0; i < r->nr_chunks; i++) {
+		uint64_t c = r->chunk_requests[i];
+
+		json_array_append_new(calls, u64(c));
+		json_array_append_new(got, u64(r->chunk_reclaimed[i]));
+		/* try_to_free_mem_cgroup_pages() floors each request */
+		json_array_append_new(floored, u64(c > RR_SWAP_CLUSTER_MAX ? c : RR_SWAP_CLUSTER_MAX));
+	}
+	json_object_set_new(j, "call_requests_pages", calls);
+	json_object_set_new(j, "call_nr_to_reclaim_pages", floored);
+	json_object_set_new(j, "call_reclaimed_pages", got);
+	json_object_set_new(j, "scan_targets", targets_json(d->names, r->targets, r->nr_targets));
+	return j;
+}
+
+/* Lists with a target in one result and none in the other. */
+static json_t *eligible_json(const struct rr_episode_diff *d, const struct rr_sim_result *r,
+			     const size_t *idx, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rr_scan_target *t = &r->targets[idx[i]];
+		json_t *e = json_object();
+
+		json_object_set_new(e, "cgroup", str_or_null(memcg_path(d->names, t->memcg_id)));
+		json_object_set_new(e, "priority", json_integer(t->priority));
+		json_object_set_new(e, "lru", json_string(rr_lru_name(t->lru)));
+		json_array_append_new(a, e);
+	}
+	return a;
+}
+
+static json_t *chunk_json(const struct rr_change *c)
+{
+	json_t *j;
+
+	if (!c->chunk_call)
+		return json_null();
+	j = json_object();
+	json_object_set_new(j, "call", u64(c->chunk_call));
+	json_object_set_new(j, "nr_pages", c->chunk_has_policy ? u64(c->chunk_pages) : json_null());
+	json_object_set_new(j, "baseline_nr_pages",
+			    c->chunk_has_baseline ? u64(c->chunk_baseline_pages) : json_null());
+	return j;
+}
+
+/* What changed against the baseline, in pages and MiB. */
+static json_t *changes_json(const struct rr_episode_diff *d, int p, uint64_t page_size)
+{
+	const struct rr_change *c = &d->changes[p];
+	double mib = (double)page_size / 1048576.0;
+	json_t *j = json_object();
+
+	json_object_set_new(j, "nr_scanned_delta", i64(c->nr_scanned_delta));
+	json_object_set_new(j, "nr_reclaimed_delta", i64(c->nr_reclaimed_delta));
+	json_object_set_new(j, "nr_scanned_anon_delta", i64(c->nr_scanned_type_delta[RR_LRU_ANON]));
+	json_object_set_new(j, "nr_scanned_file_delta", i64(c->nr_scanned_type_delta[RR_LRU_FILE]));
+	json_object_set_new(j, "nr_reclaimed_anon_delta",
+			    i64(c->nr_reclaimed_type_delta[RR_LRU_ANON]));
+	json_object_set_new(j, "nr_reclaimed_file_delta",
+			    i64(c->nr_reclaimed_type_delta[RR_LRU_FILE]));
+	json_object_set_new(j, "over_reclaim_pages", u64(d->over_reclaim[p]));
+	json_object_set_new(j, "over_reclaim_delta_mib",
+			    json_real((double)c->over_reclaim_delta_pages * mib));
+	json_object_set_new(j, "calls_delta", i64(c->calls_delta));
+	json_object_set_new(j, "lowest_priority_delta", json_integer(c->lowest_priority_delta));
+	json_object_set_new(j, "chunk_change", chunk_json(c));
+	json_object_set_new(j, "outcome", json_string(rr_outcome_name(d->outcome[p])));
+	json_object_set_new(j, "baseline_outcome",
+			    json_string(rr_outcome_name(d->outcome[d->baseline])));
+	json_object_set_new(j, "eligible_gained",
+			    eligible_json(d, &d->results[p], c->gained, c->nr_gained));
+	json_object_set_new(j, "eligible_lost",
+			    eligible_json(d, &d->results[d->baseline], c->lost, c->nr_lost));
+	return j;
+}
+
+json_t *rr_json_episode(const struct rr_episode_diff *d,
+			const struct rr_resolved_policy *policies)
+{
+	const struct rr_episode *ep = d->ep;
+	json_t *e = json_object();
+
+	if (!e)
+		return NULL;
+	json_object_set_new(e, "id", u64(d->id));
+	json_object_set_new(e, "kind", json_string(rr_reclaim_kind_name(ep->kind)));
+	json_object_set_new(e, "cgroup", str_or_null(ep->root_path));
+	json_object_set_new(e, "cgroup_id", u64(ep->root_memcg_id));
+	json_object_set_new(e, "pid", json_integer(ep->pid));
+	json_object_set_new(e, "start_ns", u64(ep->start_ns));
+	json_object_set_new(e, "duration_ns", u64(ep->end_ns - ep->start_ns));
+	json_object_set_new(e, "nr_to_reclaim", u64(ep->nr_to_reclaim_pages));
+	json_object_set_new(e, "nr_to_reclaim_basis", str_or_null(ep->nr_to_reclaim_basis));
+	/* a memcg of the walk was removed less than the assumed offline delay
+	 * before: its online state, and so its rounding, is a guess */
+	json_object_set_new(e, "online_state_uncertain", json_boolean(ep->in_offline_window));
+	json_object_set_new(e, "recorded", d->has_recording ? recorded_json(d) : json_null());
+	if (d->results) {
+		json_t *res = json_object(), *differ = json_array(), *changes = json_object();
+
+		for (int i = 0; i < d->nr_policies; i++) {
+			json_object_set_new(res, policies[i].name, result_json(d, i));
+			if (!d->differs[i])
+				continue;
+			json_array_append_new(differ, json_string(policies[i].name));
+			json_object_set_new(changes, policies[i].name, changes_json(d, i, d->page_size_bytes));
+		}
+		json_object_set_new(e, "results", res);
+		json_object_set_new(e, "differs_from_baseline", differ);
+		json_object_set_new(e, "changes", changes);
+	} else {
+		json_object_set_new(e, "results", json_null());
+		json_object_set_new(e, "skip_reason", json_string(d->skip_reason));
+	}
+	return e;
+}
+
+json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_policy *policies)
+{
+	json_t *s = json_object(), *pp = json_object(), *cgs = json_array();
+	struct rr_cgroup_totals **v;
+	size_t n;
+
+	json_object_set_new(s, "episodes", u64(t->nr_episodes));
+	json_object_set_new(s, "episodes_listed", u64(t->nr_listed));
+	json_object_set_new(s, "episodes_replayed", u64(t->nr_replayed));
+	json_object_set_new(s, "episodes_skipped", u64(t->nr_skipped));
+	if (t->has_recording) {
+		json_t *rec = json_object();
+
+		json_object_set_new(rec, "nr_scanned", u64(t->recorded.nr_scanned));
+		json_object_set_new(rec, "nr_reclaimed", u64(t->recorded.nr_reclaimed));
+		json_object_set_new(rec, "batches", u64(t->recorded.batches));
+		json_object_set_new(rec, "nr_reclaimed_bytes",
+				    u64(t->recorded.nr_reclaimed * t->page_size_bytes));
+		json_object_set_new(rec, "scan_target_pages", u64(t->recorded.scan_request_pages));
+		json_object_set_new(rec, "lowest_priority", json_integer(t->recorded.lowest_priority));
+		json_object_set_new(s, "recorded", rec);
+	} else {
+		json_object_set_new(s, "recorded", json_null());
+	}
+	for (int i = 0; i < t->nr_policies; i++) {
+		const struct rr_policy_totals *p = &t->policy[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "nr_scanned", u64(p->nr_scanned));
+		json_object_set_new(j, "nr_reclaimed", u64(p->nr_reclaimed));
+		json_object_set_new(j, "nr_reclaimed_bytes", u64(p->nr_reclaimed * t->page_size_bytes));
+		json_object_set_new(j, "calls", u64(p->calls));
+		json_object_set_new(j, "shrink_lruvec_calls", u64(p->shrink_lruvec_calls));
+		json_object_set_new(j, "batches", u64(p->batches));
+		json_object_set_new(j, "scan_target_pages", u64(p->scan_target_pages));
+		json_object_set_new(j, "lowest_priority", json_integer(p->lowest_priority));
+		json_object_set_new(j, "episodes_differing_from_baseline", u64(p->episodes_differing));
+		json_object_set_new(j, "episodes_matching_recording",
+				    u64(p->episodes_matching_recording));
+		json_object_set_new(j, "nr_reclaimed_anon", u64(p->nr_reclaimed_anon));
+		json_object_set_new(j, "over_reclaim_pages", u64(p->over_reclaim));
+		json_object_set_new(j, "eligible_at_priority_12", u64(p->eligible_p12));
+		json_object_set_new(j, "eagain", u64(p->eagain));
+		json_object_set_new(pp, policies[i].name, j);
+	}
+	json_object_set_new(s, "policies", pp);
+	v = rr_totals_cgroups(t, &n);
+	for (size_t i = 0; v && i < n; i++) {
+		json_t *j = json_object(), *cp = json_object();
+
+		json_object_set_new(j, "cgroup", str_or_null(v[i]->path));
+		json_object_set_new(j, "cgroup_id", u64(v[i]->memcg_id));
+		json_object_set_new(j, "episodes", u64(v[i]->episodes));
+		for (int k = 0; k < t->nr_policies; k++) {
+			const struct rr_cgroup_policy_totals *c = &v[i]->p[k];
+			json_t *o = json_object();
+
+			json_object_set_new(o, "nr_scanned", u64(c->nr_scanned));
+			json_object_set_new(o, "nr_reclaimed", u64(c->nr_reclaimed));
+			json_object_set_new(o, "calls", u64(c->calls));
+			json_object_set_new(o, "over_reclaim_pages", u64(c->over_reclaim));
+			json_object_set_new(o, "episodes_differing_from_baseline",
+					    u64(c->episodes_differing));
+			json_object_set_new(cp, policies[k].name, o);
+		}
+		json_object_set_new(j, "policies", cp);
+		json_array_append_new(cgs, j);
+	}
+	free(v);
+	json_object_set_new(s, "cgroups", cgs);
+	return s;
+}

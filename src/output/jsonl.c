@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --jsonl: JSON lines on a stream: a header (schema_version, tool,
+ * policies, baseline), one {"episode": ...} line per listed episode as it
+ * closes, and a tail line (input, summary, fidelity) that marks the stream
+ * complete.
+ */
+#include "output.h"
+
+static int line(FILE *f, json_t *v)
+{
+	int ret = json_dumpf(v, f, JSON_COMPACT);
+
+	if (fputc('\n', f) == EOF)
+		ret = -1;
+	json_decref(v);
+	return ret ? -1 : 0;
+}
+
+int rr_jsonl_header(FILE *f, json_t *root, json_t *policies, const char *baseline)
+{
+	json_t *head = json_object();
+
+	json_object_set(head, "schema_version", json_object_get(root, "schema_version"));
+	json_object_set(head, "tool", json_object_get(root, "tool"));
+	json_object_set(head, "policies", policies);
+	json_object_set_new(head, "baseline", json_string(baseline));
+	return line(f, head);
+}
+
+int rr_jsonl_episode(FILE *f, json_t *episode)
+{
+	json_t *l = json_object();
+
+	json_object_set(l, "episode", episode);
+	return line(f, l);
+}
+
+int rr_jsonl_tail(FILE *f, json_t *input, json_t *summary, json_t *fidelity)
+{
+	json_t *tail = json_object();
+	int ret;
+
+	json_object_set(tail, "input", input);
+	json_object_set(tail, "summary", summary);
+	json_object_set(tail, "fidelity", fidelity);
+	ret = line(f, tail);
+	if (fflush(f))
+		ret = -1;
+	return ret;
+}

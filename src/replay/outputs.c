@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Which renderer gets what, and when (the renderers themselves are in
+ * src/output).  At the start: -o's file is checked and its spool opened,
+ * the --jsonl header written.  Per episode: the listed ones go to the JSON
+ * outputs, every replayed one to the --html bins.  At the end: the page
+ * first (if it cannot be written, no JSON file is left either and --jsonl
+ * does not write its last, summary, line), then the JSON document, the
+ * --jsonl tail, the table or the report.
+ */
+#include "replay-local.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rr_outputs_begin(struct replay *r)
+{
+	const struct rr_replay_opts *o = r->o;
+	const struct stat *protect;
+
+	r->have_in_st = !stat(o->trace_path, &r->in_st);
+	protect = r->have_in_st ? &r->in_st : NULL;
+	r->root = rr_json_root();
+	r->policies_json = rr_json_policies(r->policies, r->np);
+	if (!r->root || !r->policies_json) {
+		rr_error_set(r->err, "", "out of memory");
+		return -1;
+	}
+	if (o->json_path && !(r->json = rr_json_stream_open(o->json_path, protect, r->err)))
+		return -1;
+	if (o->jsonl && rr_jsonl_header(stdout, r->root, r->policies_json,
+					r->policies[r->baseline].name)) {
+		rr_error_set(r->err, "<stdout>", "write failed");
+		return -1;
+	}
+	if (o->html_path && !(r->html = rr_html_new(r->np, o->html_cgroup))) {
+		rr_error_set(r->err, "", "out of memory");
+		return -1;
+	}
+	if (o->report && !(r->report = rr_report_new(o->report_json))) {
+		rr_error_set(r->err, "", "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int rr_outputs_episode(struct replay *r, const struct rr_episode_diff *d)
+{
+	json_t *e;
+	int ret = 0;
+
+	if (r->html && rr_html_note(r->html, d)) {
+		rr_error_set(r->err, "", "out of memory");
+		return -1;
+	}
+	if (!d->listed || (!r->json && !r->o->jsonl))
+		return 0;
+	e = rr_json_episode(d, r->policies);
+	if (!e) {
+		rr_error_set(r->err, "", "out of memory");
+		return -1;
+	}
+	if (r->json)
+		ret = rr_json_stream_episode(r->json, e, r->err);
+	if (!ret && r->o->jsonl && rr_jsonl_episode(stdout, e)) {
+		rr_error_set(r->err, "<stdout>", "write failed");
+		ret = -1;
+	}
+	json_decref(e);
+	return ret;
+}
+
+/* `report`: the report's tables or JSON on stdout. */
+static void print_report(struct replay *r, json_t *input, json_t *summary, json_t *fid,
+			 const struct rr_input_desc *in)
+{
+	json_t *assumed = json_object_get(input, "assumptions");
+
+	if (r->o->report_json) {
+		json_t *doc = json_object(), *rj;
+		char *text;
+
+		json_object_set(doc, "schema_version", json_object_get(r->root, "schema_version"));
+		json_object_set(doc, "tool", json_object_get(r->root, "tool"));
+		json_object_set(doc, "input", input);
+		rj = rr_report_json(r->report, in->ti, assumed);
+		json_object_update(doc, rj);
+		json_decref(rj);
+		json_object_set(doc, "recorded", json_object_get(summary, "recorded"));
+		if (r->o->report_fidelity)
+			json_object_set(doc, "fidelity", fid);
+		text = json_dumps(doc, JSON_INDENT(2));
+		if (text)
+			printf("%s\n", text);
+		free(text);
+		json_decref(doc);
+		return;
+	}
+	printf("%s: %s, kernel %s (%s)\n", r->o->trace_path,
+	       in->ti->format == RR_FORMAT_TEXT ? "text trace" : "trace.dat", in->kernel_release,
+	       in->release_source);
+	printf("memcg episodes the replay models: %llu, %llu LRU batches in them: %llu pages "
+	       "taken off inactive lists, %llu reclaimed (%.1f MiB)\n",
+	       (unsigned long long)r->totals.nr_episodes,
+	       (unsigned long long)r->totals.recorded.batches,
+	       (unsigned long long)r->totals.recorded.nr_scanned,
+	       (unsigned long long)r->totals.recorded.nr_reclaimed,
+	       (double)r->totals.recorded.nr_reclaimed * (double)r->page_size_bytes / 1048576.0);
+	rr_report_print(r->report, in->ti, assumed, stdout);
+	if (r->o->report_fidelity) {
+		putchar('\n');
+		rr_fidelity_print(&r->fidelity, stdout);
+	}
+}
+
+int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
+{
+	const struct rr_replay_opts *o = r->o;
+	json_t *input = rr_json_input(in), *summary, *fid;
+	int ret = 0;
+
+	if (r->html && rr_html_write(r->html, &r->totals, r->policies, o->trace_path,
+				     o->html_path, r->have_in_st ? &r->in_st : NULL, r->err)) {
+		json_decref(input);
+		return -1;
+	}
+	summary = rr_json_summary(&r->totals, r->policies);
+	fid = r->has_recording ? rr_fidelity_json(&r->fidelity) : json_null();
+	if (r->json) {
+		json_t *doc = json_deep_copy(r->root);
+
+		json_object_set(doc, "input", input);
+		json_object_set(doc, "policies", r->policies_json);
+		json_object_set_new(doc, "baseline", json_string(r->policies[r->baseline].name));
+		json_object_set_new(doc, "episodes", json_array());
+		json_object_set(doc, "summary", summary);
+		json_object_set(doc, "fidelity", fid);
+		ret = rr_json_stream_finish(r->json, doc, r->err);
+		r->json = NULL;
+		json_decref(doc);
+	}
+	if (!ret && o->jsonl && rr_jsonl_tail(stdout, input, summary, fid)) {
+		rr_error_set(r->err, "<stdout>", "write failed");
+		ret = -1;
+	}
+	if (!ret && o->table)
+		rr_table_print(stdout, &r->totals, r->policies,
+			       r->has_recording ? &r->fidelity : NULL, o->markdown);
+	if (!ret && r->report)
+		print_report(r, input, summary, fid, in);
+	json_decref(input);
+	json_decref(summary);
+	json_decref(fid);
+	return ret;
+}
+
+void rr_outputs_free(struct replay *r)
+{
+	rr_json_stream_abort(r->json);
+	r->json = NULL;
+	rr_html_free(r->html);
+	r->html = NULL;
+	rr_report_free(r->report);
+	r->report = NULL;
+	json_decref(r->root);
+	json_decref(r->policies_json);
+	r->root = r->policies_json = NULL;
+}

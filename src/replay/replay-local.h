@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Internals of the replay driver, shared by its files. */
+#ifndef RR_REPLAY_LOCAL_H
+#define RR_REPLAY_LOCAL_H
+
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "../diff/diff.h"
+#include "../episode/builder.h"
+#include "../fidelity/fidelity.h"
+#include "../output/output.h"
+#include "../output/report.h"
+#include "../sim/cursor.h"
+#include "../sim/kernel-model.h"
+#include "replay.h"
+
+struct replay {
+	const struct rr_replay_opts *o;
+	struct rr_error *err;
+	struct rr_kernel_model km;
+	const char *release_source;	/* "trace", "option", "assumed", "scenario" */
+	char release_note[256];		/* the assumption, when assumed */
+	unsigned int page_shift;
+	uint64_t page_size_bytes;
+	uint64_t offline_delay_ns;
+	struct rr_resolved_policy policies[RR_MAX_POLICIES];
+	int np, baseline;
+	bool has_recording;		/* false for scenarios */
+	struct rr_builder *builder;
+	const struct rr_state *names;	/* cgroup paths for the outputs */
+	struct rr_cursors cursors;
+	struct rr_totals totals;
+	struct rr_fidelity fidelity;	/* of the baseline; traces only */
+	uint64_t events;
+	/* outputs (outputs.c) */
+	struct stat in_st;
+	bool have_in_st;
+	json_t *root, *policies_json;
+	struct rr_json_stream *json;
+	struct rr_html *html;
+	struct rr_report *report;
+};
+
+/* replay.c */
+int rr_replay_policies(struct replay *r);
+int rr_replay_emit(struct replay *r, const struct rr_episode *ep,
+		   const struct rr_sim_result *results, const char *skip_reason);
+
+/* outputs.c */
+int rr_outputs_begin(struct replay *r);
+int rr_outputs_episode(struct replay *r, const struct rr_episode_diff *d);
+int rr_outputs_end(struct replay *r, const struct rr_input_desc *in);
+void rr_outputs_free(struct replay *r);
+
+/* scenario.c */
+int rr_replay_scenario(struct replay *r);
+
+#endif

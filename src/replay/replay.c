@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Replay driver.  The trace is streamed once; each episode is simulated
+ * under every policy as soon as it closes, checked against the recording,
+ * diffed, rendered to each requested output and dropped.  Kept across
+ * episodes: the builder's memcg table, the walk cursors (one per reclaim
+ * root), and the running totals.  Scenarios take the same path, one
+ * request at a time (scenario.c).
+ */
+#include "replay-local.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../episode/siminput.h"
+#include "../scenario/scenario.h"
+#include "../sim/kernel-model.h"
+
+const char *const rr_default_policies[] = {
+	"original", "online-roundup", "cluster-cap", "proportional", NULL,
+};
+
+/* The baseline first, then the policies asked for. */
+int rr_replay_policies(struct replay *r)
+{
+	const struct rr_replay_opts *o = r->o;
+
+	r->np = 0;
+	if (rr_policy_resolve(&r->policies[0], "kernel", &r->km, r->err))
+		return -1;
+	r->np = 1;
+	for (int i = 0; i < o->nr_specs; i++) {
+		if (!strcmp(o->policy_specs[i], "kernel"))
+			continue;
+		if (r->np >= RR_MAX_POLICIES) {
+			rr_error_set(r->err, o->policy_specs[i], "at most %d policies",
+				     RR_MAX_POLICIES - 1);
+			return -1;
+		}
+		if (rr_policy_resolve(&r->policies[r->np], o->policy_specs[i], &r->km, r->err))
+			return -1;
+		r->np++;
+	}
+	r->baseline = 0;
+	if (o->baseline) {
+		r->baseline = -1;
+		for (int i = 0; i < r->np; i++)
+			if (!strcmp(r->policies[i].name, o->baseline))
+				r->baseline = i;
+		if (r->baseline < 0) {
+			rr_error_set(r->err, o->baseline,
+				     "--baseline names a policy that is not compared (add it with -p)");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The diff of one episode, to the totals and every output. */
+int rr_replay_emit(struct replay *r, const struct rr_episode *ep,
+		   const struct rr_sim_result *results, const char *skip_reason)
+{
+	struct rr_episode_diff d;
+	int ret;
+
+	if (rr_diff_episode(&d, ep, r->names, r->page_size_bytes, r->has_recording, results,
+			    r->np, r->baseline, skip_reason, r->o->all_episodes)) {
+		rr_error_set(r->err, "", "out of memory");
+		return -1;
+	}
+	ret = rr_totals_add(&r->totals, &d);
+	if (!ret)
+		ret = rr_outputs_episode(r, &d);
+	else
+		rr_error_set(r->err, "", "out of memory");
+	rr_diff_episode_free(&d);
+	return ret;
+}
+
+/* Check the episode against the recording; take what the recorded
+ * decisions showed about offline moments into the state. */
+static int fidelity(struct replay *r, const struct rr_episode *ep, struct rr_state *st,
+		    const struct rr_sim_input *in, const struct rr_sim_result *kernel_result)
+{
+	struct rr_fidelity_facts fx;
+	uint64_t inferred = 0;
+
+	if (rr_fidelity_check(ep, st, &r->km, r->page_shift, &r->policies[0], in,
+			      kernel_result, &fx, r->err))
+		return -1;
+	for (size_t i = 0; i < fx.nr_offline_seen; i++) {
+		struct rr_memcg *m = rr_state_find(st, fx.offline_seen[i].memcg_id);
+
+		if (m && !m->v.offline_seen_ns) {
+			rr_memcg_mut(st, m)->offline_seen_ns = fx.offline_seen[i].ts_ns;
+			inferred++;
+		}
+	}
+	rr_fidelity_add(&r->fidelity, ep, &fx, inferred);
+	rr_fidelity_facts_free(&fx);
+	return 0;
+}
+
+/* Every policy's run of one episode, each from its own walk cursor. */
+static int run_policies(struct replay *r, const struct rr_episode *ep,
+			struct rr_sim_input *in, struct rr_sim_result *res)
+{
+	uint64_t first = 0;
+	struct rr_cursor *c;
+	int start;
+
+	for (size_t i = 0; i < ep->nr_batches && !first; i++)
+		first = ep->batches[i].memcg_id;
+	c = rr_cursor_start(&r->cursors, ep->root_memcg_id, in, first);
+	if (!c) {
+		rr_error_set(r->err, "", "out of memory");
+		return -1;
+	}
+	start = rr_cursor_index(in, c->pos_id[0]);
+	for (int p = 0; p < r->np; p++) {
+		in->cursor = rr_cursor_index(in, c->pos_id[p]);
+		if (rr_sim_run(in, &r->policies[p], &res[p], r->err))
+			return -1;
+		rr_cursor_moved(c, p, in, res[p].cursor);
+	}
+	in->cursor = start;	/* where the baseline began, for the fidelity check */
+	for (size_t i = ep->nr_batches; i-- > 0;) {
+		if (ep->batches[i].memcg_id) {
+			rr_cursor_recorded(c, ep->batches[i].memcg_id, ep->batches[i].priority);
+			break;
+		}
+	}
+	return 0;
+}
+
+static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
+{
+	struct replay *r = ctx;
+	struct rr_sim_result res[RR_MAX_POLICIES];
+	struct rr_sim_input in;
+	struct rr_error serr;
+	int ret = -1;
+
+	if (r->report && rr_report_episode(r->report, ep)) {
+		rr_error_set(r->err, "", "out of memory");
+		return -1;
+	}
+	if (!ep->replayable)
+		return 0;
+	/* MGLRU: the batches are no get_scan_count() decisions */
+	if (ep->mglru || rr_builder_stats(r->builder)->mglru_from_meta)
+		return rr_replay_emit(r, ep, NULL,
+				      "Multi-Gen LRU batches: no policy verdict from this episode");
+	if (rr_episode_sim_input(ep, st, &r->km, r->page_shift, r->offline_delay_ns, &in, &serr)) {
+		if (fidelity(r, ep, st, NULL, NULL))
+			return -1;
+		return rr_replay_emit(r, ep, NULL, ep->root_memcg_id ?
+				      "reclaim root unknown: the memcg its batches point to did not "
+				      "exist when the episode began" :
+				      "reclaim root unknown: no batch was attributed to a memcg");
+	}
+	memset(res, 0, sizeof(res));
+	if (!run_policies(r, ep, &in, res) && !fidelity(r, ep, st, &in, &res[0]))
+		ret = rr_replay_emit(r, ep, res, NULL);
+	for (int p = 0; p < r->np; p++)
+		rr_sim_result_free(&res[p]);
+	rr_episode_sim_input_free(&in);
+	return ret;
+}
+
+static int on_event(const struct rr_event *ev, void *ctx)
+{
+	struct replay *r = ctx;
+
+	if (r->o->progress && !(++r->events & ((1u << 20) - 1)))
+		r->o->progress(r->o->cb_ctx, r->events);
+	return rr_builder_feed(r->builder, ev);
+}
+
+/* "Linux host 6.18.44-fc-v669 x86_64" -> "6.18.44-fc-v669" */
+static int release_from_uname(const char *uname, char *buf, size_t len)
+{
+	char sys[64], host[128], rel[128];
+
+	if (sscanf(uname, "%63s %127s %127s", sys, host, rel) != 3)
+		return -1;
+	snprintf(buf, len, "%s", rel);
+	return 0;
+}
+
+/* The kernel release to model, and where it came from. */
+static int pick_release(struct replay *r, const struct rr_trace_info *ti)
+{
+	const struct rr_replay_opts *o = r->o;
+	char release[128];
+
+	r->release_source = "option";
+	if (o->kernel_release) {
+		snprintf(release, sizeof(release), "%s", o->kernel_release);
+	} else if (ti->uname[0] && !release_from_uname(ti->uname, release, sizeof(release))) {
+		r->release_source = "trace";
+	} else if (ti->kernel_release[0]) {
+		snprintf(release, sizeof(release), "%s", ti->kernel_release);
+		r->release_source = "trace";
+	} else if (o->release_may_be_assumed) {
+		/* the newest release the print formats fit */
+		if (ti->era_hi && ti->era_hi >= ti->era_lo)
+			snprintf(release, sizeof(release), "%d.%d", ti->era_hi / 100, ti->era_hi % 100);
+		else
+			snprintf(release, sizeof(release), "%s", RR_NEWEST_MODELLED_RELEASE);
+		r->release_source = "assumed";
+	} else {
+		rr_error_set(r->err, o->trace_path,
+			     "the trace does not say which kernel made it; give --kernel RELEASE");
+		return -1;
+	}
+	if (rr_kernel_model_init(&r->km, release)) {
+		rr_error_set(r->err, o->trace_path,
+			     "kernel release '%s' is not MAJOR.MINOR >= 4.0", release);
+		return -1;
+	}
+	if (strcmp(r->release_source, "assumed"))
+		return 0;
+	{
+		char lo[16] = "4.0", hi[16] = RR_NEWEST_MODELLED_RELEASE;
+
+		if (ti->era_lo)
+			snprintf(lo, sizeof(lo), "%d.%d", ti->era_lo / 100, ti->era_lo % 100);
+		if (ti->era_hi)
+			snprintf(hi, sizeof(hi), "%d.%d", ti->era_hi / 100, ti->era_hi % 100);
+		if ((ti->era_lo || ti->era_hi) && (!ti->era_hi || ti->era_hi >= ti->era_lo))
+			snprintf(r->release_note, sizeof(r->release_note),
+				 "kernel release: the trace does not say; its event formats fit %s to "
+				 "%s; modelled as %s (give --kernel)", lo, hi, r->km.release);
+		else
+			snprintf(r->release_note, sizeof(r->release_note),
+				 "kernel release: the trace does not say; modelled as %s (give --kernel)",
+				 r->km.release);
+	}
+	return 0;
+}
+
+/* What the replay had to assume, and the reader's and builder's counts. */
+static void describe_input(struct replay *r, const struct rr_trace_info *ti,
+			   struct rr_input_desc *in)
+{
+	const struct rr_builder_stats *bs = rr_builder_stats(r->builder);
+	const struct rr_state *st = rr_builder_state(r->builder);
+
+	memset(in, 0, sizeof(*in));
+	in->file = r->o->trace_path;
+	in->kernel_release = r->km.release;
+	in->release_source = r->release_source;
+	in->page_size_bytes = r->page_size_bytes;
+	in->ti = ti;
+	in->bs = bs;
+	in->offline_delay_ns = r->offline_delay_ns;
+	in->rstat_flushes = st->nr_flushes;
+	in->memcgs = st->nr_memcgs;
+	in->reader_warnings = rr_trace_lib_warnings(&in->reader_first_warning);
+#define ASSUME(text) (in->assumptions[in->nr_assumptions++] = (text))
+	if (r->release_note[0])
+		ASSUME(r->release_note);
+	if (r->o->swap_present < 0 && bs->swap_from_meta < 0)
+		ASSUME("swap presence inferred: present if memcg reclaim isolated inactive anon "
+		       "pages earlier in the trace");
+	if (!bs->snapshot_memcgs) {
+		ASSUME("v1 per-memcg swappiness not in the trace: 60 (vm_swappiness default) "
+		       "assumed, inherited at mkdir");
+		ASSUME("memcgs that predate the trace: LRU sizes are the smallest start values "
+		       "that keep every running sum >= 0");
+		if (bs->lru_isolate_bounds)
+			ASSUME("memcgs that predate the trace: start sizes raised to nr_requested << "
+			       "priority of their batches (no memory.low/min protection assumed)");
+	}
+	ASSUME("anon/file reclaim costs of memcgs that predate the trace start at 0");
+	ASSUME("nr_to_reclaim inferred per episode from where reclaim stopped "
+	       "(kernel-reclaim-model.md 8.2)");
+	ASSUME("one NUMA node modelled");
+	if (ti->nr_missed_events)
+		ASSUME("the ring buffer lost events: sizes after the loss are inexact");
+#undef ASSUME
+}
+
+/* Warnings about the input (events the reader could not give). */
+static void warnings(struct replay *r, const struct rr_trace_info *ti,
+		     const struct rr_input_desc *in)
+{
+	const struct rr_builder_stats *bs = in->bs;
+	char msg[600];
+
+	if (!r->o->warn)
+		return;
+	if (in->reader_warnings) {
+		snprintf(msg, sizeof(msg), "the trace reader reported %u problem%s (first: %s); "
+			 "events may be missing", in->reader_warnings,
+			 in->reader_warnings == 1 ? "" : "s", in->reader_first_warning);
+		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+	}
+	if (bs->shrink_without_isolate) {
+		snprintf(msg, sizeof(msg), "%llu mm_vmscan_lru_shrink_* event%s without the "
+			 "mm_vmscan_lru_isolate before %s: events are missing; the episodes around "
+			 "them are flagged lost_events", (unsigned long long)bs->shrink_without_isolate,
+			 bs->shrink_without_isolate == 1 ? "" : "s",
+			 bs->shrink_without_isolate == 1 ? "it" : "them");
+		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+	}
+	if (ti->format != RR_FORMAT_TEXT)
+		return;
+	if (ti->text_other_lines) {
+		snprintf(msg, sizeof(msg), "%llu of %llu lines are no trace event, comment or "
+			 "lost-events line; skipped (first: %s)",
+			 (unsigned long long)ti->text_other_lines, (unsigned long long)ti->text_lines,
+			 ti->text_first_other);
+		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+	}
+	if (ti->text_malformed_events) {
+		snprintf(msg, sizeof(msg), "%llu event%s dropped: a value malformed or out of "
+			 "range; the episodes around them are flagged lost_events (first: %s)",
+			 (unsigned long long)ti->text_malformed_events,
+			 ti->text_malformed_events == 1 ? "" : "s", ti->text_first_malformed);
+		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+	}
+}
+
+static int replay_trace(struct replay *r)
+{
+	struct rr_builder_opts bopts = {
+		.offline_delay_ns = r->offline_delay_ns,
+		.swap_present = r->o->swap_present,
+		.keep_all_batches = r->o->report,
+	};
+	const struct rr_trace_info *ti;
+	struct rr_input_desc in;
+	struct rr_trace *trace;
+	struct rr_state *st;
+	int ret = -1;
+
+	trace = rr_trace_open(r->o->trace_path, r->err);
+	if (!trace)
+		return -1;
+	ti = rr_trace_info(trace);
+	if (pick_release(r, ti))
+		goto out;
+	r->page_size_bytes = 4096;
+	r->page_shift = 12;
+	if (ti->page_size_bytes > 0 && !(ti->page_size_bytes & (ti->page_size_bytes - 1)) &&
+	    ti->page_size_bytes <= (1 << 30)) {
+		r->page_size_bytes = (uint64_t)ti->page_size_bytes;
+		r->page_shift = (unsigned int)__builtin_ctz((unsigned int)ti->page_size_bytes);
+	}
+	if (rr_replay_policies(r))
+		goto out;
+	r->has_recording = true;
+	rr_totals_init(&r->totals, r->np, r->baseline, true, r->page_size_bytes, r->o->top);
+	if (rr_outputs_begin(r))
+		goto out;
+	bopts.partial_walk = r->km.partial_walk;
+	r->builder = rr_builder_new(&bopts, on_episode, r);
+	if (!r->builder) {
+		rr_error_set(r->err, "", "out of memory");
+		goto out;
+	}
+	st = rr_builder_state(r->builder);
+	r->names = st;
+	st->cost_fractions = r->km.cost_fractions;
+	st->cost_rotations_x32 = r->km.cost_rotations_x32;
+	st->cost_zero_returns = r->km.cost_zero_returns;
+	r->err->msg[0] = 0;
+	ret = rr_trace_for_each(trace, on_event, r, r->err);
+	if (r->o->progress)
+		r->o->progress(r->o->cb_ctx, 0);
+	if (!ret && rr_builder_finish(r->builder) < 0)
+		ret = -1;
+	if (ret) {
+		if (!r->err->msg[0])
+			rr_error_set(r->err, r->o->trace_path, "out of memory while replaying");
+		ret = -1;
+		goto out;
+	}
+	if (r->report && rr_report_finish(r->report, st)) {
+		rr_error_set(r->err, "", "out of memory");
+		ret = -1;
+		goto out;
+	}
+	describe_input(r, ti, &in);
+	/* (known only now: no start snapshot gave the memcgs' swappiness) */
+	if (!in.bs->snapshot_memcgs)
+		r->fidelity.swappiness_assumed = true;
+	warnings(r, ti, &in);
+	ret = rr_outputs_end(r, &in);
+out:
+	rr_trace_close(trace);
+	return ret;
+}
+
+int rr_replay(const struct rr_replay_opts *opts, struct rr_error *err)
+{
+	struct replay *r = calloc(1, sizeof(*r));
+	int ret;
+
+	if (!r) {
+		rr_error_set(err, "", "out of memory");
+		return -1;
+	}
+	r->o = opts;
+	r->err = err;
+	r->offline_delay_ns = opts->offline_delay_ns ? opts->offline_delay_ns :
+			      RR_DEFAULT_OFFLINE_DELAY_NS;
+	if (rr_scenario_sniff(opts->trace_path)) {
+		ret = rr_replay_scenario(r);
+	} else {
+		ret = replay_trace(r);
+	}
+	rr_outputs_free(r);
+	rr_builder_free(r->builder);
+	rr_cursors_free(&r->cursors);
+	rr_totals_free(&r->totals);
+	for (int i = 0; i < r->np; i++)
+		rr_policy_release(&r->policies[i]);
+	free(r);
+	return ret;
+}
