@@ -25,6 +25,8 @@ struct rr_json_stream {
 	FILE *spool;
 	uint64_t episodes;
 	bool failed;
+	char *dump, *indented;		/* reused for every episode */
+	size_t dump_cap, indented_cap;
 };
 
 struct rr_json_stream *rr_json_stream_open(const char *path, const struct stat *protect,
@@ -46,29 +48,60 @@ struct rr_json_stream *rr_json_stream_open(const char *path, const struct stat *
 	return s;
 }
 
-/* json_dump_callback() sink: copy, indenting every new line. */
-static int indented(const char *buf, size_t size, void *data)
+static int grow(char **buf, size_t *cap, size_t need)
 {
-	struct rr_json_stream *s = data;
-	const char *nl;
+	char *p;
 
-	while (size && (nl = memchr(buf, '\n', size))) {
-		size_t n = (size_t)(nl - buf) + 1;
+	if (need <= *cap)
+		return 0;
+	p = realloc(*buf, need);
+	if (!p)
+		return -1;
+	*buf = p;
+	*cap = need;
+	return 0;
+}
 
-		if (fwrite(buf, 1, n, s->spool) != n ||
-		    fputs(EPISODE_INDENT, s->spool) == EOF)
+/* Dump @episode into s->dump, then copy it to the spool with every line
+ * after the first indented by EPISODE_INDENT. */
+static int spool_episode(struct rr_json_stream *s, const json_t *episode)
+{
+	size_t n = json_dumpb(episode, s->dump, s->dump_cap, FLAGS), lines = 0, o = 0;
+	const char *p, *end, *nl;
+
+	if (!n)
+		return -1;
+	if (n > s->dump_cap) {
+		if (grow(&s->dump, &s->dump_cap, n + n / 2))
 			return -1;
-		buf += n;
-		size -= n;
+		n = json_dumpb(episode, s->dump, s->dump_cap, FLAGS);
+		if (!n || n > s->dump_cap)
+			return -1;
 	}
-	return size && fwrite(buf, 1, size, s->spool) != size ? -1 : 0;
+	for (p = s->dump, end = s->dump + n; (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1)
+		lines++;
+	if (grow(&s->indented, &s->indented_cap, n + lines * (sizeof(EPISODE_INDENT) - 1) + 16))
+		return -1;
+	memcpy(s->indented, s->episodes ? ",\n" EPISODE_INDENT : "\n" EPISODE_INDENT,
+	       sizeof(EPISODE_INDENT) + (s->episodes ? 1 : 0));
+	o = sizeof(EPISODE_INDENT) + (s->episodes ? 1 : 0);
+	for (p = s->dump; (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1) {
+		memcpy(s->indented + o, p, (size_t)(nl - p) + 1);
+		o += (size_t)(nl - p) + 1;
+		memcpy(s->indented + o, EPISODE_INDENT, sizeof(EPISODE_INDENT) - 1);
+		o += sizeof(EPISODE_INDENT) - 1;
+	}
+	memcpy(s->indented + o, p, (size_t)(end - p));
+	o += (size_t)(end - p);
+	s->episodes++;
+	return fwrite(s->indented, 1, o, s->spool) == o ? 0 : -1;
 }
 
 int rr_json_stream_episode(struct rr_json_stream *s, const json_t *episode,
 			   struct rr_error *err)
 {
-	if (fputs(s->episodes++ ? ",\n" EPISODE_INDENT : "\n" EPISODE_INDENT, s->spool) == EOF ||
-	    json_dump_callback(episode, indented, s, FLAGS)) {
+	errno = 0;
+	if (spool_episode(s, episode)) {
 		rr_error_set(err, "", "cannot write the temporary JSON spool: %s",
 			     errno ? strerror(errno) : "out of memory");
 		s->failed = true;
@@ -124,5 +157,7 @@ void rr_json_stream_abort(struct rr_json_stream *s)
 	if (s->spool)
 		fclose(s->spool);
 	rr_outfile_abort(s->out);
+	free(s->dump);
+	free(s->indented);
 	free(s);
 }

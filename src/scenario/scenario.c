@@ -6,6 +6,8 @@
  */
 #include "scenario.h"
 
+#include <uthash.h>
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include <sys/stat.h>
 
 #include <jansson.h>
+#include <uthash.h>
 
 bool rr_scenario_sniff(const char *path)
 {
@@ -101,12 +104,38 @@ static int get_bool(struct ctx *c, json_t *obj, const char *key, const char *whe
 	return 0;
 }
 
+/* The cgroups by path: lookups stay O(1) with 100,000 cgroups. */
+struct rr_scenario_path {
+	int index;
+	UT_hash_handle hh;
+};
+
 static int find_cgroup(const struct rr_scenario *sc, const char *path, size_t len)
 {
-	for (int i = 0; i < sc->nr_cgroups; i++)
-		if (strlen(sc->cgroups[i].path) == len && !strncmp(sc->cgroups[i].path, path, len))
-			return i;
-	return -1;
+	struct rr_scenario_path *p;
+
+	HASH_FIND(hh, sc->by_path, path, len, p);
+	return p ? p->index : -1;
+}
+
+static int index_cgroup(struct rr_scenario *sc, int i)
+{
+	struct rr_scenario_path *p = calloc(1, sizeof(*p));
+	struct rr_scenario_cgroup *cg = &sc->cgroups[i];
+
+	if (!p)
+		return -1;
+	p->index = i;
+	HASH_ADD_KEYPTR(hh, sc->by_path, cg->path, strlen(cg->path), p);
+	cg->first_child = cg->next_sibling = -1;
+	if (cg->parent >= 0) {	/* appended: siblings stay in list order */
+		int *at = &sc->cgroups[cg->parent].first_child;
+
+		while (*at >= 0)
+			at = &sc->cgroups[*at].next_sibling;
+		*at = i;
+	}
+	return 0;
 }
 
 static int add_cgroup(struct ctx *c, struct rr_scenario *sc, json_t *jc, int idx)
@@ -162,6 +191,10 @@ static int add_cgroup(struct ctx *c, struct rr_scenario *sc, json_t *jc, int idx
 		goto bad;
 	}
 	cg->swappiness = (int)sw;
+	if (index_cgroup(sc, sc->nr_cgroups)) {
+		fail(c, where, "out of memory");
+		goto bad;
+	}
 	lru = json_object_get(jc, "lru");
 	if (lru) {
 		char at[80];
@@ -172,7 +205,7 @@ static int add_cgroup(struct ctx *c, struct rr_scenario *sc, json_t *jc, int idx
 				fail(c, at, "not an object");
 			goto bad;
 		}
-		for (int l = 0; l < 5; l++)
+		for (int l = 0; l < RR_NR_LRU; l++)
 			if (get_u64(c, lru, lru_keys[l], at, false, 0, &cg->lru_pages[l]))
 				goto bad;
 	}
@@ -200,6 +233,10 @@ static int add_cgroup(struct ctx *c, struct rr_scenario *sc, json_t *jc, int idx
 	sc->nr_cgroups++;
 	return 0;
 bad:
+	if (find_cgroup(sc, cg->path, strlen(cg->path)) == sc->nr_cgroups) {
+		sc->nr_cgroups++;	/* indexed: rr_scenario_free() frees it */
+		return -1;
+	}
 	free(cg->path);
 	cg->path = NULL;
 	return -1;
@@ -331,6 +368,16 @@ int rr_scenario_load(const char *path, struct rr_scenario *sc, struct rr_error *
 		fail(&c, "cgroups[0]", "the first cgroup must be \"/\"");
 		goto bad;
 	}
+	/* hierarchical sizes, children (listed after their parent) first */
+	for (int k = sc->nr_cgroups; k-- > 0;) {
+		struct rr_scenario_cgroup *cg = &sc->cgroups[k];
+
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+			cg->hier_pages[l] += cg->lru_pages[l];
+			if (cg->parent >= 0)
+				sc->cgroups[cg->parent].hier_pages[l] += cg->hier_pages[l];
+		}
+	}
 	reqs = json_object_get(root, "requests");
 	if (!json_is_array(reqs) || !json_array_size(reqs)) {
 		fail(&c, "requests", "missing or empty");
@@ -390,6 +437,12 @@ bad:
 
 void rr_scenario_free(struct rr_scenario *sc)
 {
+	struct rr_scenario_path *p, *tmp;
+
+	HASH_ITER(hh, sc->by_path, p, tmp) {
+		HASH_DEL(sc->by_path, p);
+		free(p);
+	}
 	for (int i = 0; i < sc->nr_cgroups; i++)
 		free(sc->cgroups[i].path);
 	free(sc->cgroups);
@@ -397,14 +450,7 @@ void rr_scenario_free(struct rr_scenario *sc)
 	memset(sc, 0, sizeof(*sc));
 }
 
-static bool in_subtree(const struct rr_scenario *sc, int i, int root)
-{
-	for (; i >= 0; i = sc->cgroups[i].parent)
-		if (i == root)
-			return true;
-	return false;
-}
-
+/* The subtree of @node in pre-order, siblings in list order. */
 static void preorder(const struct rr_scenario *sc, int node, int parent_out,
 		     struct rr_sim_memcg *out, size_t *n)
 {
@@ -418,21 +464,22 @@ static void preorder(const struct rr_scenario *sc, int node, int parent_out,
 	m->online = cg->online;
 	m->swappiness = cg->swappiness;
 	memcpy(m->lru_pages, cg->lru_pages, sizeof(m->lru_pages));
-	m->unevictable_pages = cg->lru_pages[4];
+	m->unevictable_pages = cg->lru_pages[RR_LRU_UNEVICTABLE];
 	m->min_pages = cg->min_pages;
 	m->low_pages = cg->low_pages;
 	m->fraction_override = cg->fraction_override;
-	m->override_fraction[0] = cg->fraction[0];
-	m->override_fraction[1] = cg->fraction[1];
+	m->override_fraction[RR_LRU_ANON] = cg->fraction[RR_LRU_ANON];
+	m->override_fraction[RR_LRU_FILE] = cg->fraction[RR_LRU_FILE];
 	m->override_denominator = cg->denominator;
-	for (int t = 0; t < 2; t++) {
+	/* the rstat view of a settled system: the exact hierarchical sizes */
+	memcpy(m->rstat_lru_pages, cg->hier_pages, sizeof(m->rstat_lru_pages));
+	for (int t = 0; t < RR_NR_LRU_TYPES; t++) {
 		m->ratio_num[t] = sc->ratio_num;
 		m->ratio_den[t] = sc->ratio_den;
 		m->taken_num[t] = m->taken_den[t] = 1;
 	}
-	for (int i = 0; i < sc->nr_cgroups; i++)
-		if (sc->cgroups[i].parent == node)
-			preorder(sc, i, me, out, n);
+	for (int c = cg->first_child; c >= 0; c = sc->cgroups[c].next_sibling)
+		preorder(sc, c, me, out, n);
 }
 
 int rr_scenario_sim_input(const struct rr_scenario *sc, int req,
@@ -458,22 +505,7 @@ int rr_scenario_sim_input(const struct rr_scenario *sc, int req,
 	in->node_free_pages = sc->node_free_pages;
 	in->node_high_wmark_pages = sc->node_high_wmark_pages;
 	in->cursor = -1;
-	/* the root's hierarchical sizes: the rstat view of a settled system */
-	for (int i = 0; i < sc->nr_cgroups; i++) {
-		if (!in_subtree(sc, i, rq->cgroup))
-			continue;
-		for (int l = 0; l < 4; l++)
-			in->root_rstat_lru_pages[l] += sc->cgroups[i].lru_pages[l];
-	}
-	for (size_t i = 0; i < n; i++) {
-		int node = (int)in->memcgs[i].id - 1;
-
-		for (int j = 0; j < sc->nr_cgroups; j++) {
-			if (!in_subtree(sc, j, node))
-				continue;
-			for (int l = 0; l < 4; l++)
-				in->memcgs[i].rstat_lru_pages[l] += sc->cgroups[j].lru_pages[l];
-		}
-	}
+	memcpy(in->root_rstat_lru_pages, sc->cgroups[rq->cgroup].hier_pages,
+	       sizeof(in->root_rstat_lru_pages));
 	return 0;
 }

@@ -19,13 +19,17 @@
 struct rr_scenario_cgroup {
 	char *path;			/* "/", "/a", "/a/b" */
 	int parent;			/* index, -1 for "/" */
+	int first_child, next_sibling;	/* indices, -1 none; list order */
 	bool online;
 	int swappiness;
-	uint64_t lru_pages[5];		/* enum lru_list order */
+	uint64_t lru_pages[RR_NR_LRU];	/* enum lru_list order */
+	uint64_t hier_pages[RR_NR_EVICTABLE_LRU];	/* its subtree's, summed */
 	bool fraction_override;
 	uint64_t fraction[2], denominator;
 	uint64_t min_pages, low_pages;
 };
+
+struct rr_scenario_path;
 
 struct rr_scenario_request {
 	enum rr_reclaim_kind kind;	/* MEMCG ("limit"), PROACTIVE, DIRECT */
@@ -41,6 +45,7 @@ struct rr_scenario {
 	bool swap;
 	struct rr_scenario_cgroup *cgroups;	/* parents before children */
 	int nr_cgroups;
+	struct rr_scenario_path *by_path;	/* hash: path -> index */
 	struct rr_scenario_request *requests;
 	int nr_requests;
 	uint64_t node_free_pages, node_high_wmark_pages;	/* direct reclaim */

@@ -27,7 +27,6 @@
 
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-utils.h>
-#include <uthash.h>
 
 /*
  * Exported by libtracecmd.so.1 but declared only in trace-cmd's private
@@ -38,18 +37,33 @@ int tracecmd_page_size(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 
-struct decoder_key {
-	const struct tep_handle *tep;
-	int id;
+/* One numeric field of an event, where the record holds it. */
+struct slot {
+	uint8_t field;			/* enum rr_field */
+	uint8_t size;			/* 1, 2, 4 or 8 bytes */
+	bool is_signed;
+	uint16_t offset;
 };
 
+/* How to decode one event type of one buffer: resolved once, by id. */
 struct decoder {
-	struct decoder_key key;
-	enum rr_event_type type;
+	enum rr_event_type type;	/* RR_EV_NONE: counted as skipped */
 	struct tep_event *event;
-	struct tep_format_field *field[F__COUNT];
+	struct tep_format_field *str;	/* the string field, or NULL */
 	int skip_slot;			/* RR_EV_NONE: slot in info.skipped */
-	UT_hash_handle hh;
+	int nr_slots;
+	struct slot slot[F__COUNT];
+};
+
+/* The decoders of one buffer (its tep), indexed by event id. */
+struct buffer {
+	struct tep_handle *tep;
+	bool swap;			/* the file's byte order is not ours */
+	/* common_type and common_pid, the same in every event of the buffer */
+	struct slot type, pid;
+	bool common_ok;			/* else ask libtraceevent per record */
+	struct decoder **by_id;
+	int nr_ids;
 };
 
 struct rr_trace {
@@ -58,8 +72,8 @@ struct rr_trace {
 	struct rr_text *text;		/* a text trace; else the handles */
 	struct tracecmd_input *handle;
 	struct tracecmd_input **handles;
+	struct buffer *buffers;		/* one per handle */
 	int nr_handles;
-	struct decoder *decoders;	/* uthash by (tep, id) */
 	struct rr_trace_info info;
 	/* iteration state */
 	rr_event_cb cb;
@@ -89,39 +103,95 @@ static struct tep_format_field *find_field(struct tep_event *ev, const char *nam
 	return NULL;
 }
 
-/* Build decoders for every known event present in @tep. */
-static int add_decoders(struct rr_trace *t, struct tep_handle *tep)
+/* The decoder slot of @id in @b, growing the table; NULL on ENOMEM or an
+ * id no format can have. */
+static struct decoder **decoder_slot(struct buffer *b, int id)
 {
-	size_t i;
-	int f;
+	if (id < 0 || id > 65535)
+		return NULL;
+	if (id >= b->nr_ids) {
+		int n = id + 64;
+		struct decoder **t = realloc(b->by_id, (size_t)n * sizeof(*t));
 
-	for (i = 0; i < rr_nr_known_events; i++) {
-		const struct rr_event_desc *d = &rr_known_events[i];
-		struct tep_event *ev = tep_find_event_by_name(tep, d->system, d->name);
-		struct decoder_key key;
-		struct decoder *dec;
+		if (!t)
+			return NULL;
+		memset(t + b->nr_ids, 0, (size_t)(n - b->nr_ids) * sizeof(*t));
+		b->by_id = t;
+		b->nr_ids = n;
+	}
+	return &b->by_id[id];
+}
+
+/* Where each field of @d is, looked up by name once per event type. */
+static void add_slots(struct decoder *d, const struct rr_event_desc *desc)
+{
+	/* `lru` (v4.11+) replaced the isolate event's `file` flag */
+	bool has_lru = desc->fields[F_LRU] && find_field(d->event, desc->fields[F_LRU]);
+
+	for (int f = 0; f < F__COUNT; f++) {
+		struct tep_format_field *tf;
+
+		if (!desc->fields[f] || (f == F_FILE && has_lru))
+			continue;
+		tf = find_field(d->event, desc->fields[f]);
+		if (!tf)
+			continue;	/* missing fields read 0 */
+		if (f == F_STR) {
+			d->str = tf;
+			continue;
+		}
+		if ((tf->size != 1 && tf->size != 2 && tf->size != 4 && tf->size != 8) ||
+		    tf->offset < 0 || tf->offset > 65535 ||
+		    (tf->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+			continue;	/* not a number */
+		d->slot[d->nr_slots++] = (struct slot){
+			.field = (uint8_t)f, .size = (uint8_t)tf->size,
+			.is_signed = (tf->flags & TEP_FIELD_IS_SIGNED) != 0,
+			.offset = (uint16_t)tf->offset,
+		};
+	}
+}
+
+/* Where every record of @b holds its type and pid. */
+static void common_slots(struct buffer *b)
+{
+	struct tep_event *ev = tep_get_first_event(b->tep);
+	struct tep_format_field *type = ev ? tep_find_common_field(ev, "common_type") : NULL;
+	struct tep_format_field *pid = ev ? tep_find_common_field(ev, "common_pid") : NULL;
+
+	b->common_ok = type && pid && (type->size == 1 || type->size == 2 || type->size == 4) &&
+		       pid->size == 4 && type->offset >= 0 && type->offset < 256 &&
+		       pid->offset >= 0 && pid->offset < 256;
+	if (!b->common_ok)
+		return;
+	b->type = (struct slot){ .size = (uint8_t)type->size, .offset = (uint16_t)type->offset };
+	b->pid = (struct slot){ .size = 4, .is_signed = true, .offset = (uint16_t)pid->offset };
+}
+
+/* Build decoders for every known event present in buffer @b. */
+static int add_decoders(struct rr_trace *t, struct buffer *b)
+{
+	common_slots(b);
+	for (size_t i = 0; i < rr_nr_known_events; i++) {
+		const struct rr_event_desc *desc = &rr_known_events[i];
+		struct tep_event *ev = tep_find_event_by_name(b->tep, desc->system, desc->name);
+		struct decoder **slot, *d;
 
 		if (!ev)
 			continue;
-		memset(&key, 0, sizeof(key));
-		key.tep = tep;
-		key.id = ev->id;
-		HASH_FIND(hh, t->decoders, &key, sizeof(key), dec);
-		if (dec)
-			continue;
-		dec = calloc(1, sizeof(*dec));
-		if (!dec)
+		slot = decoder_slot(b, ev->id);
+		if (!slot)
 			return -1;
-		dec->key = key;
-		dec->type = d->type;
-		dec->event = ev;
-		for (f = 0; f < F__COUNT; f++)
-			if (d->fields[f])
-				dec->field[f] = find_field(ev, d->fields[f]);
-		if (dec->field[F_LRU])
-			dec->field[F_FILE] = NULL;
-		HASH_ADD(hh, t->decoders, key, sizeof(key), dec);
-		t->info.events_known |= 1u << d->type;
+		if (*slot)
+			continue;
+		d = calloc(1, sizeof(*d));
+		if (!d)
+			return -1;
+		d->type = desc->type;
+		d->event = ev;
+		add_slots(d, desc);
+		*slot = d;
+		t->info.events_known |= 1u << desc->type;
 	}
 	return 0;
 }
@@ -345,8 +415,18 @@ static struct rr_trace *open_file(const char *path, struct rr_error *err)
 		}
 		t->handles[t->nr_handles++] = h;
 	}
+	t->buffers = calloc((size_t)t->nr_handles, sizeof(*t->buffers));
+	if (!t->buffers) {
+		rr_error_set(err, path, "out of memory");
+		goto fail;
+	}
 	for (i = 0; i < t->nr_handles; i++) {
-		if (add_decoders(t, tracecmd_get_tep(t->handles[i]))) {
+		struct buffer *b = &t->buffers[i];
+
+		b->tep = tracecmd_get_tep(t->handles[i]);
+		b->swap = tep_is_file_bigendian(b->tep) != tep_is_local_bigendian(b->tep);
+		tracecmd_set_private(t->handles[i], b);
+		if (add_decoders(t, b)) {
 			rr_error_set(err, path, "out of memory");
 			goto fail;
 		}
@@ -376,51 +456,85 @@ const struct rr_trace_info *rr_trace_info(const struct rr_trace *trace)
 	return &trace->info;
 }
 
-static uint64_t num(struct tep_format_field *f, const void *data)
+/* The number in @slot of a record of @size bytes; 0 if it is cut short. */
+static uint64_t num(const struct slot *sl, const unsigned char *data, int size, bool swap)
 {
-	unsigned long long v = 0;
+	const unsigned char *p = data + sl->offset;
+	uint64_t v;
 
-	if (!f || tep_read_number_field(f, data, &v))
+	if (sl->offset + sl->size > size)
 		return 0;
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
-		/* sign-extend */
-		unsigned int bits = (unsigned int)f->size * 8;
-		unsigned long long m = 1ULL << (bits - 1);
+	switch (sl->size) {
+	case 1:
+		v = *p;
+		return sl->is_signed ? (uint64_t)(int64_t)(int8_t)v : v;
+	case 2: {
+		uint16_t x;
 
-		v &= (1ULL << bits) - 1;
-		v = (v ^ m) - m;
+		memcpy(&x, p, 2);
+		if (swap)
+			x = __builtin_bswap16(x);
+		return sl->is_signed ? (uint64_t)(int64_t)(int16_t)x : x;
 	}
-	return v;
+	case 4: {
+		uint32_t x;
+
+		memcpy(&x, p, 4);
+		if (swap)
+			x = __builtin_bswap32(x);
+		return sl->is_signed ? (uint64_t)(int64_t)(int32_t)x : x;
+	}
+	default:
+		memcpy(&v, p, 8);
+		return swap ? __builtin_bswap64(v) : v;
+	}
+}
+
+/* A decoder for an event the replay does not use: its name is counted.
+ * NULL for an id no format can have (counted here), or on ENOMEM. */
+static struct decoder *unknown_event(struct rr_trace *t, struct buffer *b, int id, int *err)
+{
+	struct decoder **slot = decoder_slot(b, id), *d;
+	struct tep_event *e;
+
+	*err = 0;
+	if (!slot) {
+		rr_trace_info_count_skipped(&t->info,
+					    rr_trace_info_skip_slot(&t->info, "(unknown id)"));
+		return NULL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		*err = -1;
+		return NULL;
+	}
+	e = tep_find_event(b->tep, id);
+	d->type = RR_EV_NONE;
+	d->skip_slot = rr_trace_info_skip_slot(&t->info, e ? e->name : "(unknown id)");
+	*slot = d;
+	return d;
 }
 
 static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 		     void *data)
 {
 	struct rr_trace *t = data;
-	struct tep_handle *tep = tracecmd_get_tep(h);
-	struct decoder_key key;
-	struct decoder *dec;
+	struct buffer *b = tracecmd_get_private(h);
+	int id = b->common_ok ? (int)num(&b->type, rec->data, rec->size, b->swap) :
+		 tep_data_type(b->tep, rec);
+	struct decoder *dec = id >= 0 && id < b->nr_ids ? b->by_id[id] : NULL;
 	struct rr_event ev;
 
 	if (rec->missed_events > 0) {
 		t->info.nr_missed_events += (uint64_t)rec->missed_events;
 		t->pending_lost += (uint64_t)rec->missed_events;
 	}
-	memset(&key, 0, sizeof(key));
-	key.tep = tep;
-	key.id = tep_data_type(tep, rec);
-	HASH_FIND(hh, t->decoders, &key, sizeof(key), dec);
 	if (!dec) {
-		/* an event the replay does not use: remember its name once */
-		struct tep_event *e = tep_find_event(tep, key.id);
+		int err;
 
-		dec = calloc(1, sizeof(*dec));
+		dec = unknown_event(t, b, id, &err);
 		if (!dec)
-			return -1;
-		dec->key = key;
-		dec->type = RR_EV_NONE;
-		dec->skip_slot = rr_trace_info_skip_slot(&t->info, e ? e->name : "(unknown id)");
-		HASH_ADD(hh, t->decoders, key, sizeof(key), dec);
+			return err;
 	}
 	if (dec->type == RR_EV_NONE) {
 		rr_trace_info_count_skipped(&t->info, dec->skip_slot);
@@ -431,21 +545,20 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	ev.type = dec->type;
 	ev.ts_ns = rec->ts;
 	ev.cpu = cpu;
-	ev.pid = tep_data_pid(tep, rec);
+	ev.pid = b->common_ok ? (int)num(&b->pid, rec->data, rec->size, b->swap) :
+		 tep_data_pid(b->tep, rec);
 	ev.lost_before = t->pending_lost;	/* also losses before skipped records */
 	t->pending_lost = 0;
-	for (int f = 0; f < F__COUNT; f++)
-		if (f != F_STR && dec->field[f])
-			rr_event_set_field(&ev, (enum rr_field)f, num(dec->field[f], rec->data));
-	if (dec->field[F_STR]) {
+	for (int i = 0; i < dec->nr_slots; i++)
+		rr_event_set_field(&ev, (enum rr_field)dec->slot[i].field,
+				   num(&dec->slot[i], rec->data, rec->size, b->swap));
+	if (dec->str) {
 		int len = 0;
-		const char *s = tep_get_field_raw(NULL, dec->event,
-						  dec->field[F_STR]->name, rec,
-						  &len, 0);
+		const char *s = tep_get_field_raw(NULL, dec->event, dec->str->name, rec, &len, 0);
 
 		/* ftrace:print's "char buf[]" runs to the end of the record */
-		if (s && len <= 0 && (dec->field[F_STR]->flags & TEP_FIELD_IS_ARRAY))
-			len = rec->size - dec->field[F_STR]->offset;
+		if (s && len <= 0 && (dec->str->flags & TEP_FIELD_IS_ARRAY))
+			len = rec->size - dec->str->offset;
 
 		if (s && len > 0) {
 			/* stop at the first NUL; strip a trailing newline */
@@ -492,14 +605,14 @@ int rr_trace_for_each(struct rr_trace *trace, rr_event_cb cb, void *ctx,
 
 void rr_trace_close(struct rr_trace *t)
 {
-	struct decoder *d, *tmp;
-
 	if (!t)
 		return;
-	HASH_ITER(hh, t->decoders, d, tmp) {
-		HASH_DEL(t->decoders, d);
-		free(d);
+	for (int i = 0; t->buffers && i < t->nr_handles; i++) {
+		for (int id = 0; id < t->buffers[i].nr_ids; id++)
+			free(t->buffers[i].by_id[id]);
+		free(t->buffers[i].by_id);
 	}
+	free(t->buffers);
 	rr_text_close(t->text);
 	if (t->spool) {
 		unlink(t->spool);
