@@ -49,6 +49,7 @@ LIB_SRCS := \
 	src/markers/markers.c \
 	src/trace/event-desc.c \
 	src/trace/reader.c \
+	src/trace/pipe.c \
 	src/trace/text.c \
 	src/episode/state.c \
 	src/episode/builder.c \
@@ -115,7 +116,7 @@ test-deps:
 
 reclaim-replay: $(MAIN_OBJ) $(LIB_OBJS) | depcheck
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEP_LIBS) -ldl
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEP_LIBS) -ldl -lpthread
 
 .PHONY: depcheck
 depcheck:
@@ -131,7 +132,7 @@ $(BUILD)/%.o: %.c | depcheck
 
 $(BUILD)/tests/unit/run-unit: $(UNIT_OBJS) $(LIB_OBJS)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEP_LIBS) $(CUNIT_LIBS) -ldl
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEP_LIBS) $(CUNIT_LIBS) -ldl -lpthread
 
 # The example policy, built the way a user builds one (see its header).
 examples/policy-example.so: examples/policy-example.c include/reclaim-replay/policy.h
@@ -171,7 +172,7 @@ check-asan: test-deps
 
 $(BUILD)/reclaim-replay: $(MAIN_OBJ) $(LIB_OBJS)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEP_LIBS) -ldl
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEP_LIBS) -ldl -lpthread
 
 PREFIX ?= /usr/local
 DESTDIR ?=
