@@ -5,6 +5,7 @@
 #   make demo     install missing packages, build, compare a bundled trace
 #   make check    install missing packages, build, run every test
 #   make asan     the same tests built with AddressSanitizer + UBSan
+#   make bench    speed and memory on large recorded traces (bench/README.md)
 
 VERSION := 0.1.0
 PKGS := libtracefs libtraceevent libtracecmd jansson cunit libbpf
@@ -100,12 +101,12 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 TEST_PLUGIN := $(addprefix $(BUILD)/tests/plugins/,ceil-file.so bad-abi.so no-entry.so \
 	named-kernel.so einval.so) $(BUILD)/examples/policy-example.so
 
-.PHONY: all deps test-deps demo check asan clean help unit install
+.PHONY: all deps test-deps demo check asan clean help unit install bench
 
 all: reclaim-replay
 
 help:
-	@sed -n '2,8p' Makefile
+	@sed -n '2,9p' Makefile
 
 deps:
 	$(Q)./scripts/deps.sh $(foreach p,$(PKGS),$(p):$(DEB_$(p)))
@@ -148,6 +149,14 @@ $(BUILD)/examples/%.so: examples/%.c include/reclaim-replay/policy.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN) -Iinclude -shared -fPIC -o $@ $<
+
+# The benchmark (not a test: it prints figures; see bench/README.md).
+bench/floor: bench/floor.c | depcheck
+	@echo "  CC      $@"
+	$(Q)$(CC) -O2 -Wall -Wextra -o $@ $< $$($(PKG_CONFIG) --cflags --libs libtracecmd)
+
+bench: reclaim-replay bench/floor
+	$(Q)bench/run.sh
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory reclaim-replay

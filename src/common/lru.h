@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The LRU vocabulary every stage shares: enum lru_list of
- * include/linux/mmzone.h (docs/kernel-model.md, "LRU lists and ids").
+ * include/linux/mmzone.h (docs/kernel-model.md §15).
  * Lists come in pairs: even = inactive, odd = active; 0-1 anon, 2-3 file;
  * 4 unevictable, which reclaim never scans.
  */

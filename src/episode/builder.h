@@ -4,7 +4,7 @@
  * reclaim request of a task (a memcg, soft-limit, direct or node reclaim
  * begin/end pair, a kswapd run from wake to sleep, a memory.reclaim write
  * between the recorder's proactive markers), nested per task, attributes
- * each LRU batch to a memcg (docs/kernel-model.md, "Attributing a batch"),
+ * each LRU batch to a memcg (docs/kernel-model.md §12.4),
  * and hands each episode over when it closes.  Episodes of the kinds the
  * simulator replays carry a start state: the memcg table as it was at
  * their begin (state.h, epochs), the decision inputs of each batch, and the

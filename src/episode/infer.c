@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Inference of the inputs a trace does not give (docs/kernel-model.md,
- * "Inputs the trace does not give"), each labelled where it is output:
+ * Inference of the inputs a trace does not give (docs/kernel-model.md
+ * §8.2, §14), each labelled where it is output:
  *  - the reclaim root of an episode: the lowest common ancestor of the
  *    memcgs it scanned and the task's memcg, raised to the nearest memcg
  *    with a limit when the recorder's snapshot knows the limits;

@@ -6,7 +6,7 @@
  * around one "memcg" line per cgroup) and the "proactive begin/end"
  * markers around a memory.reclaim write.  The start snapshot gives every
  * memcg that predates the trace its exact start sizes
- * (docs/kernel-model.md, "Sizes of memcgs that predate a trace") and its
+ * (docs/kernel-model.md §14.3, §14.4) and its
  * v1 swappiness; later snapshots update the swappiness, limits and
  * protection only.
  */

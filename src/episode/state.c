@@ -3,9 +3,8 @@
  * Memory-cgroup state from trace events.
  *
  * Every memcg is in a hash by id (the kernfs id that memcg:* events and
- * cgroup:* events share since v5.5, docs/kernel-model.md "Enum numbering
- * and ids"), and the named ones also by path, which is how a new cgroup
- * finds its parent.  Children are kept sorted by id, which grows with
+ * cgroup:* events share since v5.5, docs/kernel-model.md §15), and the
+ * named ones also by path, which is how a new cgroup finds its parent.  Children are kept sorted by id, which grows with
  * creation, so a pre-order walk visits siblings in creation order as
  * mem_cgroup_iter() does.
  *

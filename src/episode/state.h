@@ -6,7 +6,7 @@
  * flush (memcg_flush_stats), anon/file reclaim costs (lru_note_cost()
  * replayed from shrink events), and the outcome statistics the simulator's
  * outcome model is calibrated with.  Sizes are in pages.
- * (docs/kernel-model.md, "Two views of the LRU sizes".)
+ * (docs/kernel-model.md §2.)
  *
  * Start states without copies.  A replay needs every memcg as it was when
  * its episode began, but copying the table at every begin costs
@@ -30,7 +30,7 @@
 #include "../trace/event.h"
 
 /* node_stat_item numbers of the WORKINGSET items the model reads
- * (docs/kernel-model.md, "Enum numbering and ids"; measured on 6.18). */
+ * (docs/kernel-model.md §15; measured on 6.18). */
 struct rr_item_map {
 	int workingset_activate[RR_NR_LRU_TYPES];	/* anon, file */
 	int workingset_restore[RR_NR_LRU_TYPES];
@@ -183,7 +183,7 @@ bool rr_vals_online_at(const struct rr_memcg_vals *v, uint64_t ts_ns,
 int rr_state_apply(struct rr_state *st, const struct rr_event *ev);
 
 /* lru_note_cost() on @m and every ancestor, @type RR_LRU_ANON or
- * RR_LRU_FILE, @cost in pages (docs/kernel-model.md, "Cost bookkeeping"). */
+ * RR_LRU_FILE, @cost in pages (docs/kernel-model.md §3.6). */
 void rr_state_note_cost(struct rr_state *st, struct rr_memcg *m, int type,
 			uint64_t cost);
 

@@ -5,7 +5,7 @@
  * A batch is one mm_vmscan_lru_isolate.  Its memcg is named by the first
  * negative mod_memcg_lruvec_state of the isolated list that follows, or by
  * the count_memcg_events PGSCAN/PGREFILL after it when nothing was taken
- * (docs/kernel-model.md, "Event order inside one batch"); its write-outs
+ * (docs/kernel-model.md §12.3); its write-outs
  * are the mm_vmscan_write_folio events before its closing lru_shrink_*
  * event, which gives the priority and the outcome.  Batches feed the
  * state's outcome statistics and cost notes whatever episode they belong

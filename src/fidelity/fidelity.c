@@ -143,7 +143,7 @@ static void trajectory(struct rr_fidelity_facts *fx, const struct rr_episode *ep
  * Ladders that make no batch leave no event.  The model alone (no recorded
  * sizes or outcomes, which come from the kernel's later ladder) says
  * whether the first ones were silent, so that the first recorded ladder
- * ran with force_deactivate (docs/kernel-model.md, "Retries").
+ * ran with force_deactivate (docs/kernel-model.md §7).
  */
 static int first_ladders_forced(const struct rr_sim_input *in,
 				const struct rr_resolved_policy *kernel,

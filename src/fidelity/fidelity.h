@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fidelity: does the baseline reproduce what the recording kernel did?
- * (kernel-reclaim-model.md §20.)
+ * (docs/kernel-model.md §19.)
  *
  * Decisions: every recorded shrink_lruvec() call (an episode's batches on
  * one memcg at one priority) is replayed on the state the kernel saw (the

@@ -287,7 +287,7 @@ int rr_report_episode(struct rr_report *r, const struct rr_episode *rq)
 		cell_add(&c->prio[p], b);
 		cell_add(&r->prio[p], b);
 		if (p != PRIO_UNKNOWN && rr_lru_is_evictable(b->lru) && !rq->mglru) {
-			/* nr_requested <= target <= size >> priority (§13.1) */
+			/* nr_requested <= target <= size >> priority (§14.1) */
 			uint64_t bound = b->nr_requested << p;
 
 			if (bound > c->isolate_bound[b->lru])

@@ -6,7 +6,7 @@
  * "kernel" is the model of the recording kernel: its hooks pick the rule of
  * the release given as "release=MAJOR.MINOR" at init.  The four others each
  * override one hook, as the patches of the seed threads do
- * (kernel-reclaim-model.md §15).
+ * (docs/kernel-model.md §16).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -163,7 +163,7 @@ static const struct rr_policy kernel_policy = {
 /*
  * "original" is the counterfactual of both seed threads: SCAN_FRACT rounded
  * up for every memcg, and memory.reclaim passing the whole remainder.
- * No released kernel combined the two (kernel-reclaim-model.md §15).
+ * No released kernel combined the two (docs/kernel-model.md §16).
  */
 static int original_chunk(void *priv, const struct rr_proactive_chunk_args *a,
 			  uint64_t *out)

@@ -2,7 +2,7 @@
 /*
  * The recorder (see record.h).
  *
- * Order matters (kernel-reclaim-model.md §19.1): the events are enabled
+ * Order matters (docs/kernel-model.md §18): the events are enabled
  * and tracing is on before the snapshot is read and before the workload's
  * cgroup is created, so the trace holds any flush the snapshot's reads
  * cause and the cgroup's mkdir.  One thread: per-CPU readers are polled in
@@ -583,7 +583,7 @@ static long long ms_since(const struct timespec *t)
 	return (now.tv_sec - t->tv_sec) * 1000LL + (now.tv_nsec - t->tv_nsec) / 1000000;
 }
 
-/* One memory.reclaim write, with markers before and after (§9). */
+/* One memory.reclaim write, with markers before and after (§10). */
 static void proactive(struct rec *r)
 {
 	struct rr_marker_proactive pm = { .bytes = (long long)r->o->proactive_bytes };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The recorder: a private tracefs instance with the events a faithful
- * replay needs (kernel-reclaim-model.md §19), per-CPU splice readers,
+ * replay needs (docs/kernel-model.md §18), per-CPU splice readers,
  * snapshot markers (src/markers) at start and end, an optional child cgroup for the
  * workload, and a trace.dat v6 at the end.  Everything it changes in
  * tracefs and cgroupfs is undone on exit, on errors and on signals.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the recorder reads from the running system besides events
- * (kernel-reclaim-model.md §19.2): enum numbering of the memcg event items,
+ * (docs/kernel-model.md §18): enum numbering of the memcg event items,
  * and a snapshot of every memory cgroup.  The snapshot is written into the
  * trace as marker lines (see src/record/markers.h), so the trace stays a
  * standard trace.dat and the data stays time-ordered with the events.

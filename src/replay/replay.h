@@ -18,8 +18,8 @@
 extern const char *const rr_default_policies[];
 
 /* Assumed delay between cgroup_rmdir and mem_cgroup_online() turning
- * false: 24-29 ms measured on 6.18 (docs/kernel-model.md, "cgroup
- * events"). */
+ * false: 24-29 ms measured on 6.18 (docs/kernel-model.md
+ * §13.1). */
 #define RR_DEFAULT_OFFLINE_DELAY_NS (25ULL * 1000 * 1000)
 
 struct rr_replay_opts {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The v6.11+ memcg walk cursor across episodes (docs/kernel-model.md, "The
- * partial walk").  mem_cgroup_iter() keeps one position per (reclaim root,
+ * The v6.11+ memcg walk cursor across episodes (docs/kernel-model.md
+ * §6.3, §6.4).  mem_cgroup_iter() keeps one position per (reclaim root,
  * node); each policy's own decisions move it, so each policy carries its
  * own, per root.  The position is hidden from the trace, and other
  * reclaimers under the root move it too: every policy starts an episode

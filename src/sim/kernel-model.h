@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The kernel release a replay models, and the version switches derived from
- * it (kernel-reclaim-model.md §15, "orthogonal kernel-version switches").
+ * it (docs/kernel-model.md §16, "orthogonal kernel-version switches").
  */
 #ifndef RR_KERNEL_MODEL_H
 #define RR_KERNEL_MODEL_H

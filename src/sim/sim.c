@@ -2,10 +2,10 @@
 /*
  * The kernel's memcg reclaim loops, in the order they nest:
  *
- *   rr_proactive_loop()      memory_reclaim() chunk loop (§9)
+ *   rr_proactive_loop()      memory_reclaim() chunk loop (§10)
  *    do_try()                try_to_free_mem_cgroup_pages() +
- *                            do_try_to_free_pages(): priorities 12..0, retries (§7, §8)
- *     walk()                 shrink_node_memcgs(): full or partial walk (§6, §6.1)
+ *                            do_try_to_free_pages(): priorities 12..0, retries (§7, §8.1)
+ *     walk()                 shrink_node_memcgs(): full or partial walk (§6, §6.3)
  *      shrink_lruvec()       batches of <= SWAP_CLUSTER_MAX, goal check, cut (§5)
  *       get_scan_count()     scan balance and per-list targets (§3)
  *
@@ -100,13 +100,13 @@ void rr_scan_fractions(const struct rr_kernel_model *km, uint64_t anon_cost,
 	uint64_t sw = (uint64_t)swappiness;
 
 	if (!km->cost_fractions) {
-		/* v5.6 form with recent_scanned == recent_rotated (§3.3) */
+		/* v5.6 form with recent_scanned == recent_rotated (§3.4) */
 		*ap = sw;
 		*fp = 200 - sw;
 		*denominator = *ap + *fp + 1;
 		return;
 	}
-	/* §3.4, mm/vmscan.c get_scan_count() v5.8+ */
+	/* §3.5, mm/vmscan.c get_scan_count() v5.8+ */
 	uint64_t total = anon_cost + file_cost;
 	uint64_t a = total + anon_cost;
 	uint64_t f = total + file_cost;
@@ -173,7 +173,7 @@ void rr_sim_result_free(struct rr_sim_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* ---- cost bookkeeping on the reclaim root (§3.4 lru_note_cost()) ---- */
+/* ---- cost bookkeeping on the reclaim root (§3.5 lru_note_cost()) ---- */
 
 static void note_cost(struct run *r, int type, uint64_t cost)
 {
@@ -300,7 +300,7 @@ static uint64_t usage_pages(const struct rr_sim_memcg *m)
 }
 
 /*
- * memory.min/low scaling of one list (§3.5, mm/vmscan.c get_scan_count()):
+ * memory.min/low scaling of one list (§3.7, mm/vmscan.c get_scan_count()):
  * v5.14+ (f56ce412a59d) with the +1 of 32d4f4b782bb from v5.15; the
  * v5.6 - v5.13 form before.  The reclaim root ([0]) is never protected.
  */

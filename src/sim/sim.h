@@ -5,13 +5,13 @@
  * decision.  It needs no trace: the episode stage (src/episode) builds the
  * input from one, and the unit tests build it by hand.
  *
- * Modelled (kernel-reclaim-model.md): memory.reclaim chunk loop (§9),
- * try_to_free_mem_cgroup_pages() (§8), do_try_to_free_pages() priority
+ * Modelled (docs/kernel-model.md): memory.reclaim chunk loop (§10),
+ * try_to_free_mem_cgroup_pages() (§8.1), do_try_to_free_pages() priority
  * loop and retries (§7), the memcg walk: full (v5.4 - v6.10) or partial
- * with a shared per-root cursor (v6.11+, §6.1), get_scan_count() (§3.1,
- * §3.2, §3.4 fractions from the reclaim root's anon/file cost), the
+ * with a shared per-root cursor (v6.11+, §6.3), get_scan_count() (§3.1,
+ * §3.3, §3.5 fractions from the reclaim root's anon/file cost), the
  * shrink_lruvec() batch loop with the goal check and proportional cut (§5),
- * and the anon aging after the loop.  v1 soft-limit victim calls (§8.3).
+ * and the anon aging after the loop.  v1 soft-limit victim calls (§9).
  *
  * Outcome model: a batch that repeats the memcg's next recorded batch of
  * the list (same nr_requested) takes and reclaims what that one did.
@@ -47,11 +47,11 @@
  *                     root [0] is the root memcg
  */
 
-/* How many pages a reclaim call gets (kernel-reclaim-model.md §16). */
+/* How many pages a reclaim call gets (docs/kernel-model.md §17). */
 enum rr_outcome_model {
 	RR_OUTCOME_STRUCTURAL,	/* run the loops; batches reclaim by the ratios */
 	RR_OUTCOME_EXACT,	/* each call reclaims its nr_to_reclaim plus
-				 * exact_extra_pages (§16.2, §16.3 C1) */
+				 * exact_extra_pages (§17.2, §17.3 C1) */
 };
 
 /* What one recorded inactive batch of a memcg took and reclaimed. */
@@ -86,7 +86,7 @@ struct rr_sim_memcg {
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];	/* exact local sizes */
 	uint64_t unevictable_pages;	/* counted in the usage only */
 	/* effective memory.min / memory.low in pages (cgroup v2; 0 on v1),
-	 * relative to the reclaim root (§3.5) */
+	 * relative to the reclaim root (§3.7) */
 	uint64_t min_pages, low_pages;
 	/* a fixed SCAN_FRACT fraction instead of the computed one */
 	bool fraction_override;
@@ -190,7 +190,7 @@ struct rr_pred_batch {
 	uint64_t nr_requested;
 };
 
-/* One recorded shrink_lruvec() call, for the decision check (§20.1). */
+/* One recorded shrink_lruvec() call, for the decision check (§19.1). */
 struct rr_call_input {
 	const struct rr_kernel_model *km;
 	enum rr_reclaim_kind kind;	/* RR_KIND_MEMCG or RR_KIND_SOFTLIMIT */
@@ -216,7 +216,7 @@ struct rr_call_input {
  *          after the loop; *@nr_out may exceed @cap (then @out is cut).
  * @targets: the four get_scan_count() targets, in pages.
  *
- * Conditioned on the recorded call (kernel-reclaim-model.md §20.1): batch k
+ * Conditioned on the recorded call (docs/kernel-model.md §19.1): batch k
  * reclaims what recorded batch k reclaimed while the predicted batches
  * still agree with the recorded ones, 0 after.
  * Return: 0, or -1 with @err set when a policy hook fails.
@@ -230,7 +230,7 @@ int rr_sim_predict_call(const struct rr_call_input *in,
 typedef int (*rr_reclaim_call_fn)(void *ctx, uint64_t nr_pages, uint64_t *nr_reclaimed);
 
 /**
- * rr_proactive_loop() - the memory.reclaim loop of memory_reclaim() (§9)
+ * rr_proactive_loop() - the memory.reclaim loop of memory_reclaim() (§10)
  * @nr_requested_pages: bytes written / PAGE_SIZE.
  * @call: performs one try_to_free_mem_cgroup_pages(nr_pages) call; it gets
  *        the chunk the policy chose (before the kernel's 32-page floor).
@@ -245,7 +245,7 @@ int rr_proactive_loop(const struct rr_resolved_policy *policy,
 		      void *ctx, struct rr_sim_result *out, struct rr_error *err);
 
 /**
- * rr_scan_fractions() - get_scan_count() SCAN_FRACT weights (§3.4)
+ * rr_scan_fractions() - get_scan_count() SCAN_FRACT weights (§3.5)
  * @anon_cost, @file_cost: the reclaim root's cost pair (v5.8+).
  * @swappiness: 0..200.
  * Sets *@ap, *@fp, *@denominator; before v5.8 (no cost form) the weights

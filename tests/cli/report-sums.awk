@@ -4,7 +4,7 @@
 # for t90.  A batch (mm_vmscan_lru_isolate) belongs to the memcg named by
 # the next memcg: event of the same task and CPU: the first negative
 # mod_memcg_lruvec_state of the isolated list, or count_memcg_events
-# (kernel-reclaim-model.md §12.4).  Output: "memcg_id scanned reclaimed"
+# (docs/kernel-model.md §12.3).  Output: "memcg_id scanned reclaimed"
 # lines, "0" for batches no memcg: event followed.
 function field(name,   m) {
 	if (match($0, " " name "=[^ ]+")) {

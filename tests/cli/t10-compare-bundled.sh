@@ -51,7 +51,7 @@ for trace in "$TOP"/traces/*.dat; do
 		      | {cgroup_id, priority, lru, nr_pages}]] | (map(select(.)) | length) / length' "$json")
 	check "$name: first-priority targets match the recording in >= 95% of episodes ($first)" \
 		jq -n -e "$first >= 0.95"
-	# decision fidelity (§20.1): every recorded shrink_lruvec() call replayed
+	# decision fidelity (§19.1): every recorded shrink_lruvec() call replayed
 	# on the state the kernel saw must give the recorded batches exactly
 	check "$name: decision exact share >= 0.99" \
 		jq -e '.fidelity.exact_share >= 0.99 and .fidelity.decisions_checked > 0' "$json"
@@ -82,7 +82,7 @@ check "anon-swap: original (ceil for all) reproduces fewer" \
 
 # The check can fail: modelled as v5.5 (round up for every memcg, the v5.6
 # fractions) the anon trace's calls are still within one batch but rarely
-# exact (kernel-reclaim-model.md 20.4)
+# exact (docs/kernel-model.md 20.4)
 "$RR" compare -q "$TOP/traces/anon-swap.dat" --kernel 5.5 -o "$TMP/k55.json" >/dev/null
 check "anon-swap as v5.5: exact share collapses below 0.5" jq -e '.fidelity.exact_share < 0.5' "$TMP/k55.json"
 check "anon-swap as v5.5: within one batch stays above 0.9" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # What-if scenarios through compare: the seed threads' and the spec's
-# numbers (kernel-reclaim-model.md 16.1 - 16.3) end to end, and clear
+# numbers (docs/kernel-model.md 16.1 - 16.3) end to end, and clear
 # errors for malformed scenario files.
 . "$(dirname "$0")/../lib.sh"
 

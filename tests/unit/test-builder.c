@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Episode builder on hand-made event streams, in the order the 6.18 kernel
- * emits them (kernel-reclaim-model.md §12.4): attribution of batches,
+ * emits them (docs/kernel-model.md §12.3): attribution of batches,
  * the reclaim root, nr_to_reclaim inference, the v1 memory hierarchy among
  * other hierarchies' cgroup events, and LRU sizes of new memcgs.
  */

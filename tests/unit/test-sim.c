@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Simulator tests against the worked examples of
- * ../shared/docs/kernel-reclaim-model.md §16 and the seed threads: Gavin
+ * ../shared/docs/kernel-model.md §17 and the seed threads: Gavin
  * Shan's 0x4000 vs 0x1000 pages, the memory.reclaim chunk tables, and the
  * structural C2 model (four children of 4 GiB cold page cache).
  */
@@ -50,7 +50,7 @@ static uint64_t anon_target_p12(const char *spec, const char *release,
 	return target;
 }
 
-/* §16.1 / seed 000: swappiness 60, priority 12, v5.6 fractions 60:140/201 */
+/* §17.1 / seed 000: swappiness 60, priority 12, v5.6 fractions 60:140/201 */
 static void test_gavin_thresholds(void)
 {
 	/* without round-up the first non-zero anon target needs 0x4000 pages */
@@ -89,7 +89,7 @@ static void test_fractions(void)
 	CU_ASSERT_EQUAL(ap, 60);
 	CU_ASSERT_EQUAL(fp, 140);
 	CU_ASSERT_EQUAL(d, 200);
-	/* §16.1 reference values, swappiness 60 */
+	/* §17.1 reference values, swappiness 60 */
 	rr_scan_fractions(&km, 1000, 100, 60, &ap, &fp, &d);
 	CU_ASSERT_EQUAL(ap, 94);
 	CU_ASSERT_EQUAL(fp, 384);
@@ -118,7 +118,7 @@ static void test_inactive_is_low(void)
 	CU_ASSERT_FALSE(rr_inactive_is_low(250000, 2371440, 12));
 }
 
-/* ---- chunk loop (§16.2 and §16.3 C1) ---- */
+/* ---- chunk loop (§17.2 and §17.3 C1) ---- */
 
 struct exact_ctx {
 	uint64_t extra;		/* pages reclaimed beyond nr_to_reclaim */
@@ -196,7 +196,7 @@ static void test_chunk_tables(void)
 	CU_ASSERT_EQUAL(r.calls, 31);
 	rr_sim_result_free(&r);
 
-	/* §16.3 C1: every call reclaims nr_to_reclaim + 32 */
+	/* §17.3 C1: every call reclaims nr_to_reclaim + 32 */
 	run_chunks("original", 32, &r);
 	CU_ASSERT_EQUAL(r.calls, 1);
 	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 262176);
@@ -237,7 +237,7 @@ static void test_chunk_retries(void)
 	rr_policy_release(&pol);
 }
 
-/* ---- §16.3 C2: root without pages, four children of 4 GiB cold file ---- */
+/* ---- §17.3 C2: root without pages, four children of 4 GiB cold file ---- */
 
 static void run_c2(const char *release, const char *spec, struct rr_sim_result *res)
 {
@@ -359,7 +359,7 @@ static void test_shrink_lruvec_cut(void)
 }
 
 /*
- * memory.low (§3.5, §6, §7): a child whose usage is below its low is
+ * memory.low (§3.7, §6, §7): a child whose usage is below its low is
  * skipped while another child can be reclaimed; when nothing else is left,
  * do_try_to_free_pages() retries with memcg_low_reclaim and takes it.
  */
