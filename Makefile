@@ -95,8 +95,15 @@ MAIN_OBJ := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 
 UNIT_SRCS := tests/unit/run-unit.c tests/unit/test-sim.c tests/unit/test-policies.c \
 	tests/unit/test-kernel-model.c tests/unit/test-builder.c tests/unit/test-record.c \
-	tests/unit/test-trace.c
+	tests/unit/test-trace.c tests/unit/test-output.c
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
+
+# The simulator's tests against src/sim, src/policies and src/common alone:
+# if the simulator came to need a trace, JSON or the builder, this would
+# not link.
+SIM_ONLY_OBJS := $(filter $(BUILD)/src/sim/% $(BUILD)/src/policies/% $(BUILD)/src/common/%,$(LIB_OBJS))
+SIM_TEST_OBJS := $(addprefix $(BUILD)/tests/unit/,run-sim.o test-sim.o test-policies.o \
+	test-kernel-model.o)
 
 TEST_PLUGIN := $(addprefix $(BUILD)/tests/plugins/,ceil-file.so bad-abi.so no-entry.so \
 	named-kernel.so einval.so) $(BUILD)/examples/policy-example.so
@@ -135,6 +142,10 @@ $(BUILD)/tests/unit/run-unit: $(UNIT_OBJS) $(LIB_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEP_LIBS) $(CUNIT_LIBS) -ldl -lpthread
 
+$(BUILD)/tests/unit/run-sim: $(SIM_TEST_OBJS) $(SIM_ONLY_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CUNIT_LIBS) -ldl
+
 # The example policy, built the way a user builds one (see its header).
 examples/policy-example.so: examples/policy-example.c include/reclaim-replay/policy.h
 	@echo "  CC      $@"
@@ -164,7 +175,8 @@ demo: deps
 	@echo "JSON diff written to demo-diff.json"
 
 check: test-deps
-	$(Q)$(MAKE) --no-print-directory reclaim-replay $(BUILD)/tests/unit/run-unit $(TEST_PLUGIN)
+	$(Q)$(MAKE) --no-print-directory reclaim-replay $(BUILD)/tests/unit/run-unit \
+		$(BUILD)/tests/unit/run-sim $(TEST_PLUGIN)
 	$(Q)BUILD=$(BUILD) ./tests/run-all.sh
 
 asan:
@@ -175,7 +187,8 @@ asan:
 .PHONY: check-asan
 check-asan: test-deps
 	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD) SAN="$(SAN)" CFLAGS="$(CFLAGS)" \
-		$(BUILD)/reclaim-replay $(BUILD)/tests/unit/run-unit $(TEST_PLUGIN)
+		$(BUILD)/reclaim-replay $(BUILD)/tests/unit/run-unit $(BUILD)/tests/unit/run-sim \
+		$(TEST_PLUGIN)
 	$(Q)LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		BUILD=$(BUILD) RR_BIN=$(BUILD)/reclaim-replay ./tests/run-all.sh
 

@@ -33,6 +33,13 @@ grep -Ev '^ *(Test: .*passed|Suite: )' "$log" | sed '/^$/d'
 tally "$log"
 [ $rc -eq 0 ] || [ "$failed" -gt 0 ] || broken=$((broken + 1))
 
+echo "== unit: the simulator alone (src/sim, src/policies, src/common)"
+(cd "$top" && "$top/$BUILD/tests/unit/run-sim") >"$log" 2>&1
+rc=$?
+grep -Ev '^ *(Test: .*passed|Suite: )' "$log" | sed '/^$/d'
+tally "$log"
+[ $rc -eq 0 ] || grep -q ' [1-9][0-9]* failed' "$log" || broken=$((broken + 1))
+
 for t in "$top"/tests/cli/t*.sh "$top"/tests/root/t*.sh; do
 	[ -e "$t" ] || continue
 	echo "== $(basename "$t" .sh)"

@@ -161,6 +161,7 @@ struct rr_builder_stats {
 	uint64_t mglru_batches;		/* isolates with nr_requested > 32 */
 	uint64_t lru_isolate_bounds;	/* start sizes raised by the isolate bound */
 	uint64_t shrink_without_isolate;	/* lru_shrink_* with no isolate before it */
+	unsigned int tasks, tasks_peak;	/* task records: now, and at most */
 	bool mglru_from_meta;		/* the recorder saw lru_gen enabled */
 	/* from `reclaim-replay record` markers (man reclaim-replay-record.1) */
 	bool meta_seen;			/* the "meta" marker */

@@ -46,6 +46,8 @@ struct task *rr_task_get(struct rr_builder *b, int pid)
 	t->pid = pid;
 	HASH_ADD_INT(b->tasks, pid, t);
 	b->last_task = t;
+	if (++b->stats.tasks > b->stats.tasks_peak)
+		b->stats.tasks_peak = b->stats.tasks;
 	return t;
 }
 
@@ -56,6 +58,7 @@ void rr_task_put(struct rr_builder *b, struct task *t)
 	HASH_DEL(b->tasks, t);
 	if (b->last_task == t)
 		b->last_task = NULL;
+	b->stats.tasks--;
 	free(t);
 }
 

@@ -276,7 +276,7 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 	}
 	ASSUME("anon/file reclaim costs of memcgs that predate the trace start at 0");
 	ASSUME("nr_to_reclaim inferred per episode from where reclaim stopped "
-	       "(docs/kernel-model.md §8.2)");
+	       "(docs/kernel-model.md section 8.2)");
 	ASSUME("one NUMA node modelled");
 	if (ti->nr_missed_events)
 		ASSUME("the ring buffer lost events: sizes after the loss are inexact");

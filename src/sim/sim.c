@@ -349,7 +349,7 @@ static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU
 		balance = SCAN_FILE;
 	else if (cgroup_reclaim(r) && swappiness == 0)
 		balance = SCAN_FILE;
-	else if (r->priority == 0)
+	else if (r->priority == 0 && swappiness)
 		balance = SCAN_EQUAL;
 	else if (r->file_is_tiny)
 		balance = SCAN_ANON;

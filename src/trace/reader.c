@@ -675,7 +675,10 @@ void rr_trace_close(struct rr_trace *t)
 		unlink(t->spool);
 		free(t->spool);
 	}
-	/* instance handles are owned by the parent handle */
+	/* an instance handle holds a reference on its parent (handles[0]):
+	 * close them first, then the parent */
+	for (int i = 1; t->handles && i < t->nr_handles; i++)
+		tracecmd_close(t->handles[i]);
 	if (t->handle)
 		tracecmd_close(t->handle);
 	free(t->handles);

@@ -17,7 +17,8 @@ int main(void)
 		return 2;
 	if (register_sim_tests() || register_policy_tests() ||
 	    register_kernel_model_tests() || register_builder_tests() ||
-	    register_record_tests() || register_trace_tests()) {
+	    register_record_tests() || register_trace_tests() ||
+	    register_output_tests()) {
 		fprintf(stderr, "cannot register tests: %s\n", CU_get_error_msg());
 		CU_cleanup_registry();
 		return 2;

@@ -20,6 +20,8 @@ struct seen {
 	struct rr_batch batches[MAX_EPISODES][16];
 	char root_path[MAX_EPISODES][64];
 	uint64_t snap_lru[MAX_EPISODES][4];	/* of the root, at the start */
+	size_t walk_n[MAX_EPISODES];		/* memcgs of the walk */
+	uint64_t walk_lru[MAX_EPISODES][4][4];	/* their sizes at the start */
 };
 
 static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
@@ -39,6 +41,9 @@ static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	rr_kernel_model_init(&km, "6.18");
 	if (!rr_episode_sim_input(ep, st, &km, 12, 25000000, &in, &err)) {
 		memcpy(s->snap_lru[s->n], in.memcgs[0].lru_pages, sizeof(s->snap_lru[0]));
+		s->walk_n[s->n] = in.nr_memcgs;
+		for (size_t k = 0; k < in.nr_memcgs && k < 4; k++)
+			memcpy(s->walk_lru[s->n][k], in.memcgs[k].lru_pages, sizeof(s->walk_lru[0][0]));
 		rr_episode_sim_input_free(&in);
 	}
 	s->n++;
@@ -271,6 +276,149 @@ static void test_markers(void)
 	rr_builder_free(b);
 }
 
+/*
+ * Start states: an episode replays the memcgs as they were at its begin,
+ * though deltas, a new memcg and a second episode came while it ran
+ * (state.h epochs).
+ */
+static void test_start_state(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+
+	mkdir_ev(b, 0, 5, "/r");
+	mkdir_ev(b, 0, 6, "/r/x");
+	delta(b, 6, 2, 1000, 300);
+	feed(b, (struct rr_event){ .type = RR_EV_ATTACH, .id = 5, .attach_pid = 100, .pid = 1 });
+	feed(b, (struct rr_event){ .type = RR_EV_ATTACH, .id = 5, .attach_pid = 101, .pid = 1 });
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 100 });
+	delta(b, 6, 2, 500, 300);		/* charged by another task meanwhile */
+	mkdir_ev(b, 0, 7, "/r/y");
+	delta(b, 7, 2, 200, 300);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 101 });
+	delta(b, 6, 2, 7, 300);
+	batch(b, 6, 2, 32, 32, 32, 12);		/* pid 100's batch */
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32, .pid = 100 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_EQUAL(s.ep[0].root_memcg_id, 5);
+	CU_ASSERT_TRUE(s.ep[0].overlapped);
+	/* /r/x as pid 100's episode began: 1000 pages; /r/y did not exist */
+	CU_ASSERT_EQUAL(s.walk_n[0], 2);
+	CU_ASSERT_EQUAL(s.walk_lru[0][1][2], 1000);
+	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = 2, .nr_requested = 32,
+				   .nr_scanned = 32, .nr_taken = 32, .pid = 101 });
+	delta(b, 7, 2, -32, 101);
+	feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = 32,
+				   .nr_reclaimed = 32, .priority = 12, .pid = 101 });
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32, .pid = 101 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 2);
+	CU_ASSERT_TRUE(s.ep[1].overlapped);
+	/* at pid 101's begin: /r/x 1500, /r/y 200 */
+	CU_ASSERT_EQUAL(s.walk_n[1], 3);
+	CU_ASSERT_EQUAL(s.walk_lru[1][1][2], 1500);
+	CU_ASSERT_EQUAL(s.walk_lru[1][2][2], 200);
+	/* and now: 1500 + 7 - 32 and 200 - 32 */
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 6), 2), 1475);
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 7), 2), 168);
+	/* no start state is kept once no episode is open */
+	CU_ASSERT_EQUAL(rr_builder_state(b)->nr_open_epochs, 0);
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->tasks, 0);
+	rr_builder_free(b);
+}
+
+struct kinds {
+	int n;
+	enum rr_reclaim_kind kind[16];
+	bool replayable[16], no_begin[16], no_end[16], end_inferred[16];
+	int depth[16], nr_batches[16];
+	uint64_t seq[16], parent_seq[16], bytes[16];
+};
+
+static int collect_kinds(struct rr_episode *ep, struct rr_state *st, void *ctx)
+{
+	struct kinds *k = ctx;
+
+	(void)st;
+	if (k->n >= 16)
+		return 0;
+	k->kind[k->n] = ep->kind;
+	k->replayable[k->n] = ep->replayable;
+	k->no_begin[k->n] = ep->no_begin;
+	k->no_end[k->n] = ep->no_end;
+	k->end_inferred[k->n] = ep->end_inferred;
+	k->depth[k->n] = ep->depth;
+	k->nr_batches[k->n] = (int)ep->nr_batches;
+	k->seq[k->n] = ep->seq;
+	k->parent_seq[k->n] = ep->parent_seq;
+	k->bytes[k->n] = ep->proactive_bytes;
+	k->n++;
+	return 0;
+}
+
+/*
+ * Episodes of every kind from one stack per task: kswapd runs cut by a
+ * second wake, a memcg call nested in a memory.reclaim write, batches
+ * before any begin, a direct reclaim left open at the end; task records
+ * exist only while a task reclaims.
+ */
+static void test_episode_kinds(void)
+{
+	struct rr_builder_opts o = { .offline_delay_ns = 25000000, .swap_present = -1,
+				     .keep_all_batches = true };
+	struct kinds k;
+	struct rr_builder *b;
+
+	memset(&k, 0, sizeof(k));
+	b = rr_builder_new(&o, collect_kinds, &k);
+	mkdir_ev(b, 0, 9, "/w");
+	delta(b, 9, 2, 10000, 200);
+	/* kswapd (pid 50): batches before its first wake, two runs, a sleep */
+	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = 2, .nr_requested = 32,
+				   .nr_taken = 0, .pid = 50 });
+	feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_WAKE, .pid = 50 });
+	feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_WAKE, .pid = 50 });
+	feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_SLEEP, .pid = 50 });
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->tasks, 0);
+	/* a memory.reclaim write (pid 100) with one memcg call inside */
+	feed(b, (struct rr_event){ .type = RR_EV_MARKER, .pid = 100,
+				   .str = "reclaim-replay: proactive begin bytes=1048576",
+				   .str_len = 45 });
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	batch(b, 9, 2, 32, 32, 32, 12);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32 });
+	feed(b, (struct rr_event){ .type = RR_EV_MARKER, .pid = 100,
+				   .str = "reclaim-replay: proactive end bytes=1048576 result=ok",
+				   .str_len = 53 });
+	/* direct reclaim of pid 70, still open when the trace ends */
+	feed(b, (struct rr_event){ .type = RR_EV_DIRECT_BEGIN, .pid = 70 });
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->tasks, 1);
+	CU_ASSERT_EQUAL(rr_builder_finish(b), 0);
+
+	CU_ASSERT_EQUAL_FATAL(k.n, 6);
+	/* the batches before the first wake were a kswapd run cut by it */
+	CU_ASSERT_EQUAL(k.kind[0], RR_KIND_KSWAPD);
+	CU_ASSERT_TRUE(k.no_begin[0] && k.end_inferred[0]);
+	CU_ASSERT_EQUAL(k.nr_batches[0], 1);
+	CU_ASSERT_EQUAL(k.kind[1], RR_KIND_KSWAPD);
+	CU_ASSERT_TRUE(k.end_inferred[1]);
+	CU_ASSERT_EQUAL(k.kind[2], RR_KIND_KSWAPD);
+	CU_ASSERT_FALSE(k.end_inferred[2] || k.no_end[2] || k.no_begin[2]);
+	/* the memcg call closes first, nested in the proactive write */
+	CU_ASSERT_EQUAL(k.kind[3], RR_KIND_MEMCG);
+	CU_ASSERT_TRUE(k.replayable[3]);
+	CU_ASSERT_EQUAL(k.depth[3], 1);
+	CU_ASSERT_EQUAL(k.kind[4], RR_KIND_PROACTIVE);
+	CU_ASSERT_EQUAL(k.parent_seq[3], k.seq[4]);
+	CU_ASSERT_EQUAL(k.bytes[4], 1048576);
+	CU_ASSERT_FALSE(k.replayable[4]);
+	CU_ASSERT_EQUAL(k.kind[5], RR_KIND_DIRECT);
+	CU_ASSERT_TRUE(k.no_end[5]);
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->tasks, 0);
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->tasks_peak, 1);
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->begins[RR_KIND_KSWAPD], 2);
+	rr_builder_free(b);
+}
+
 int register_builder_tests(void)
 {
 	CU_pSuite s = CU_add_suite("builder", NULL, NULL);
@@ -279,7 +427,9 @@ int register_builder_tests(void)
 	    !CU_add_test(s, "nr_to_reclaim from checkpoints", test_nr_to_reclaim_inference) ||
 	    !CU_add_test(s, "nr_to_reclaim from rounds inside a call", test_nr_to_reclaim_rounds) ||
 	    !CU_add_test(s, "empty batch, end without begin", test_empty_batch_and_orphan_end) ||
-	    !CU_add_test(s, "recorder markers and snapshot order", test_markers))
+	    !CU_add_test(s, "recorder markers and snapshot order", test_markers) ||
+	    !CU_add_test(s, "start states (epochs)", test_start_state) ||
+	    !CU_add_test(s, "episodes of every kind, nesting, task records", test_episode_kinds))
 		return -1;
 	return 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Simulator tests against the worked examples of
- * ../shared/docs/kernel-model.md §17 and the seed threads: Gavin
+ * docs/kernel-model.md §17 and the seed threads: Gavin
  * Shan's 0x4000 vs 0x1000 pages, the memory.reclaim chunk tables, and the
  * structural C2 model (four children of 4 GiB cold page cache).
  */
@@ -588,6 +588,46 @@ static void test_silent_first_ladder(void)
 	rr_policy_release(&pol);
 }
 
+/*
+ * get_scan_count() rule 3: SCAN_EQUAL at priority 0 only with swappiness
+ * != 0 (docs/kernel-model.md §3.1).  Global direct reclaim skips rule 2,
+ * so a swappiness-0 memcg with only anon pages reaches priority 0 with
+ * SCAN_FRACT and an anon fraction of 0: no anon target at any priority.
+ * Regression: SCAN_EQUAL scanned all 1000 anon pages at priority 0.
+ */
+static void test_scan_equal_needs_swappiness(void)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m = {
+		.id = 1, .parent = -1, .online = true, .swappiness = 0,
+		.lru_pages = { 1000, 0, 0, 0 },
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_KIND_DIRECT, .nr_pages = 32, .memcgs = &m,
+		.nr_memcgs = 1, .page_shift = 12, .may_swap = true, .swap_present = true,
+		.cursor = -1, .root_rstat_lru_pages = { 1000, 0, 0, 0 },
+	};
+	struct rr_sim_result r;
+	struct rr_error err;
+
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", "6.18", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.lowest_priority, 0);
+	for (size_t i = 0; i < r.nr_targets; i++)
+		CU_ASSERT_NOT_EQUAL(r.targets[i].lru, RR_LRU_INACTIVE_ANON);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 0);
+	rr_sim_result_free(&r);
+	/* with swappiness 60 anon is scanned, and the goal of 32 pages met */
+	m.swappiness = 60;
+	memset(&r, 0, sizeof(r));
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_TRUE(r.nr_reclaimed_pages >= 32);
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+}
+
 int register_sim_tests(void)
 {
 	CU_pSuite s = CU_add_suite("sim", NULL, NULL);
@@ -602,7 +642,8 @@ int register_sim_tests(void)
 	    !CU_add_test(s, "memory.min/low protection", test_protection) ||
 	    !CU_add_test(s, "direct reclaim at priority 12", test_direct_priority12) ||
 	    !CU_add_test(s, "recorded outcomes and boundary sizes", test_recorded_outcomes) ||
-	    !CU_add_test(s, "silent first ladders, force_deactivate", test_silent_first_ladder))
+	    !CU_add_test(s, "silent first ladders, force_deactivate", test_silent_first_ladder) ||
+	    !CU_add_test(s, "SCAN_EQUAL needs swappiness", test_scan_equal_needs_swappiness))
 		return -1;
 	return 0;
 }

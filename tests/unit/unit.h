@@ -11,5 +11,6 @@ int register_kernel_model_tests(void);
 int register_builder_tests(void);
 int register_record_tests(void);
 int register_trace_tests(void);
+int register_output_tests(void);
 
 #endif
