@@ -33,6 +33,7 @@ struct replay {
 	struct rr_cursors cursors;
 	struct rr_totals totals;
 	struct rr_fidelity fidelity;	/* of the baseline; traces only */
+	struct rr_sim_result results[RR_MAX_POLICIES];	/* reused for every episode */
 	uint64_t events;
 	/* outputs (outputs.c) */
 	struct stat in_st;

@@ -137,7 +137,7 @@ static int run_policies(struct replay *r, const struct rr_episode *ep,
 static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 {
 	struct replay *r = ctx;
-	struct rr_sim_result res[RR_MAX_POLICIES];
+	struct rr_sim_result *res = r->results;
 	struct rr_sim_input in;
 	struct rr_error serr;
 	int ret = -1;
@@ -160,11 +160,10 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 				      "exist when the episode began" :
 				      "reclaim root unknown: no batch was attributed to a memcg");
 	}
-	memset(res, 0, sizeof(res));
+	for (int p = 0; p < r->np; p++)
+		rr_sim_result_clear(&res[p]);
 	if (!run_policies(r, ep, &in, res) && !fidelity(r, ep, st, &in, &res[0]))
 		ret = rr_replay_emit(r, ep, res, NULL);
-	for (int p = 0; p < r->np; p++)
-		rr_sim_result_free(&res[p]);
 	rr_episode_sim_input_free(&in);
 	return ret;
 }
@@ -417,8 +416,11 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_error *err)
 	rr_builder_free(r->builder);
 	rr_cursors_free(&r->cursors);
 	rr_totals_free(&r->totals);
-	for (int i = 0; i < r->np; i++)
+	for (int i = 0; i < r->np; i++) {
 		rr_policy_release(&r->policies[i]);
+		rr_sim_result_free(&r->results[i]);
+	}
+	rr_sim_scratch_free();
 	free(r);
 	return ret;
 }

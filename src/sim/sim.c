@@ -761,6 +761,64 @@ int rr_sim_predict_call(const struct rr_call_input *ci,
 	return ret;
 }
 
+/*
+ * The working copy of a run's memcgs and its per-memcg counters, in one
+ * block per thread that only grows: no allocation per run once it has
+ * the size of the largest walk (the replay runs every policy on every
+ * episode).
+ */
+static __thread struct {
+	void *buf;
+	size_t cap;
+} work;
+
+static int scratch(struct run *r, size_t n)
+{
+	size_t m = n * sizeof(*r->m), counters = n * (sizeof(*r->sim_scanned) +
+		   sizeof(*r->sim_requested) + sizeof(*r->rec_pos) + sizeof(*r->removed));
+	char *p;
+
+	if (m + counters > work.cap) {
+		void *b = realloc(work.buf, m + counters);
+
+		if (!b)
+			return -1;
+		work.buf = b;
+		work.cap = m + counters;
+	}
+	p = work.buf;
+	r->m = (struct rr_sim_memcg *)p;
+	p += m;
+	memset(p, 0, counters);
+	r->sim_scanned = (uint64_t (*)[RR_NR_LRU_TYPES])p;
+	p += n * sizeof(*r->sim_scanned);
+	r->sim_requested = (uint64_t (*)[RR_NR_LRU_TYPES])p;
+	p += n * sizeof(*r->sim_requested);
+	r->rec_pos = (size_t (*)[RR_NR_LRU_TYPES])p;
+	p += n * sizeof(*r->rec_pos);
+	r->removed = (uint64_t (*)[RR_NR_EVICTABLE_LRU])p;
+	return 0;
+}
+
+void rr_sim_scratch_free(void)
+{
+	free(work.buf);
+	work.buf = NULL;
+	work.cap = 0;
+}
+
+void rr_sim_result_clear(struct rr_sim_result *r)
+{
+	struct rr_sim_result keep = *r;
+
+	memset(r, 0, sizeof(*r));
+	r->targets = keep.targets;
+	r->cap_targets = keep.cap_targets;
+	r->chunk_requests = keep.chunk_requests;
+	r->chunk_reclaimed = keep.chunk_reclaimed;
+	r->cap_chunks = keep.cap_chunks;
+}
+
 int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *policy,
 	       struct rr_sim_result *out, struct rr_error *err)
 {
@@ -780,12 +838,7 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 	r.anon_cost = in->anon_cost;
 	r.file_cost = in->file_cost;
 	r.cursor = in->cursor;
-	r.m = malloc(in->nr_memcgs * sizeof(*r.m));
-	r.sim_scanned = calloc(in->nr_memcgs, sizeof(*r.sim_scanned));
-	r.sim_requested = calloc(in->nr_memcgs, sizeof(*r.sim_requested));
-	r.rec_pos = calloc(in->nr_memcgs, sizeof(*r.rec_pos));
-	r.removed = calloc(in->nr_memcgs, sizeof(*r.removed));
-	if (!r.m || !r.sim_scanned || !r.sim_requested || !r.rec_pos || !r.removed) {
+	if (scratch(&r, in->nr_memcgs)) {
 		rr_error_set(err, "", "out of memory");
 		goto out;
 	}
@@ -807,10 +860,5 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 	out->cursor = r.cursor;
 	ret = 0;
 out:
-	free(r.m);
-	free(r.sim_scanned);
-	free(r.sim_requested);
-	free(r.rec_pos);
-	free(r.removed);
 	return ret;
 }

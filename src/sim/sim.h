@@ -174,7 +174,8 @@ struct rr_sim_result {
  * rr_sim_run() - replay one reclaim request under one policy
  * @in:     the request and the state at its start; not modified.
  * @policy: resolved hooks.
- * @out:    zeroed by the caller; filled; free with rr_sim_result_free().
+ * @out:    zeroed by the caller, or cleared with rr_sim_result_clear();
+ *          filled; free with rr_sim_result_free().
  *
  * Return: 0, or -1 with @err set (a hook failed; out of memory; input
  * with no memcgs or more than 2^20 chunk calls).
@@ -183,6 +184,12 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 	       struct rr_sim_result *out, struct rr_error *err);
 
 void rr_sim_result_free(struct rr_sim_result *r);
+
+/* Empty @r for another run, keeping its arrays (no allocation per run). */
+void rr_sim_result_clear(struct rr_sim_result *r);
+
+/* Free this thread's working memory of rr_sim_run() (kept between runs). */
+void rr_sim_scratch_free(void);
 
 /* One batch of a shrink_lruvec() call: its list and nr_requested. */
 struct rr_pred_batch {
