@@ -106,9 +106,10 @@ SIM_TEST_OBJS := $(addprefix $(BUILD)/tests/unit/,run-sim.o test-sim.o test-poli
 	test-kernel-model.o)
 
 TEST_PLUGIN := $(addprefix $(BUILD)/tests/plugins/,ceil-file.so bad-abi.so no-entry.so \
-	named-kernel.so einval.so) $(BUILD)/examples/policy-example.so
+	named-kernel.so einval.so short-v2.so future-abi.so ceil-file-v1.so) \
+	$(BUILD)/examples/policy-example.so $(BUILD)/examples/senpai-chunk.so
 
-.PHONY: all deps test-deps demo check asan clean help unit install bench
+.PHONY: all deps test-deps demo check asan clean help unit install install-dev bench
 
 all: reclaim-replay
 
@@ -156,6 +157,13 @@ $(BUILD)/tests/plugins/%.so: tests/plugins/%.c include/reclaim-replay/policy.h
 	@echo "  CC      $@"
 	$(Q)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN) -Iinclude -shared -fPIC -o $@ $<
 
+# The same test plug-in built against the frozen header of ABI version 1:
+# the host must keep loading plug-ins built for every version it claims.
+$(BUILD)/tests/plugins/ceil-file-v1.so: tests/plugins/ceil-file.c tests/plugins/abi-v1/reclaim-replay/policy.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@ (ABI v1 header)"
+	$(Q)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN) -Itests/plugins/abi-v1 -shared -fPIC -o $@ $<
+
 $(BUILD)/examples/%.so: examples/%.c include/reclaim-replay/policy.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
@@ -199,12 +207,23 @@ $(BUILD)/reclaim-replay: $(MAIN_OBJ) $(LIB_OBJS)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-install: reclaim-replay
+install: reclaim-replay install-dev
 	install -D -m 755 reclaim-replay $(DESTDIR)$(PREFIX)/bin/reclaim-replay
+
+# What plug-in authors need: the header, its pkg-config file, the pages.
+install-dev:
 	install -D -m 644 include/reclaim-replay/policy.h \
 		$(DESTDIR)$(PREFIX)/include/reclaim-replay/policy.h
 	for m in man/*.1; do install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/$$(basename $$m); done
 	for m in man/*.5; do install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man5/$$(basename $$m); done
+	for m in man/*.7; do install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/$$(basename $$m); done
+	@mkdir -p $(DESTDIR)$(PREFIX)/share/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' reclaim-replay.pc.in \
+		>$(DESTDIR)$(PREFIX)/share/pkgconfig/reclaim-replay.pc
+
+# The policy(7) page's EXAMPLE is examples/senpai-chunk.c.
+man/reclaim-replay-policy.7: man/reclaim-replay-policy.7.in examples/senpai-chunk.c scripts/man-example.sh
+	$(Q)scripts/man-example.sh
 
 clean:
 	rm -rf build build-asan reclaim-replay demo-diff.json examples/*.so

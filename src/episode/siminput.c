@@ -219,6 +219,8 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 	in->km = km;
 	in->kind = ep->kind == RR_KIND_SOFTLIMIT ? RR_KIND_SOFTLIMIT : RR_KIND_MEMCG;
 	in->nr_pages = ep->nr_to_reclaim_pages;
+	in->episode_id = ep->replay_seq;
+	in->start_ns = ep->start_ns;
 	in->page_shift = page_shift;
 	in->may_swap = true;
 	in->swap_present = ep->swap_inferred_present;

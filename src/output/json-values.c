@@ -8,6 +8,7 @@
  */
 #include "output.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,15 +122,22 @@ json_t *rr_json_policies(const struct rr_resolved_policy *policies, int nr_polic
 
 	for (int i = 0; i < nr_policies; i++) {
 		const struct rr_resolved_policy *p = &policies[i];
-		const struct rr_policy *last = p->component[p->nr_components - 1];
+		const struct rr_policy *last = p->comp[p->nr_components - 1].policy;
 		json_t *jp = json_object();
 
 		json_object_set_new(jp, "name", json_string(p->name));
 		json_object_set_new(jp, "summary", json_string(last->summary ? last->summary : ""));
 		json_object_set_new(jp, "kernel_ref",
 				    json_string(last->kernel_ref ? last->kernel_ref : ""));
-		json_object_set_new(jp, "scan_fract_target_from", json_string(p->scan_fract_from));
-		json_object_set_new(jp, "proactive_chunk_from", json_string(p->chunk_from));
+		/* "<hook>_from" for every decision hook of the descriptor table */
+		for (int h = 0; h < RR_NR_HOOKS; h++) {
+			char key[64];
+
+			if (rr_hooks[h].kind != RR_HOOK_DECISION)
+				continue;
+			snprintf(key, sizeof(key), "%s_from", rr_hooks[h].name);
+			json_object_set_new(jp, key, json_string(p->hook[h].from));
+		}
 		json_array_append_new(pols, jp);
 	}
 	return pols;

@@ -97,16 +97,20 @@ static int proportional_v1_chunk(void *priv, const struct rr_proactive_chunk_arg
 
 /* ---- kernel: pick by release ---- */
 
-static int kernel_init(const char *params, void **priv)
+/* The release comes from the host context (ABI v2). */
+static int kernel_init(const struct rr_host *host, const char *params, void **priv)
 {
 	struct rr_kernel_policy_state *st;
 
-	if (!params || strncmp(params, "release=", 8))
+	if (params) {
+		host->set_error(host, "policy 'kernel' takes no parameters");
 		return -EINVAL;
+	}
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	if (rr_kernel_model_init(&st->km, params + 8)) {
+	if (rr_kernel_model_init(&st->km, host->kernel_release)) {
+		host->set_error(host, "no model of kernel release '%s'", host->kernel_release);
 		free(st);
 		return -EINVAL;
 	}
@@ -154,7 +158,7 @@ static const struct rr_policy kernel_policy = {
 	.base = NULL,
 	.summary = "the recording kernel's own rules, chosen by its release",
 	.kernel_ref = "get_scan_count() and memory_reclaim() of the traced release",
-	.init = kernel_init,
+	.init_host = kernel_init,
 	.fini = kernel_fini,
 	.scan_fract_target = kernel_scan_fract,
 	.proactive_chunk = kernel_chunk,

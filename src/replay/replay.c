@@ -27,7 +27,7 @@ int rr_replay_policies(struct replay *r)
 	const struct rr_replay_opts *o = r->o;
 
 	r->np = 0;
-	if (rr_policy_resolve(&r->policies[0], "kernel", &r->km, r->err))
+	if (rr_policy_resolve(&r->policies[0], "kernel", &r->km, r->page_size_bytes, r->err))
 		return -1;
 	r->np = 1;
 	for (int i = 0; i < o->nr_specs; i++) {
@@ -38,7 +38,8 @@ int rr_replay_policies(struct replay *r)
 				     RR_MAX_POLICIES - 1);
 			return -1;
 		}
-		if (rr_policy_resolve(&r->policies[r->np], o->policy_specs[i], &r->km, r->err))
+		if (rr_policy_resolve(&r->policies[r->np], o->policy_specs[i], &r->km,
+				      r->page_size_bytes, r->err))
 			return -1;
 		r->np++;
 	}

@@ -26,6 +26,7 @@ static int scenario_requests(struct replay *r, const struct rr_scenario *sc)
 			rr_error_set(r->err, "", "out of memory");
 			return -1;
 		}
+		in.episode_id = (uint64_t)q + 1;
 		memset(res, 0, sizeof(res));
 		memset(&ep, 0, sizeof(ep));
 		ep.replay_seq = ep.seq = (uint64_t)q + 1;

@@ -385,13 +385,13 @@ static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU
 				.memcg_online = m->online, .memcg_id = m->id,
 			};
 			uint64_t v = 0;
-			int ret = r->pol->scan_fract_target(r->pol->scan_fract_priv, &a, &v);
+			int ret = rr_hook_scan_fract_target(r->pol, &a, &v);
 
 			if (ret) {
 				rr_error_set(r->err, r->pol->name,
 					     "policy hook scan_fract_target (%s) failed: %s",
-					     r->pol->scan_fract_from,
-					     ret < 0 ? strerror(-ret) : "positive return value");
+					     r->pol->hook[RR_HOOK_SCAN_FRACT_TARGET].from,
+					     rr_hook_error(r->pol, RR_HOOK_SCAN_FRACT_TARGET, ret));
 				return -1;
 			}
 			scan = v > scan ? scan : v;
@@ -668,13 +668,13 @@ int rr_proactive_loop(const struct rr_resolved_policy *policy,
 			.nr_reclaimed_pages = done, .nr_calls = calls,
 		};
 		uint64_t chunk = 0, got = 0;
-		int ret = policy->proactive_chunk(policy->chunk_priv, &a, &chunk);
+		int ret = rr_hook_proactive_chunk(policy, &a, &chunk);
 
 		if (ret) {
 			rr_error_set(err, policy->name,
 				     "policy hook proactive_chunk (%s) failed: %s",
-				     policy->chunk_from,
-				     ret < 0 ? strerror(-ret) : "positive return value");
+				     policy->hook[RR_HOOK_PROACTIVE_CHUNK].from,
+				     rr_hook_error(policy, RR_HOOK_PROACTIVE_CHUNK, ret));
 			return -1;
 		}
 		if (++calls > MAX_CHUNK_CALLS) {
@@ -844,6 +844,16 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 	}
 	memcpy(r.m, in->memcgs, in->nr_memcgs * sizeof(*r.m));
 	out->lowest_priority = RR_DEF_PRIORITY;
+	{
+		struct rr_episode_args a = {
+			.size = sizeof(a), .id = in->episode_id, .kind = (int)in->kind,
+			.nr_to_reclaim_pages = in->nr_pages,
+			.root_memcg_id = in->memcgs[0].id, .start_ns = in->start_ns,
+		};
+
+		if (rr_policy_episode_begin(policy, &a, err))
+			goto out;
+	}
 
 	if (in->kind == RR_KIND_PROACTIVE) {
 		if (rr_proactive_loop(policy, in->nr_pages, do_try_cb, &r, out, err))
@@ -858,6 +868,17 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 		out->nr_reclaimed_pages = got;
 	}
 	out->cursor = r.cursor;
+	{
+		struct rr_episode_end_args a = {
+			.size = sizeof(a), .id = in->episode_id,
+			.nr_scanned_pages = out->nr_scanned_pages,
+			.nr_reclaimed_pages = out->nr_reclaimed_pages, .nr_calls = out->calls,
+			.lowest_priority = out->lowest_priority, .eagain = out->eagain,
+		};
+
+		if (rr_policy_episode_end(policy, &a, err))
+			goto out;
+	}
 	ret = 0;
 out:
 	return ret;

@@ -138,6 +138,8 @@ struct rr_sim_input {
 	uint64_t node_free_pages, node_high_wmark_pages;
 	/* v6.11+ cursor: index of the memcg last handed out, -1 for none */
 	int cursor;
+	/* for the policies' episode hooks: the episode's number and start */
+	uint64_t episode_id, start_ns;
 };
 
 /* One get_scan_count() target, as the JSON scan_targets entries. */

@@ -61,7 +61,7 @@ check_eq "plug-in .so loads and names its hook" "ceil-file" \
 	"$(jq -r '.policies[1].scan_fract_target_from' "$TMP/plug.json")"
 check_eq "anon-only trace: file-only round-up changes nothing" 0 \
 	"$(jq ".summary.policies[\"$plugin\"].episodes_differing_from_baseline" "$TMP/plug.json")"
-check_fails "plug-in with a future ABI is refused" 1 "bad-abi.so: policy ABI version 99, this reclaim-replay speaks version 1" \
+check_fails "plug-in with a future ABI is refused" 1 "bad-abi.so: policy ABI version 99, this reclaim-replay speaks versions 1 to 2" \
 	"$RR" compare -q "$trace" -p "$BUILD/tests/plugins/bad-abi.so"
 check_fails ".so without the entry symbol" 1 "no-entry.so: not a reclaim-replay policy" \
 	"$RR" compare -q "$trace" -p "$BUILD/tests/plugins/no-entry.so"

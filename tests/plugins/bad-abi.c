@@ -3,7 +3,7 @@
 #include <reclaim-replay/policy.h>
 
 static const struct rr_policy policy = {
-	.abi_version = RR_POLICY_ABI_VERSION + 98,
+	.abi_version = 99,
 	.size = sizeof(struct rr_policy),
 	.name = "bad-abi",
 	.summary = "test: wrong ABI version",

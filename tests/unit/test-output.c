@@ -191,8 +191,8 @@ static void test_totals(void)
 }
 
 static struct rr_resolved_policy policies[2] = {
-	{ .name = "kernel", .scan_fract_from = "kernel", .chunk_from = "kernel" },
-	{ .name = "up", .scan_fract_from = "up", .chunk_from = "kernel" },
+	{ .name = "kernel" },
+	{ .name = "up" },
 };
 
 static const struct rr_policy pol_kernel = { .name = "kernel", .summary = "k", .kernel_ref = "r" };
@@ -200,10 +200,14 @@ static const struct rr_policy pol_up = { .name = "up", .summary = "u", .kernel_r
 
 static void setup_policies(void)
 {
-	policies[0].component[0] = &pol_kernel;
+	policies[0].comp[0].policy = &pol_kernel;
 	policies[0].nr_components = 1;
-	policies[1].component[0] = &pol_up;
+	policies[0].hook[RR_HOOK_SCAN_FRACT_TARGET].from = "kernel";
+	policies[0].hook[RR_HOOK_PROACTIVE_CHUNK].from = "kernel";
+	policies[1].comp[0].policy = &pol_up;
 	policies[1].nr_components = 1;
+	policies[1].hook[RR_HOOK_SCAN_FRACT_TARGET].from = "up";
+	policies[1].hook[RR_HOOK_PROACTIVE_CHUNK].from = "kernel";
 }
 
 /* The episode object: values where the schema puts them. */

@@ -17,7 +17,7 @@ static void resolve(struct rr_resolved_policy *p, const char *spec, const char *
 	struct rr_error err;
 
 	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(km, release), 0);
-	CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(p, spec, km, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(p, spec, km, 4096, &err), 0);
 }
 
 /* The priority-12 target of inactive anon for one memcg of @size pages. */
