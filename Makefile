@@ -80,7 +80,9 @@ LIB_SRCS := \
 	src/output/report.c \
 	src/replay/replay.c \
 	src/replay/outputs.c \
-	src/replay/scenario.c
+	src/replay/scenario.c \
+	src/replay/many.c \
+	src/merge/merge.c
 
 # The command line: only these print and choose exit codes.
 CLI_SRCS := \
@@ -88,7 +90,8 @@ CLI_SRCS := \
 	src/cli/cmd-compare.c \
 	src/cli/cmd-policies.c \
 	src/cli/cmd-report.c \
-	src/cli/cmd-record.c
+	src/cli/cmd-record.c \
+	src/cli/cmd-merge.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(CLI_SRCS:%.c=$(BUILD)/%.o)

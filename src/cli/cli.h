@@ -14,6 +14,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_policies(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Print "reclaim-replay: <file>: <msg>" (or without the file) on stderr. */
 void rr_print_error(const struct rr_error *err);

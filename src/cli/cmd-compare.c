@@ -7,18 +7,22 @@
 #include <string.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../diff/diff.h"
 #include "../replay/replay.h"
 #include "cli.h"
 
 static const char compare_usage[] =
-	"usage: reclaim-replay compare TRACE [-p POLICY]... [-o FILE] [options]\n"
+	"usage: reclaim-replay compare TRACE... [-p POLICY]... [-o FILE|DIR] [-j N] [options]\n"
 	"\n"
 	"Replay the reclaim episodes of TRACE (a trace.dat, a text trace with\n"
 	"--kernel, a scenario .json, or '-' for standard input) under the\n"
 	"baseline policy 'kernel' (the recording kernel's rules) and each\n"
-	"POLICY, and print a summary table of the decisions.\n"
+	"POLICY, and print a summary table of the decisions.  With several\n"
+	"TRACEs, each is replayed in a process of its own and its table printed\n"
+	"in argument order; -o then names a directory, which gets NAME.json for\n"
+	"each TRACE (fold them with 'reclaim-replay merge').\n"
 	"\n"
 	"  -p, --policy SPEC        a built-in policy, a '+' composition of them,\n"
 	"                           or a path to a policy .so; repeatable.\n"
@@ -26,6 +30,7 @@ static const char compare_usage[] =
 	"                           cluster-cap, proportional\n"
 	"  -o, --output FILE        write the JSON diff to FILE; '-' writes it\n"
 	"                           to stdout instead of the table\n"
+	"  -j, --jobs N             replay N of several TRACEs at a time (default 1)\n"
 	"      --kernel RELEASE     model this kernel release instead of the\n"
 	"                           one stored in the trace (e.g. 6.8)\n"
 	"      --swap auto|yes|no   whether swap was present (default: auto,\n"
@@ -92,6 +97,111 @@ static const char *spec_problem(const char *spec)
 	return NULL;
 }
 
+static void many_error(void *ctx, const struct rr_error *err)
+{
+	(void)ctx;
+	rr_print_error(err);
+}
+
+/* One line for all the traces on a terminal; total 0 erases it. */
+static void many_progress(void *ctx, int done, int total, uint64_t events, double elapsed_s,
+			  int slowest)
+{
+	(void)ctx;
+	if (!total) {
+		fprintf(stderr, "\r\033[K");
+		return;
+	}
+	fprintf(stderr, "\rreclaim-replay: %d of %d traces done, %.1f M events/s",
+		done, total, elapsed_s > 0 ? (double)events / elapsed_s / 1e6 : 0.0);
+	if (slowest >= 0)
+		fprintf(stderr, ", slowest at %d%%", slowest / 10);
+	fprintf(stderr, "\033[K");
+}
+
+/* "dir/x.dat" -> "x": the name of its JSON in the -o directory. */
+static void json_name(const char *trace, char *buf, size_t len)
+{
+	const char *base = strrchr(trace, '/');
+	char *dot;
+
+	snprintf(buf, len, "%s", base ? base + 1 : trace);
+	dot = strrchr(buf, '.');
+	if (dot && dot != buf)
+		*dot = 0;
+}
+
+/* Several TRACEs: one process each, -j at a time, -o a directory. */
+static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr, int jobs,
+			bool quiet)
+{
+	struct rr_many_opts mo = { .jobs = jobs, .header = tmpl->table, .error = many_error };
+	struct rr_replay_opts *opts;
+	char (*paths)[4096] = NULL;
+	int failed = 0, ret;
+
+	if (tmpl->jsonl || tmpl->html_path)
+		return rr_usage_error("compare", "--jsonl and --html take one TRACE at a time");
+	if (tmpl->json_path && !strcmp(tmpl->json_path, "-"))
+		return rr_usage_error("compare", "-o - takes one TRACE at a time; with several, "
+				      "-o names a directory");
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(traces[i], "-"))
+			return rr_usage_error("compare", "'-' (standard input) takes one TRACE at a time");
+	opts = calloc((size_t)nr, sizeof(*opts));
+	paths = calloc((size_t)nr, sizeof(*paths));
+	if (!opts || !paths) {
+		free(opts);
+		free(paths);
+		fprintf(stderr, "reclaim-replay: out of memory\n");
+		return RR_EXIT_ERROR;
+	}
+	for (int i = 0; i < nr; i++) {
+		char name[1024];
+
+		opts[i] = *tmpl;
+		opts[i].trace_path = traces[i];
+		opts[i].warn = NULL;
+		rr_cli_callbacks(&opts[i], true);
+		if (!tmpl->json_path)
+			continue;
+		json_name(traces[i], name, sizeof(name));
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s.json", tmpl->json_path, name);
+		opts[i].json_path = paths[i];
+		for (int k = 0; k < i; k++) {
+			if (strcmp(paths[k], paths[i]))
+				continue;
+			free(opts);
+			free(paths);
+			return rr_usage_error("compare", "'%s' and '%s' would both write %s",
+					      traces[k], traces[i], paths[i]);
+		}
+	}
+	/* the directory only once the names are known not to clash */
+	if (tmpl->json_path) {
+		struct stat st;
+
+		if (mkdir(tmpl->json_path, 0777) && errno != EEXIST) {
+			fprintf(stderr, "reclaim-replay: %s: cannot make the directory: %s\n",
+				tmpl->json_path, strerror(errno));
+			ret = RR_EXIT_ERROR;
+			goto out;
+		}
+		if (stat(tmpl->json_path, &st) || !S_ISDIR(st.st_mode)) {
+			ret = rr_usage_error("compare", "with several TRACEs, -o names a directory, "
+					     "and '%s' is not one", tmpl->json_path);
+			goto out;
+		}
+	}
+	if (!quiet && isatty(STDERR_FILENO))
+		mo.progress = many_progress;
+	ret = rr_replay_many(opts, nr, &mo, &failed) ? RR_EXIT_ERROR : RR_EXIT_OK;
+out:
+	free(opts);
+	free(paths);
+	return ret;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	enum { OPT_KERNEL = 256, OPT_SWAP, OPT_OFFLINE, OPT_BASELINE, OPT_ALL, OPT_JSONL,
@@ -99,6 +209,7 @@ int cmd_compare(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "swap", required_argument, NULL, OPT_SWAP },
 		{ "offline-delay-ms", required_argument, NULL, OPT_OFFLINE },
@@ -115,12 +226,13 @@ int cmd_compare(int argc, char **argv)
 	};
 	struct rr_replay_opts opts = { .swap_present = -1, .top = 5 };
 	bool quiet = false;
+	int jobs = 1;
 	struct rr_error err = { "", "" };
 	int c;
 
 	optind = 1;
 	opterr = 0;	/* one message per error, ours */
-	while ((c = getopt_long(argc, argv, ":p:o:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:o:j:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': {
 			const char *problem = spec_problem(optarg);
@@ -143,6 +255,15 @@ int cmd_compare(int argc, char **argv)
 				return rr_usage_error("compare", "-o needs a file name, or - for stdout");
 			opts.json_path = optarg;
 			break;
+		case 'j': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || !*optarg || v < 1 || v > 256)
+				return rr_usage_error("compare", "-j takes 1..256, not '%s'", optarg);
+			jobs = (int)v;
+			break;
+		}
 		case OPT_KERNEL:
 			if (rr_kernel_option("compare", optarg))
 				return RR_EXIT_USAGE;
@@ -224,9 +345,9 @@ int cmd_compare(int argc, char **argv)
 		return rr_usage_error("compare", "no TRACE given");
 	if (!*argv[optind])
 		return rr_usage_error("compare", "empty TRACE name");
-	if (optind + 1 < argc)
-		return rr_usage_error("compare", "one TRACE at a time, got '%s' too",
-				      argv[optind + 1]);
+	for (int i = optind; i < argc; i++)
+		if (!*argv[i])
+			return rr_usage_error("compare", "empty TRACE name");
 	opts.trace_path = argv[optind];
 	if (opts.html_cgroup && !opts.html_path)
 		return rr_usage_error("compare", "--html-cgroup needs --html FILE");
@@ -240,6 +361,8 @@ int cmd_compare(int argc, char **argv)
 				      opts.html_path);
 	/* the table goes to stdout unless the JSON does */
 	opts.table = !opts.jsonl && (!opts.json_path || strcmp(opts.json_path, "-"));
+	if (optind + 1 < argc)
+		return compare_many(&opts, argv + optind, argc - optind, jobs, quiet);
 	rr_cli_callbacks(&opts, quiet);
 	if (rr_replay(&opts, &err)) {
 		rr_print_error(&err);

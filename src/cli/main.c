@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "record a workload's reclaim into a trace.dat (root)" },
 	{ "compare", cmd_compare, "replay a trace under several policies and diff the decisions" },
 	{ "report", cmd_report, "what a trace shows: episodes by kind, latencies, per-cgroup totals" },
+	{ "merge", cmd_merge, "fold the JSON diffs of many traces into one" },
 	{ "policies", cmd_policies, "list the built-in policies and what each overrides" },
 };
 
@@ -56,10 +57,13 @@ static void warn_cb(void *ctx, const char *file, const char *msg)
 }
 
 /* "\r" keeps the line; at the end (0) it is erased. */
-static void progress_cb(void *ctx, uint64_t events)
+static void progress_cb(void *ctx, uint64_t events, int permille)
 {
 	(void)ctx;
-	if (events)
+	if (events && permille >= 0)
+		fprintf(stderr, "\rreclaim-replay: %llu events read (%d%%)",
+			(unsigned long long)events, permille / 10);
+	else if (events)
 		fprintf(stderr, "\rreclaim-replay: %llu events read", (unsigned long long)events);
 	else
 		fprintf(stderr, "\r\033[K");

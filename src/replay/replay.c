@@ -174,7 +174,7 @@ static int on_event(const struct rr_event *ev, void *ctx)
 	struct replay *r = ctx;
 
 	if (r->o->progress && !(++r->events & ((1u << 20) - 1)))
-		r->o->progress(r->o->cb_ctx, r->events);
+		r->o->progress(r->o->cb_ctx, r->events, rr_trace_progress(r->trace));
 	return rr_builder_feed(r->builder, ev);
 }
 
@@ -340,6 +340,7 @@ static int replay_trace(struct replay *r)
 	trace = rr_trace_open(r->o->trace_path, r->err);
 	if (!trace)
 		return -1;
+	r->trace = trace;
 	ti = rr_trace_info(trace);
 	if (pick_release(r, ti))
 		goto out;
@@ -370,7 +371,7 @@ static int replay_trace(struct replay *r)
 	r->err->msg[0] = 0;
 	ret = rr_trace_for_each(trace, on_event, r, r->err);
 	if (r->o->progress)
-		r->o->progress(r->o->cb_ctx, 0);
+		r->o->progress(r->o->cb_ctx, 0, 1000);
 	if (!ret && rr_builder_finish(r->builder) < 0)
 		ret = -1;
 	if (ret) {
@@ -391,6 +392,7 @@ static int replay_trace(struct replay *r)
 	warnings(r, ti, &in);
 	ret = rr_outputs_end(r, &in);
 out:
+	r->trace = NULL;
 	rr_trace_close(trace);
 	return ret;
 }

@@ -50,8 +50,10 @@ struct rr_replay_opts {
 
 	/* called with a warning line (no newline), e.g. events lost */
 	void (*warn)(void *ctx, const char *file, const char *msg);
-	/* called every 2^20 events with the count so far, and with 0 at the end */
-	void (*progress)(void *ctx, uint64_t events);
+	/* called every 2^20 events with the count so far and how much of the
+	 * file is read, in per mille (-1: not known, see rr_trace_progress());
+	 * once more with events 0 at the end */
+	void (*progress)(void *ctx, uint64_t events, int permille);
 	void *cb_ctx;
 };
 
@@ -62,5 +64,31 @@ struct rr_replay_opts {
  * (summary) line is missing.
  */
 int rr_replay(const struct rr_replay_opts *opts, struct rr_error *err);
+
+/* How rr_replay_many() runs and reports. */
+struct rr_many_opts {
+	int jobs;			/* processes at a time, >= 1 */
+	bool header;			/* "==> TRACE <==" before each trace's output */
+	/* a failed trace's error, in argument order */
+	void (*error)(void *ctx, const struct rr_error *err);
+	/* every 100 ms: traces done of @total, events read so far by all,
+	 * seconds since the start, and how far the least advanced running
+	 * trace is (per mille; -1 when no running trace can tell); @total 0:
+	 * erase the line */
+	void (*progress)(void *ctx, int done, int total, uint64_t events, double elapsed_s,
+			 int slowest_permille);
+	void *ctx;
+};
+
+/**
+ * rr_replay_many() - replay @nr traces, each in a process of its own
+ * @opts: one per trace, as for rr_replay() (each with its own json_path).
+ * Each trace's standard output and error appear in argument order, whatever
+ * the order the processes end in.
+ * Return: 0, or -1 when any trace failed (*@nr_failed of them; each was
+ * passed to mo->error).
+ */
+int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_many_opts *mo,
+		   int *nr_failed);
 
 #endif

@@ -66,6 +66,10 @@ struct buffer {
 	bool common_ok;			/* else ask libtraceevent per record */
 	struct decoder **by_id;
 	int nr_ids;
+	/* the file offsets of the first and the last record read of each
+	 * CPU in this walk (0: none yet): progress (see walked()) */
+	uint64_t *first_offset, *last_offset;
+	int nr_cpus;
 };
 
 struct rr_trace {
@@ -83,6 +87,10 @@ struct rr_trace {
 	int cb_ret;
 	uint64_t pending_lost;
 	bool threaded;			/* read on a thread of its own */
+	uint64_t records;		/* records read by this walk */
+	/* the file bytes between the first and the last record read of each
+	 * buffer's CPU, summed; and the smallest first offset */
+	uint64_t walked_bytes, first_data_offset;
 };
 
 /* iterate()'s "libtracecmd failed" (callbacks return other values) */
@@ -363,6 +371,30 @@ unsigned int rr_trace_lib_warnings(const char **first)
 	return lib_diag.count;
 }
 
+/*
+ * Whether a trace.dat's flyrecord data is compressed: version 7 names its
+ * compression after the page size ("none" when it is not); see
+ * trace-cmd.dat.v7(5).  A file libtracecmd opened has that header.
+ */
+static bool compressed_data(const char *path)
+{
+	unsigned char h[128];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(h, 1, sizeof(h) - 1, f) : 0, at;
+
+	if (f)
+		fclose(f);
+	/* magic (3), "tracing" (7), the version string, endian (1), long
+	 * size (1), page size (4), then the compression's name */
+	if (n < 12)
+		return false;
+	h[n] = 0;
+	if (strtol((const char *)h + 10, NULL, 10) < 7)
+		return false;
+	at = 10 + strlen((const char *)h + 10) + 1 + 1 + 1 + 4;
+	return at < n && h[at] && strcmp((const char *)h + at, "none");
+}
+
 static struct rr_trace *open_file(const char *path, struct rr_error *err)
 {
 	struct rr_trace *t;
@@ -430,6 +462,15 @@ static struct rr_trace *open_file(const char *path, struct rr_error *err)
 		struct buffer *b = &t->buffers[i];
 
 		b->tep = tracecmd_get_tep(t->handles[i]);
+		b->nr_cpus = tracecmd_cpus(t->handles[i]);
+		if (b->nr_cpus < 0)
+			b->nr_cpus = 0;
+		b->first_offset = calloc((size_t)b->nr_cpus + 1, sizeof(*b->first_offset));
+		b->last_offset = calloc((size_t)b->nr_cpus + 1, sizeof(*b->last_offset));
+		if (!b->first_offset || !b->last_offset) {
+			rr_error_set(err, path, "out of memory");
+			goto fail;
+		}
 		b->swap = tep_is_file_bigendian(b->tep) != tep_is_local_bigendian(b->tep);
 		tracecmd_set_private(t->handles[i], b);
 		if (add_decoders(t, b)) {
@@ -438,6 +479,14 @@ static struct rr_trace *open_file(const char *path, struct rr_error *err)
 		}
 	}
 	t->threaded = true;
+	{
+		struct stat st;
+
+		/* records of compressed data have offsets of the data
+		 * uncompressed: how far that is in the file is not known */
+		t->info.file_bytes = !stat(path, &st) && !compressed_data(path) ?
+				     (uint64_t)st.st_size : 0;
+	}
 	t->info.file_version = (int)tracecmd_get_in_file_version(t->handle);
 	t->info.page_size_bytes = tracecmd_page_size(t->handle);
 	t->info.nr_cpus = tracecmd_cpus(t->handle);
@@ -461,6 +510,16 @@ fail:
 const struct rr_trace_info *rr_trace_info(const struct rr_trace *trace)
 {
 	return &trace->info;
+}
+
+int rr_trace_progress(const struct rr_trace *trace)
+{
+	uint64_t done = __atomic_load_n(&trace->info.bytes_read, __ATOMIC_RELAXED);
+	uint64_t size = trace->info.file_bytes;
+
+	if (!size)
+		return -1;
+	return done >= size ? 1000 : (int)(done * 1000 / size);
 }
 
 /* The number in @slot of a record of @size bytes; 0 if it is cut short. */
@@ -522,7 +581,44 @@ static struct decoder *unknown_event(struct rr_trace *t, struct buffer *b, int i
 	return d;
 }
 
-static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu,
+/*
+ * How far the walk is, for rr_trace_progress().  A trace.dat keeps each
+ * CPU's records in a section of its own and the walk takes them in time
+ * order, so a record's file offset says nothing of the whole: count instead
+ * the bytes between the first and the last record read of each CPU, plus
+ * what lies before the first data (the headers, read at open).
+ */
+/* Publish the walk's progress; never backwards (a CPU whose section comes
+ * first in the file may show its first record late). */
+static void publish_walked(struct rr_trace *t)
+{
+	uint64_t v = t->first_data_offset + t->walked_bytes;
+
+	if (v > t->info.bytes_read)
+		rr_trace_info_progress(&t->info, v);
+}
+
+static void walked(struct rr_trace *t, struct buffer *b, int cpu, uint64_t offset)
+{
+	if (cpu < 0 || cpu >= b->nr_cpus || !offset)
+		return;
+	if (!b->first_offset[cpu]) {
+		b->first_offset[cpu] = offset;
+		if (!t->first_data_offset || offset < t->first_data_offset)
+			t->first_data_offset = offset;
+	} else if (offset > b->last_offset[cpu]) {
+		t->walked_bytes += offset - (b->last_offset[cpu] ? b->last_offset[cpu] :
+					     b->first_offset[cpu]);
+	}
+	if (offset > b->last_offset[cpu])
+		b->last_offset[cpu] = offset;
+	if (!(++t->records & 1023))
+		publish_walked(t);
+}
+
+/* @cpu_of_all counts the CPUs of every buffer before this one: the record's
+ * own CPU is rec->cpu */
+static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_of_all,
 		     void *data)
 {
 	struct rr_trace *t = data;
@@ -532,6 +628,9 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	struct decoder *dec = id >= 0 && id < b->nr_ids ? b->by_id[id] : NULL;
 	struct rr_event ev;
 
+	(void)cpu_of_all;
+
+	walked(t, b, rec->cpu, rec->offset);
 	if (rec->missed_events > 0) {
 		t->info.nr_missed_events += (uint64_t)rec->missed_events;
 		t->pending_lost += (uint64_t)rec->missed_events;
@@ -551,7 +650,7 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	memset(&ev, 0, sizeof(ev));
 	ev.type = dec->type;
 	ev.ts_ns = rec->ts;
-	ev.cpu = cpu;
+	ev.cpu = rec->cpu;
 	ev.pid = b->common_ok ? (int)num(&b->pid, rec->data, rec->size, b->swap) :
 		 tep_data_pid(b->tep, rec);
 	ev.lost_before = t->pending_lost;	/* also losses before skipped records */
@@ -589,10 +688,21 @@ static int iterate(struct rr_trace *trace, rr_event_cb cb, void *ctx)
 	trace->cb = cb;
 	trace->ctx = ctx;
 	trace->cb_ret = 0;
+	trace->records = 0;
+	trace->walked_bytes = 0;
+	trace->first_data_offset = 0;
+	for (int i = 0; i < trace->nr_handles; i++) {
+		struct buffer *b = &trace->buffers[i];
+
+		memset(b->first_offset, 0, (size_t)b->nr_cpus * sizeof(*b->first_offset));
+		memset(b->last_offset, 0, (size_t)b->nr_cpus * sizeof(*b->last_offset));
+	}
+	rr_trace_info_progress(&trace->info, 0);
 	/* tracecmd_open() and tracecmd_buffer_instance_handle() already
 	 * loaded the data sections */
 	ret = tracecmd_iterate_events_multi(trace->handles, trace->nr_handles,
 					    record_cb, trace);
+	publish_walked(trace);
 	if (trace->cb_ret)
 		return trace->cb_ret;
 	return ret < 0 ? RR_TRACE_READ_ERROR : 0;
@@ -668,6 +778,8 @@ void rr_trace_close(struct rr_trace *t)
 		for (int id = 0; id < t->buffers[i].nr_ids; id++)
 			free(t->buffers[i].by_id[id]);
 		free(t->buffers[i].by_id);
+		free(t->buffers[i].first_offset);
+		free(t->buffers[i].last_offset);
 	}
 	free(t->buffers);
 	rr_text_close(t->text);

@@ -55,7 +55,24 @@ struct rr_trace_info {
 	/* text: the releases (MAJOR * 100 + MINOR) the print formats fit,
 	 * 0 = unbounded; see text.c era_hints() */
 	int era_lo, era_hi;
+	/* how far the walk is: the file offset of the last record read (its
+	 * line's end for text), and the file's size; written by the reading
+	 * thread, read with rr_trace_progress() */
+	uint64_t bytes_read, file_bytes;
 };
+
+/* Set info->bytes_read (the reading side). */
+static inline void rr_trace_info_progress(struct rr_trace_info *info, uint64_t bytes)
+{
+	__atomic_store_n(&info->bytes_read, bytes, __ATOMIC_RELAXED);
+}
+
+/**
+ * rr_trace_progress() - how much of the file the walk has read, 0..1000
+ * (per mille); from any thread while rr_trace_for_each() runs.  -1 when it
+ * cannot be told (standard input, compressed trace.dat data).
+ */
+int rr_trace_progress(const struct rr_trace *trace);
 
 /**
  * rr_trace_open() - open a trace file

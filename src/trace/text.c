@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../markers/markers.h"
 #include "event-desc.h"
@@ -599,12 +600,19 @@ static int run(const char *path, struct pass *ps, struct rr_error *err)
 		rr_error_set(err, path, "cannot open: %s", strerror(errno));
 		return -1;
 	}
+	{
+		struct stat st;
+
+		ps->info->file_bytes = !fstat(fileno(fp), &st) ? (uint64_t)st.st_size : 0;
+	}
 	ps->info->text_lines = 0;
 	ps->info->text_other_lines = 0;
 	ps->info->text_backwards = 0;
 	ps->info->text_malformed_events = 0;
 	ps->info->nr_missed_events = 0;
+	rr_trace_info_progress(ps->info, 0);
 	while ((n = getline(&buf, &cap, fp)) > 0) {
+		rr_trace_info_progress(ps->info, ps->info->bytes_read + (uint64_t)n);
 		if (memchr(buf, 0, (size_t)n)) {
 			rr_error_set(err, path,
 				     "not a trace: neither a trace.dat (no trace-cmd magic) "

@@ -38,7 +38,6 @@ check_fails "output directory missing" 1 "^reclaim-replay: $TMP/no/dir/out.json:
 check_eq "failed write leaves no temporary file" "" "$(ls "$TMP/no" 2>/dev/null || true)"
 
 check_fails "no trace given" 2 "no TRACE given" "$RR" compare
-check_fails "two traces" 2 "one TRACE at a time" "$RR" compare "$trace" "$trace"
 check_fails "unknown option" 2 "unknown option" "$RR" compare --bogus "$trace"
 check_fails "bad --swap" 2 "--swap takes auto, yes or no" "$RR" compare --swap maybe "$trace"
 check_fails "bad --offline-delay-ms" 2 "--offline-delay-ms takes" \

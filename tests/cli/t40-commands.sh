@@ -5,7 +5,7 @@
 
 check "--version" sh -c "'$RR' --version | grep -Eq '^reclaim-replay [0-9]+\.[0-9]+\.[0-9]+$'"
 check "-h lists the commands" sh -c "'$RR' -h | grep -q '^  compare '"
-for cmd in record compare report policies; do
+for cmd in record compare report merge policies; do
 	check "$cmd -h exits 0" "$RR" "$cmd" -h
 	"$RR" "$cmd" -h >"$TMP/h.txt"
 	usage=$(head -1 "$TMP/h.txt" | sed 's/^usage: //')

@@ -86,6 +86,68 @@ static int read_text(const char *text, struct got *g, struct rr_trace_info *info
 	return ret ? -1 : g->n;
 }
 
+struct walk {
+	struct rr_trace *t;
+	uint64_t events;
+	int last, backwards;
+	int max_cpu;
+};
+
+/* (on the consumer's thread, as the replay reads it) */
+static int watch(const struct rr_event *ev, void *ctx)
+{
+	struct walk *w = ctx;
+	int p = rr_trace_progress(w->t);
+
+	w->events++;
+	if (ev->cpu > w->max_cpu)
+		w->max_cpu = ev->cpu;
+	if (p < w->last)
+		w->backwards++;
+	w->last = p;
+	return 0;
+}
+
+/* How far a walk is: rr_trace_progress() ends near 1000 per mille for every
+ * bundled v6 trace, whose records' offsets lie in one section per CPU walked
+ * in time order; a compressed v7 trace's offsets are those of the data
+ * uncompressed, so it cannot tell (-1).  Never backwards.  (These traces
+ * have their events in an instance buffer, and traces/extract-file-limit.dat
+ * in the second of two.) */
+static void test_progress(void)
+{
+	static const struct {
+		const char *file;
+		int lo, hi;
+	} cases[] = {
+		{ "traces/anon-swap.dat", 990, 1000 },
+		{ "traces/file-limit.dat", 950, 1000 },
+		{ "traces/offline-child.dat", 950, 1000 },
+		{ "traces/extract-file-limit.dat", -1, -1 },	/* zstd */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rr_error err = { "", "" };
+		struct rr_trace *t = rr_trace_open(cases[i].file, &err);
+		struct walk w = { t, 0, t ? rr_trace_progress(t) : 0, 0, -1 };
+		int p;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+		CU_ASSERT_EQUAL(rr_trace_progress(t), cases[i].lo < 0 ? -1 : 0);
+		CU_ASSERT_EQUAL(rr_trace_for_each(t, watch, &w, &err), 0);
+		p = rr_trace_progress(t);
+		if (p < cases[i].lo || p > cases[i].hi)
+			fprintf(stderr, "%s: progress %d per mille at the end\n", cases[i].file, p);
+		CU_ASSERT(p >= cases[i].lo && p <= cases[i].hi);
+		CU_ASSERT_EQUAL(w.backwards, 0);
+		/* the CPU of a record of an instance buffer is its own, not
+		 * counted after the CPUs of the buffers before (a bug fixed) */
+		CU_ASSERT(w.max_cpu < rr_trace_info(t)->nr_cpus);
+		CU_ASSERT(w.events > 1000);
+		rr_trace_close(t);
+	}
+}
+
 static void test_line_shapes(void)
 {
 	struct rr_trace_info info;
@@ -164,6 +226,7 @@ int register_trace_tests(void)
 	if (!s || !CU_add_test(s, "UTF-8 escaping of cgroup names", test_utf8_dup) ||
 	    !CU_add_test(s, "symbolic values and event names", test_symbols) ||
 	    !CU_add_test(s, "text line shapes", test_line_shapes) ||
+	    !CU_add_test(s, "how far a walk is", test_progress) ||
 	    !CU_add_test(s, "old field names, values no kernel prints", test_old_fields_and_bad_values))
 		return -1;
 	return 0;

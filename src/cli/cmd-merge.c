@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `reclaim-replay merge DIFF.json... [-o FILE]` */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../merge/merge.h"
+#include "../output/output.h"
+#include "cli.h"
+
+static const char merge_usage[] =
+	"usage: reclaim-replay merge DIFF.json... [-o FILE]\n"
+	"\n"
+	"Fold the JSON diffs of many traces (compare -o, one per host, say; all\n"
+	"made with the same policies) into one document of the same schema:\n"
+	"counts added up, per cgroup by path, shares computed again, the worst\n"
+	"episodes of all.  The episodes stay in the parts.\n"
+	"\n"
+	"  -o, --output FILE        write it to FILE (default: standard output)\n"
+	"  -h, --help               this text\n";
+
+int cmd_merge(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rr_error err = { "", "" };
+	const char *output = "-";
+	json_t *doc;
+	char *text;
+	int c, ret;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (!*optarg)
+				return rr_usage_error("merge", "-o needs a file name, or - for stdout");
+			output = optarg;
+			break;
+		case 'h':
+			fputs(merge_usage, stdout);
+			return RR_EXIT_OK;
+		default:
+			return rr_option_error("merge", c, argv);
+		}
+	}
+	if (optind >= argc)
+		return rr_usage_error("merge", "no DIFF.json given");
+	if (rr_merge((const char *const *)argv + optind, argc - optind, &doc, &err)) {
+		rr_print_error(&err);
+		return RR_EXIT_ERROR;
+	}
+	text = json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+	json_decref(doc);
+	if (!text) {
+		rr_error_set(&err, output, "out of memory");
+		rr_print_error(&err);
+		return RR_EXIT_ERROR;
+	}
+	{
+		size_t len = strlen(text);
+		char *t = realloc(text, len + 2);
+
+		if (t) {
+			text = t;
+			text[len++] = '\n';
+			text[len] = 0;
+		}
+		ret = rr_write_file_atomic(output, text, len, NULL, &err);
+	}
+	free(text);
+	if (ret) {
+		rr_print_error(&err);
+		return RR_EXIT_ERROR;
+	}
+	return RR_EXIT_OK;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Many traces at once: each trace is replayed by rr_replay() in a process
+ * of its own, at most `jobs` at a time.  A child's standard output and
+ * error go to unnamed scratch files, copied to ours in argument order as
+ * soon as every earlier trace is done, so the output is the same whatever
+ * the order the children finish in.  Children report their progress
+ * through a shared page; the parent sums it into one line.
+ */
+#include "replay-local.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* What a child shares with the parent. */
+struct slot {
+	uint64_t events;
+	int permille;			/* -1: not known (yet) */
+	int status;			/* SLOT_* below */
+	struct rr_error err;		/* when it failed */
+};
+
+enum { SLOT_WAITING, SLOT_RUNNING, SLOT_OK, SLOT_FAILED };
+
+struct child {
+	pid_t pid;
+	FILE *out, *errout;		/* its stdout and stderr */
+};
+
+static void slot_progress(void *ctx, uint64_t events, int permille)
+{
+	struct slot *s = ctx;
+
+	if (!events)
+		return;
+	__atomic_store_n(&s->events, events, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->permille, permille, __ATOMIC_RELAXED);
+}
+
+/* In the child: replay, say how it went, exit. */
+static void __attribute__((noreturn)) run_child(const struct rr_replay_opts *o, struct slot *s,
+						 struct child *c)
+{
+	struct rr_replay_opts opts = *o;
+	int ret;
+
+	if (dup2(fileno(c->out), STDOUT_FILENO) < 0 || dup2(fileno(c->errout), STDERR_FILENO) < 0)
+		_exit(1);
+	opts.progress = slot_progress;
+	opts.cb_ctx = s;
+	ret = rr_replay(&opts, &s->err);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(ret ? 1 : 0);
+}
+
+static int start(const struct rr_replay_opts *o, struct slot *s, struct child *c,
+		 struct rr_error *err)
+{
+	c->out = tmpfile();
+	c->errout = tmpfile();
+	if (!c->out || !c->errout) {
+		rr_error_set(err, o->trace_path, "cannot make a scratch file: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	c->pid = fork();
+	if (c->pid < 0) {
+		rr_error_set(err, o->trace_path, "cannot start a process: %s", strerror(errno));
+		return -1;
+	}
+	if (!c->pid)
+		run_child(o, s, c);
+	s->status = SLOT_RUNNING;
+	s->permille = -1;
+	return 0;
+}
+
+static void copy(FILE *from, FILE *to)
+{
+	char buf[65536];
+	size_t n;
+
+	rewind(from);
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		fwrite(buf, 1, n, to);
+	fflush(to);
+}
+
+/* bytes in a spool file (0 when it cannot be told) */
+static long spooled(FILE *f)
+{
+	if (!f || fseek(f, 0, SEEK_END))
+		return 0;
+	return ftell(f) > 0 ? ftell(f) : 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_many_opts *mo,
+		   int *nr_failed)
+{
+	struct slot *slots = mmap(NULL, (size_t)nr * sizeof(*slots), PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct child *kids = calloc((size_t)nr, sizeof(*kids));
+	int next = 0, running = 0, done = 0, printed = 0, headers = 0, ret = 0;
+	double t0 = now_s();
+
+	*nr_failed = 0;
+	if (slots == MAP_FAILED || !kids) {
+		struct rr_error e;
+
+		rr_error_set(&e, "", "out of memory");
+		mo->error(mo->ctx, &e);
+		free(kids);
+		return -1;
+	}
+	memset(slots, 0, (size_t)nr * sizeof(*slots));
+	while (printed < nr) {
+		int status;
+		pid_t pid;
+
+		while (running < mo->jobs && next < nr) {
+			if (start(&opts[next], &slots[next], &kids[next], &slots[next].err)) {
+				slots[next].status = SLOT_FAILED;
+				done++;
+			} else {
+				running++;
+			}
+			next++;
+		}
+		pid = waitpid(-1, &status, WNOHANG);
+		if (pid > 0) {
+			for (int i = 0; i < nr; i++) {
+				if (kids[i].pid != pid || slots[i].status != SLOT_RUNNING)
+					continue;
+				slots[i].status = WIFEXITED(status) && !WEXITSTATUS(status) ?
+						  SLOT_OK : SLOT_FAILED;
+				if (slots[i].status == SLOT_FAILED && !slots[i].err.msg[0])
+					rr_error_set(&slots[i].err, opts[i].trace_path,
+						     WIFSIGNALED(status) ? "the replay died of signal %d" :
+						     "the replay failed", WIFSIGNALED(status) ?
+						     WTERMSIG(status) : 0);
+				running--;
+				done++;
+			}
+		} else if (pid < 0 && errno != EINTR && !running) {
+			break;	/* no child left to wait for (cannot happen) */
+		} else if (!pid || (pid < 0 && errno == EINTR)) {
+			usleep(100 * 1000);
+		}
+		/* the outputs of every finished trace whose predecessors are done */
+		for (; printed < nr && slots[printed].status >= SLOT_OK; printed++) {
+			if (mo->progress)
+				mo->progress(mo->ctx, 0, 0, 0, 0, 0);	/* erase the line */
+			/* a header only above output, as tail(1) does: a trace that
+			 * failed before printing anything has just its error */
+			if (spooled(kids[printed].out)) {
+				if (mo->header)
+					printf("%s==> %s <==\n", headers++ ? "\n" : "",
+					       opts[printed].trace_path);
+				copy(kids[printed].out, stdout);
+			}
+			if (kids[printed].errout)
+				copy(kids[printed].errout, stderr);
+			if (slots[printed].status == SLOT_FAILED) {
+				mo->error(mo->ctx, &slots[printed].err);
+				(*nr_failed)++;
+				ret = -1;
+			}
+		}
+		if (mo->progress && printed < nr) {
+			uint64_t events = 0;
+			int slowest = -1;
+
+			for (int i = 0; i < nr; i++) {
+				events += __atomic_load_n(&slots[i].events, __ATOMIC_RELAXED);
+				if (slots[i].status == SLOT_RUNNING) {
+					int p = __atomic_load_n(&slots[i].permille, __ATOMIC_RELAXED);
+
+					if (p >= 0 && (slowest < 0 || p < slowest))
+						slowest = p;
+				}
+			}
+			mo->progress(mo->ctx, done, nr, events, now_s() - t0, slowest);
+		}
+	}
+	if (mo->progress)
+		mo->progress(mo->ctx, 0, 0, 0, 0, 0);
+	for (int i = 0; i < nr; i++) {
+		if (kids[i].out)
+			fclose(kids[i].out);
+		if (kids[i].errout)
+			fclose(kids[i].errout);
+	}
+	free(kids);
+	munmap(slots, (size_t)nr * sizeof(*slots));
+	return ret;
+}

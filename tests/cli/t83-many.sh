@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Many traces at once: compare -j N replays each trace in a process of its
+# own, prints in argument order and writes per-trace JSON byte-identical to
+# one-trace runs; merge folds those diffs into one whose totals are the sums
+# of the parts (computed here with jq), valid against the schema.
+. "$(dirname "$0")/../lib.sh"
+
+traces=("$TOP"/traces/*.dat)
+mkdir -p "$TMP/seq"
+for t in "${traces[@]}"; do
+	n=$(basename "$t" .dat)
+	"$RR" compare -q "$t" -o "$TMP/seq/$n.json" >"$TMP/seq/$n.table" 2>/dev/null
+done
+check "compare -j 2 on ${#traces[@]} traces" \
+	sh -c "'$RR' compare -q -j 2 ${traces[*]} -o '$TMP/par' >'$TMP/par.out'"
+same=0
+for t in "${traces[@]}"; do
+	n=$(basename "$t" .dat)
+	cmp -s "$TMP/seq/$n.json" "$TMP/par/$n.json" && same=$((same + 1))
+done
+check_eq "every per-trace JSON is byte-identical to a one-trace run" "${#traces[@]}" "$same"
+expect=$(for t in "${traces[@]}"; do
+	[ "$t" = "${traces[0]}" ] || echo
+	echo "==> $t <=="
+	cat "$TMP/seq/$(basename "$t" .dat).table"
+done)
+check_eq "tables in argument order, each as a one-trace run prints it" "$expect" "$(cat "$TMP/par.out")"
+"$RR" compare -q -j 1 "${traces[@]}" -o "$TMP/one" >"$TMP/one.out"
+check "and -j 1 prints the same" cmp "$TMP/one.out" "$TMP/par.out"
+
+check "merge the diffs" "$RR" merge "$TMP"/par/*.json -o "$TMP/merged.json"
+check "the merge is valid against the JSON Schema" \
+	/usr/bin/python3 "$TOP/tests/validate-schema.py" "$TOP/schema/reclaim-replay-diff.schema.json" "$TMP/merged.json"
+# the totals of the parts, summed by jq
+sums=$(jq -s -c '. as $all | {
+	episodes: (map(.summary.episodes) | add),
+	replayed: (map(.summary.episodes_replayed) | add),
+	recorded: (map(.summary.recorded.nr_reclaimed) | add),
+	events: (map(.input.stats.events) | add),
+	policies: (.[0].summary.policies | keys_unsorted | map(. as $p | {($p): {
+		nr_scanned: ([$all[] | .summary.policies[$p].nr_scanned] | add),
+		nr_reclaimed: ([$all[] | .summary.policies[$p].nr_reclaimed] | add),
+		calls: ([$all[] | .summary.policies[$p].calls] | add),
+		over: ([$all[] | .summary.policies[$p].over_reclaim_pages] | add),
+		lowest: ([$all[] | .summary.policies[$p].lowest_priority] | min)}}) | add),
+	checked: (map(.fidelity.decisions_checked) | add),
+	exact: (map(.fidelity.exact) | add)}' "$TMP"/par/*.json)
+merged=$(jq -c '{
+	episodes: .summary.episodes, replayed: .summary.episodes_replayed,
+	recorded: .summary.recorded.nr_reclaimed, events: .input.stats.events,
+	policies: (.summary.policies | map_values({nr_scanned, nr_reclaimed, calls,
+		over: .over_reclaim_pages, lowest: .lowest_priority})),
+	checked: .fidelity.decisions_checked, exact: .fidelity.exact}' "$TMP/merged.json")
+check_eq "the merge's totals are the sums of the parts" "$sums" "$merged"
+check_eq "its exact share is computed from the summed counts" \
+	"$(jq -s '(map(.fidelity.exact) | add) / (map(.fidelity.decisions_checked) | add)' "$TMP"/par/*.json)" \
+	"$(jq '.fidelity.exact_share' "$TMP/merged.json")"
+check_eq "per-cgroup totals add up by path" \
+	"$(jq -s -c '[.[].summary.cgroups[]] | group_by(.cgroup) | map({cgroup: .[0].cgroup,
+		episodes: (map(.episodes) | add), r: (map(.policies.kernel.nr_reclaimed) | add)})' "$TMP"/par/*.json)" \
+	"$(jq -c '[.summary.cgroups[] | {cgroup, episodes, r: .policies.kernel.nr_reclaimed}]' "$TMP/merged.json")"
+check_eq "it names its parts" "${#traces[@]}" "$(jq '.input.merged_from | length' "$TMP/merged.json")"
+
+check_fails "a part that is no JSON is named" 1 "anon-swap.dat: not JSON" "$RR" merge "$TMP/par/anon-swap.json" "${traces[0]}"
+# worst episodes: the bundled traces replay exactly, so give two parts some
+w='{episode: $e, cgroup: "/w", decisions_checked: 9, not_exact: $n, first_mismatch: null, likely_cause: null}'
+jq --argjson e 3 --argjson n 2 ".fidelity.worst_episodes = [$w]" "$TMP/par/anon-swap.json" >"$TMP/w0.json"
+jq --argjson e 7 --argjson n 5 ".fidelity.worst_episodes = [$w, ($w | .episode = 8 | .not_exact = 1)]" \
+	"$TMP/par/file-limit.json" >"$TMP/w1.json"
+"$RR" merge "$TMP/w0.json" "$TMP/w1.json" -o "$TMP/w.json"
+check_eq "the worst episodes of all parts, worst first, each naming its part" \
+	'[[1,7,5],[0,3,2],[1,8,1]]' "$(jq -c '[.fidelity.worst_episodes[] | [.part, .episode, .not_exact]]' "$TMP/w.json")"
+jq '.summary.policies.kernel.nr_scanned = 9223372036854775000' "$TMP/par/anon-swap.json" >"$TMP/huge.json"
+check_fails "counts that overflow when added are refused, no output left" 1 \
+	"huge.json: counts too large" "$RR" merge "$TMP/par/anon-swap.json" "$TMP/huge.json" -o "$TMP/huge-m.json"
+check "  (no half-written merge)" test ! -e "$TMP/huge-m.json"
+"$RR" compare -q -p original "${traces[0]}" -o "$TMP/other.json" >/dev/null
+check_fails "diffs of other policies do not merge" 1 "other.json: compares other policies" \
+	"$RR" merge "$TMP/par/anon-swap.json" "$TMP/other.json"
+check_fails "--jsonl takes one trace" 2 "--jsonl and --html take one TRACE" \
+	"$RR" compare --jsonl "${traces[0]}" "${traces[1]}"
+check_fails "-o - takes one trace" 2 "-o - takes one TRACE" \
+	"$RR" compare -o - "${traces[0]}" "${traces[1]}"
+cp "${traces[0]}" "$TMP/anon-swap.dat"
+check_fails "two traces of one name would clash in the -o directory" 2 "would both write" \
+	"$RR" compare "${traces[0]}" "$TMP/anon-swap.dat" -o "$TMP/clash"
+check "  (and the directory was not made)" test ! -e "$TMP/clash"
+"$RR" compare -q -j 2 "${traces[0]}" "$TMP/missing.dat" "${traces[1]}" >"$TMP/f.out" 2>"$TMP/f.err"
+check_eq "a missing trace among others: exit 1, the others still replayed" "1 2 2" \
+	"$? $(grep -c '^==> ' "$TMP/f.out") $(grep -c '^kernel against the recording' "$TMP/f.out")"
+check "no header above the missing one" sh -c "! grep -q 'missing.dat' '$TMP/f.out'"
+check "and its error is named" grep -q "missing.dat: cannot open" "$TMP/f.err"
+finish
