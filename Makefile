@@ -7,7 +7,7 @@
 #   make asan     the same tests built with AddressSanitizer + UBSan
 #   make bench    speed and memory on large recorded traces (bench/README.md)
 
-VERSION := 0.1.0
+VERSION := 0.2.0
 PKGS := libtracefs libtraceevent libtracecmd jansson cunit libbpf
 # pkg-config name -> Debian package that provides it
 DEB_libtracefs := libtracefs-dev
@@ -137,7 +137,8 @@ depcheck:
 		echo "reclaim-replay: missing library '$$p' (Debian package: $$(case $$p in libtracefs) echo libtracefs-dev;; libtraceevent) echo libtraceevent-dev;; libtracecmd) echo libtracecmd-dev;; jansson) echo libjansson-dev;; cunit) echo libcunit1-dev;; libbpf) echo libbpf-dev;; esac)); run 'make deps'" >&2; exit 1; }; \
 	done
 
-$(BUILD)/%.o: %.c | depcheck
+# (the flags and the version are in this file: a change rebuilds)
+$(BUILD)/%.o: %.c Makefile | depcheck
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
