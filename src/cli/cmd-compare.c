@@ -140,6 +140,8 @@ static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr
 	char (*paths)[4096] = NULL;
 	int failed = 0, ret;
 
+	if (nr < 2)
+		return rr_usage_error("compare", "several TRACEs expected");
 	if (tmpl->jsonl || tmpl->html_path)
 		return rr_usage_error("compare", "--jsonl and --html take one TRACE at a time");
 	if (tmpl->json_path && !strcmp(tmpl->json_path, "-"))
@@ -166,15 +168,19 @@ static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr
 		if (!tmpl->json_path)
 			continue;
 		json_name(traces[i], name, sizeof(name));
-		snprintf(paths[i], sizeof(paths[i]), "%s/%s.json", tmpl->json_path, name);
+		if ((size_t)snprintf(paths[i], sizeof(paths[i]), "%s/%s.json", tmpl->json_path,
+				     name) >= sizeof(paths[i])) {
+			ret = rr_usage_error("compare", "'%s/%s.json': the path is too long",
+					     tmpl->json_path, name);
+			goto out;
+		}
 		opts[i].json_path = paths[i];
 		for (int k = 0; k < i; k++) {
 			if (strcmp(paths[k], paths[i]))
 				continue;
-			free(opts);
-			free(paths);
-			return rr_usage_error("compare", "'%s' and '%s' would both write %s",
-					      traces[k], traces[i], paths[i]);
+			ret = rr_usage_error("compare", "'%s' and '%s' would both write %s",
+					     traces[k], traces[i], paths[i]);
+			goto out;
 		}
 	}
 	/* the directory only once the names are known not to clash */

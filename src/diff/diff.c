@@ -141,7 +141,8 @@ static int only_in(const struct rr_sim_result *a, const struct rr_sim_result *b,
 		free(idx);
 		return -1;
 	}
-	memcpy(keys, b->targets, b->nr_targets * sizeof(*keys));
+	if (b->nr_targets)	/* (b->targets is NULL when there are none) */
+		memcpy(keys, b->targets, b->nr_targets * sizeof(*keys));
 	qsort(keys, b->nr_targets, sizeof(*keys), cmp_key);
 	for (size_t i = 0; i < a->nr_targets; i++)
 		if (!bsearch(&a->targets[i], keys, b->nr_targets, sizeof(*keys), cmp_key))

@@ -145,8 +145,9 @@ int rr_html_note(struct rr_html *h, const struct rr_episode_diff *d)
 			h->chunks[p] = malloc((results[p].nr_chunks + 1) * sizeof(uint64_t));
 			if (!h->chunks[p])
 				return -1;
-			memcpy(h->chunks[p], results[p].chunk_requests,
-			       results[p].nr_chunks * sizeof(uint64_t));
+			if (results[p].nr_chunks)
+				memcpy(h->chunks[p], results[p].chunk_requests,
+				       results[p].nr_chunks * sizeof(uint64_t));
 			h->nr_chunks[p] = results[p].nr_chunks;
 		}
 		h->have_chunks = true;

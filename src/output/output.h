@@ -103,7 +103,8 @@ void rr_json_stream_abort(struct rr_json_stream *s);
 
 /* ---- --jsonl (jsonl.c): one JSON value a line ---- */
 
-/* Each returns 0, or -1 when @f failed. */
+/* Each returns 0, or -1 when @f failed.  The JSON values are borrowed: the
+ * caller keeps its references. */
 int rr_jsonl_header(FILE *f, json_t *root, json_t *policies, const char *baseline);
 int rr_jsonl_episode(FILE *f, json_t *episode);
 int rr_jsonl_tail(FILE *f, json_t *input, json_t *summary, json_t *fidelity);

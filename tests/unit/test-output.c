@@ -335,10 +335,15 @@ static void test_jsonl(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	json_t *root = rr_json_root(), *pols = json_pack("[{s:s}]", "name", "kernel");
+	json_t *ep = json_pack("{s:i}", "id", 1), *in = json_object(), *sum = json_object();
 
+	/* (the values are borrowed: the caller keeps its references) */
 	CU_ASSERT_EQUAL(rr_jsonl_header(f, root, pols, "kernel"), 0);
-	CU_ASSERT_EQUAL(rr_jsonl_episode(f, json_pack("{s:i}", "id", 1)), 0);
-	CU_ASSERT_EQUAL(rr_jsonl_tail(f, json_object(), json_object(), json_null()), 0);
+	CU_ASSERT_EQUAL(rr_jsonl_episode(f, ep), 0);
+	CU_ASSERT_EQUAL(rr_jsonl_tail(f, in, sum, json_null()), 0);
+	json_decref(ep);
+	json_decref(in);
+	json_decref(sum);
 	fclose(f);
 	CU_ASSERT_STRING_EQUAL(buf,
 		"{\"schema_version\":1,\"tool\":{\"name\":\"reclaim-replay\",\"version\":\""
