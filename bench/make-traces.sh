@@ -21,18 +21,7 @@
 # target events (it is kept; the workload died early, or the machine
 # records slower than EVENTS_PER_SEC); 77 when not root (skipped).
 
-set -euo pipefail
-export LC_ALL=C
-
-die() {
-	printf '\nmake-traces.sh: FAILED: %s\n' "$*" >&2
-	exit 1
-}
-say() { printf 'make-traces.sh: %s\n' "$*" >&2; }
-
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BENCH_DIR=${BENCH_DIR:-/var/tmp/rrbench}
-RR=${RR:-$REPO/reclaim-replay}
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 EVENTS_PER_SEC=${EVENTS_PER_SEC:-240000}
 MIB=96             # anon-loop's working set
 MEMORY_MAX=64M     # its cgroup's limit

@@ -20,18 +20,8 @@
 # Exits 1 with a message naming the command if any command fails; the
 # targets (see README.md) are reported in the tables, not in the exit code.
 
-set -euo pipefail
-export LC_ALL=C
-
-die() {
-	printf '\nrun.sh: FAILED: %s\n' "$*" >&2
-	exit 1
-}
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 note() { printf '%s\n' "$*" >&2; }
-
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BENCH_DIR=${BENCH_DIR:-/var/tmp/rrbench}
-RR=${RR:-$REPO/reclaim-replay}
 QUICK=0
 
 for arg in "$@"; do

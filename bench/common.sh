@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Sourced by bench/make-traces.sh and bench/run.sh: strict mode, the C
+# locale, where things are (REPO, BENCH_DIR, RR), and die/say messages
+# prefixed with the script's name.
+set -euo pipefail
+export LC_ALL=C
+
+BENCH_NAME=$(basename "$0")
+die() {
+	printf '\n%s: FAILED: %s\n' "$BENCH_NAME" "$*" >&2
+	exit 1
+}
+say() { printf '%s: %s\n' "$BENCH_NAME" "$*" >&2; }
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH_DIR=${BENCH_DIR:-/var/tmp/rrbench}
+RR=${RR:-$REPO/reclaim-replay}
