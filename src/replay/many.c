@@ -2,9 +2,9 @@
 /*
  * Many traces at once: each trace is replayed by rr_replay() in a process
  * of its own, at most `jobs` at a time.  A child's standard output and
- * error go to unnamed scratch files, copied to ours in argument order as
- * soon as every earlier trace is done, so the output is the same whatever
- * the order the children finish in.  Children report their progress
+ * error go to unnamed scratch files, read into memory when it ends and
+ * copied to ours in argument order as soon as every earlier trace is done,
+ * so the output is the same whatever the order the children finish in.  Children report their progress
  * through a shared page; the parent sums it into one line.
  */
 #include "replay-local.h"
@@ -31,7 +31,11 @@ enum { SLOT_WAITING, SLOT_RUNNING, SLOT_OK, SLOT_FAILED };
 
 struct child {
 	pid_t pid;
-	FILE *out, *errout;		/* its stdout and stderr */
+	FILE *out, *errout;		/* its stdout and stderr while it runs */
+	/* ... and once it ended: in memory (a table and a few lines), so
+	 * that traces done early hold no file open while an earlier one runs */
+	char *out_text, *err_text;
+	size_t out_len, err_len;
 };
 
 static void slot_progress(void *ctx, uint64_t events, int permille)
@@ -71,6 +75,7 @@ static int start(const struct rr_replay_opts *o, struct slot *s, struct child *c
 		return -1;
 	}
 	fflush(NULL);
+	s->permille = -1;
 	c->pid = fork();
 	if (c->pid < 0) {
 		rr_error_set(err, o->trace_path, "cannot start a process: %s", strerror(errno));
@@ -79,27 +84,49 @@ static int start(const struct rr_replay_opts *o, struct slot *s, struct child *c
 	if (!c->pid)
 		run_child(o, s, c);
 	s->status = SLOT_RUNNING;
-	s->permille = -1;
 	return 0;
 }
 
-static void copy(FILE *from, FILE *to)
+/* Read the scratch file *@f into *@text and close it.  When memory is
+ * short the file stays, and is copied when its turn comes. */
+static void slurp(FILE **f, char **text, size_t *len)
+{
+	long size;
+
+	if (!*f || fseek(*f, 0, SEEK_END) || (size = ftell(*f)) < 0)
+		return;
+	*text = malloc((size_t)size + 1);
+	if (!*text)
+		return;
+	rewind(*f);
+	*len = fread(*text, 1, (size_t)size, *f);
+	fclose(*f);
+	*f = NULL;
+}
+
+/* The child's output (in memory, or still in its file) onto @to. */
+static void put_out(FILE *from, const char *text, size_t len, FILE *to)
 {
 	char buf[65536];
 	size_t n;
 
-	rewind(from);
-	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
-		fwrite(buf, 1, n, to);
+	if (text) {
+		fwrite(text, 1, len, to);
+	} else if (from) {
+		rewind(from);
+		while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+			fwrite(buf, 1, n, to);
+	}
 	fflush(to);
 }
 
-/* bytes in a spool file (0 when it cannot be told) */
-static long spooled(FILE *f)
+static bool has_output(const struct child *c)
 {
-	if (!f || fseek(f, 0, SEEK_END))
-		return 0;
-	return ftell(f) > 0 ? ftell(f) : 0;
+	long size;
+
+	if (c->out_text || !c->out)
+		return c->out_len > 0;
+	return !fseek(c->out, 0, SEEK_END) && (size = ftell(c->out)) > 0;
 }
 
 static double now_s(void)
@@ -154,6 +181,8 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 						     WIFSIGNALED(status) ? "the replay died of signal %d" :
 						     "the replay failed", WIFSIGNALED(status) ?
 						     WTERMSIG(status) : 0);
+				slurp(&kids[i].out, &kids[i].out_text, &kids[i].out_len);
+				slurp(&kids[i].errout, &kids[i].err_text, &kids[i].err_len);
 				running--;
 				done++;
 			}
@@ -164,18 +193,22 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 		}
 		/* the outputs of every finished trace whose predecessors are done */
 		for (; printed < nr && slots[printed].status >= SLOT_OK; printed++) {
+			struct child *c = &kids[printed];
+
 			if (mo->progress)
 				mo->progress(mo->ctx, 0, 0, 0, 0, 0);	/* erase the line */
 			/* a header only above output, as tail(1) does: a trace that
 			 * failed before printing anything has just its error */
-			if (spooled(kids[printed].out)) {
+			if (has_output(c)) {
 				if (mo->header)
 					printf("%s==> %s <==\n", headers++ ? "\n" : "",
 					       opts[printed].trace_path);
-				copy(kids[printed].out, stdout);
+				put_out(c->out, c->out_text, c->out_len, stdout);
 			}
-			if (kids[printed].errout)
-				copy(kids[printed].errout, stderr);
+			put_out(c->errout, c->err_text, c->err_len, stderr);
+			free(c->out_text);
+			free(c->err_text);
+			c->out_text = c->err_text = NULL;
 			if (slots[printed].status == SLOT_FAILED) {
 				mo->error(mo->ctx, &slots[printed].err);
 				(*nr_failed)++;
@@ -205,6 +238,8 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 			fclose(kids[i].out);
 		if (kids[i].errout)
 			fclose(kids[i].errout);
+		free(kids[i].out_text);
+		free(kids[i].err_text);
 	}
 	free(kids);
 	munmap(slots, (size_t)nr * sizeof(*slots));

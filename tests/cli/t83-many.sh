@@ -91,4 +91,12 @@ check_eq "a missing trace among others: exit 1, the others still replayed" "1 2 
 	"$? $(grep -c '^==> ' "$TMP/f.out") $(grep -c '^kernel against the recording' "$TMP/f.out")"
 check "no header above the missing one" sh -c "! grep -q 'missing.dat' '$TMP/f.out'"
 check "and its error is named" grep -q "missing.dat: cannot open" "$TMP/f.err"
+# traces done while an earlier one still runs hold no file open: 60 small
+# traces behind a big one, with 30 file descriptors
+mkdir -p "$TMP/many"
+for i in $(seq -w 1 60); do ln -s "$TOP/traces/offline-child.dat" "$TMP/many/s$i.dat"; done
+(ulimit -n 30 && "$RR" compare -q -j 2 -p original "$TOP/traces/anon-swap.dat" "$TMP"/many/s*.dat \
+	>"$TMP/many.out" 2>"$TMP/many.err")
+check_eq "61 traces with 30 file descriptors: exit 0, 61 tables" "0 61" \
+	"$? $(grep -c '^kernel against the recording' "$TMP/many.out")"
 finish
