@@ -9,6 +9,8 @@
  */
 #include "output.h"
 
+#include "../common/cleanup.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -173,9 +175,12 @@ struct rr_outfile *rr_outfile_open(const char *path, const struct stat *protect,
 			rr_outfile_abort(o);
 			return NULL;
 		}
+		/* (removed if a signal stops us; from before it exists) */
+		rr_cleanup_add_path(o->tmp);
 		fd = mkstemp(o->tmp);
 		if (fd < 0) {
 			rr_error_set(err, path, "cannot create: %s", strerror(errno));
+			rr_cleanup_forget_path(o->tmp);
 			free(o->tmp);
 			o->tmp = NULL;
 			rr_outfile_abort(o);
@@ -271,6 +276,7 @@ int rr_outfile_commit(struct rr_outfile *o, struct rr_error *err)
 		ret = -1;
 	}
 	if (!ret) {
+		rr_cleanup_forget_path(o->tmp);
 		free(o->tmp);	/* renamed: nothing to remove */
 		o->tmp = NULL;
 	}
@@ -286,6 +292,7 @@ void rr_outfile_abort(struct rr_outfile *o)
 		fclose(o->f);
 	if (o->tmp) {
 		unlink(o->tmp);
+		rr_cleanup_forget_path(o->tmp);
 		free(o->tmp);
 	}
 	free(o->target);

@@ -9,6 +9,8 @@
  */
 #include "replay-local.h"
 
+#include "../common/cleanup.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -76,13 +78,21 @@ static int start(const struct rr_replay_opts *o, struct slot *s, struct child *c
 	}
 	fflush(NULL);
 	s->permille = -1;
+	rr_cleanup_hold(true);	/* a signal now would miss the child */
 	c->pid = fork();
 	if (c->pid < 0) {
+		rr_cleanup_hold(false);
 		rr_error_set(err, o->trace_path, "cannot start a process: %s", strerror(errno));
 		return -1;
 	}
-	if (!c->pid)
+	if (!c->pid) {
+		rr_cleanup_in_child();
+		rr_cleanup_hold(false);
 		run_child(o, s, c);
+	}
+	/* a stopping signal is passed on to the replays */
+	rr_cleanup_add_pid(c->pid);
+	rr_cleanup_hold(false);
 	s->status = SLOT_RUNNING;
 	return 0;
 }
@@ -181,6 +191,7 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 						     WIFSIGNALED(status) ? "the replay died of signal %d" :
 						     "the replay failed", WIFSIGNALED(status) ?
 						     WTERMSIG(status) : 0);
+				rr_cleanup_forget_pid(pid);
 				slurp(&kids[i].out, &kids[i].out_text, &kids[i].out_len);
 				slurp(&kids[i].errout, &kids[i].err_text, &kids[i].err_len);
 				running--;

@@ -11,6 +11,7 @@
  * events are skipped without decoding.
  */
 #include "reader.h"
+#include "../common/cleanup.h"
 #include "event-desc.h"
 #include "pipe.h"
 #include "text.h"
@@ -317,6 +318,7 @@ static int probe_open(const char *path, struct rr_error *err)
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_WRONLY);
 
+		rr_cleanup_in_child();
 		if (devnull >= 0) {	/* silence sanitizer reports in the child */
 			dup2(devnull, STDERR_FILENO);
 			dup2(devnull, STDOUT_FILENO);
@@ -785,6 +787,7 @@ void rr_trace_close(struct rr_trace *t)
 	rr_text_close(t->text);
 	if (t->spool) {
 		unlink(t->spool);
+		rr_cleanup_forget_path(t->spool);
 		free(t->spool);
 	}
 	/* an instance handle holds a reference on its parent (handles[0]):
@@ -832,6 +835,7 @@ static int spool(const char *path, char *out, size_t outsz, struct rr_error *err
 		}
 		fcntl(in, F_SETFL, fcntl(in, F_GETFL) & ~O_NONBLOCK);
 	}
+	rr_cleanup_add_path(out);	/* removed if a signal stops us */
 	fd = mkstemp(out);
 	if (fd < 0) {
 		rr_error_set(err, path, "cannot make a temporary copy in %s: %s",
@@ -860,6 +864,8 @@ static int spool(const char *path, char *out, size_t outsz, struct rr_error *err
 	if (ret)
 		unlink(out);
 out:
+	if (ret)
+		rr_cleanup_forget_path(out);
 	if (in != STDIN_FILENO)
 		close(in);
 	return ret;
@@ -948,6 +954,7 @@ struct rr_trace *rr_trace_open(const char *path, struct rr_error *err)
 	t = open_file(tmp, err);
 	if (!t) {
 		unlink(tmp);
+		rr_cleanup_forget_path(tmp);
 		if (err)	/* name what the user gave, not the copy */
 			snprintf(err->file, sizeof(err->file), "%s", path);
 		return NULL;
@@ -955,6 +962,11 @@ struct rr_trace *rr_trace_open(const char *path, struct rr_error *err)
 	free(t->path);
 	t->path = strdup(path);
 	t->spool = strdup(tmp);
+	if (t->spool)
+		rr_cleanup_add_path(t->spool);
+	else
+		unlink(tmp);
+	rr_cleanup_forget_path(tmp);
 	if (!t->path || !t->spool) {
 		rr_error_set(err, path, "out of memory");
 		rr_trace_close(t);

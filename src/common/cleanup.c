@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Temporary files and child processes to undo on SIGINT, SIGTERM, SIGHUP. */
+#include "cleanup.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <unistd.h>
+
+/* read by the handler: one word per entry, written before it counts */
+static const char *volatile paths[RR_CLEANUP_MAX];
+static volatile pid_t pids[RR_CLEANUP_MAX];
+static volatile sig_atomic_t installed;
+
+static const int stopping[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_signal(int sig)
+{
+	for (int i = 0; i < RR_CLEANUP_MAX; i++) {
+		const char *p = paths[i];
+
+		if (p)
+			unlink(p);
+		if (pids[i] > 0)
+			kill(pids[i], sig);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install(void)
+{
+	if (installed)
+		return;
+	installed = 1;
+	for (size_t i = 0; i < sizeof(stopping) / sizeof(stopping[0]); i++) {
+		struct sigaction sa = { 0 }, old;
+
+		if (sigaction(stopping[i], NULL, &old) || old.sa_handler != SIG_DFL)
+			continue;
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		for (size_t k = 0; k < sizeof(stopping) / sizeof(stopping[0]); k++)
+			sigaddset(&sa.sa_mask, stopping[k]);	/* one cleanup at a time */
+		sigaction(stopping[i], &sa, NULL);
+	}
+}
+
+int rr_cleanup_add_path(const char *path)
+{
+	install();
+	for (int i = 0; i < RR_CLEANUP_MAX; i++)
+		if (!paths[i]) {
+			paths[i] = path;
+			return 0;
+		}
+	return -1;
+}
+
+void rr_cleanup_forget_path(const char *path)
+{
+	for (int i = 0; i < RR_CLEANUP_MAX; i++)
+		if (paths[i] == path)
+			paths[i] = NULL;
+}
+
+int rr_cleanup_add_pid(pid_t pid)
+{
+	install();
+	for (int i = 0; i < RR_CLEANUP_MAX; i++)
+		if (pids[i] <= 0) {
+			pids[i] = pid;
+			return 0;
+		}
+	return -1;
+}
+
+void rr_cleanup_forget_pid(pid_t pid)
+{
+	for (int i = 0; i < RR_CLEANUP_MAX; i++)
+		if (pids[i] == pid)
+			pids[i] = 0;
+}
+
+void rr_cleanup_in_child(void)
+{
+	for (int i = 0; i < RR_CLEANUP_MAX; i++) {
+		pids[i] = 0;
+		paths[i] = NULL;
+	}
+}
+
+void rr_cleanup_hold(bool block)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t k = 0; k < sizeof(stopping) / sizeof(stopping[0]); k++)
+		sigaddset(&set, stopping[k]);
+	pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What to undo when the process is stopped by SIGINT, SIGTERM or SIGHUP:
+ * temporary files to remove (the sibling of an -o file, the copy of a piped
+ * trace) and child processes to pass the signal on to (compare's replays of
+ * several traces).  The handler removes and signals, then lets the signal
+ * end the process as it would have (exit status 128 + signal).  It is
+ * installed the first time something is added, and only for a signal whose
+ * disposition is still the default (one ignored under nohup stays ignored).
+ */
+#ifndef RR_CLEANUP_H
+#define RR_CLEANUP_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Remove @path if a signal stops the process.  @path must stay valid until
+ * rr_cleanup_forget_path().  Returns 0, or -1 when RR_CLEANUP_MAX paths are
+ * already held (the file is then just not removed on a signal). */
+int rr_cleanup_add_path(const char *path);
+void rr_cleanup_forget_path(const char *path);
+
+/* Pass a stopping signal on to @pid; same limits. */
+int rr_cleanup_add_pid(pid_t pid);
+void rr_cleanup_forget_pid(pid_t pid);
+
+/* In a child just forked: its parent's files and children are not its own
+ * to undo (it registers its own after this). */
+void rr_cleanup_in_child(void);
+
+/* Block the stopping signals (@block true) around a fork and the
+ * rr_cleanup_add_pid() that follows it, or unblock them. */
+void rr_cleanup_hold(bool block);
+
+#define RR_CLEANUP_MAX 320	/* compare -j takes up to 256 */
+
+#endif

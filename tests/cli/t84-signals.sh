@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# A replay stopped by SIGTERM (or SIGINT, SIGHUP) leaves nothing behind: not
+# the temporary sibling of its -o file, not the copy of a piped trace, not
+# the replays of several traces (the signal is passed on to them), and it
+# ends as the signal ends a process (exit 128 + 15).  A plug-in that sleeps
+# a minute at its first episode holds the replay where its -o file is begun.
+. "$(dirname "$0")/../lib.sh"
+
+SLEEPY=${RR_TEST_PLUGIN_DIR:-$BUILD/tests/plugins}/sleepy.so
+[ -f "$SLEEPY" ] || { skip "no $SLEEPY (make $BUILD/tests/plugins/sleepy.so)"; finish; }
+
+# wait_for N GLOB: until at least N files match GLOB (10 s at most)
+wait_for() {
+	local i n
+	for i in $(seq 100); do
+		n=$(compgen -G "$2" | wc -l)
+		[ "$n" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# gone PATTERN: until no process has PATTERN in its command line (10 s)
+gone() {
+	local i
+	for i in $(seq 100); do
+		pgrep -f -- "$1" >/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+mkdir -p "$TMP/one"
+"$RR" compare -q -p "$SLEEPY" "$TOP/traces/file-limit.dat" -o "$TMP/one/out.json" \
+	>/dev/null 2>&1 &
+pid=$!
+check "one trace: its -o file is begun" wait_for 1 "$TMP/one/out.json.tmp.*"
+kill -TERM "$pid"
+wait "$pid"
+check_eq "one trace: SIGTERM ends it with 143" 143 "$?"
+check_eq "one trace: nothing left beside -o" "" "$(ls -A "$TMP/one")"
+
+# a piped trace is copied to TMPDIR first; a writer that never writes
+# holds the copy open
+mkdir -p "$TMP/pipe"
+mkfifo "$TMP/pipe.fifo"
+sleep 60 >"$TMP/pipe.fifo" &
+writer=$!
+at_exit "kill $writer 2>/dev/null"
+TMPDIR=$TMP/pipe "$RR" compare -q "$TMP/pipe.fifo" >/dev/null 2>&1 &
+pid=$!
+check "a piped trace: its copy is begun" wait_for 1 "$TMP/pipe/reclaim-replay-input.*"
+kill -TERM "$pid"
+wait "$pid"
+check_eq "a piped trace: SIGTERM ends it with 143" 143 "$?"
+check_eq "a piped trace: its copy is removed" "" "$(ls -A "$TMP/pipe")"
+kill "$writer" 2>/dev/null
+
+mkdir -p "$TMP/many"
+"$RR" compare -q -j 2 -p "$SLEEPY" "$TOP/traces/file-limit.dat" "$TOP/traces/anon-swap.dat" \
+	"$TOP/traces/offline-child.dat" -o "$TMP/many" >/dev/null 2>&1 &
+pid=$!
+check "several traces: both replays' -o files are begun" wait_for 2 "$TMP/many/*.tmp.*"
+kill -TERM "$pid"
+wait "$pid"
+check_eq "several traces: SIGTERM ends it with 143" 143 "$?"
+check "several traces: the replays are stopped too" gone "$TMP/many"
+check_eq "several traces: nothing left in the -o directory" "" "$(ls -A "$TMP/many")"
+finish
