@@ -110,7 +110,7 @@ SIM_TEST_OBJS := $(addprefix $(BUILD)/tests/unit/,run-sim.o test-sim.o test-poli
 	test-kernel-model.o)
 
 TEST_PLUGIN := $(addprefix $(BUILD)/tests/plugins/,ceil-file.so bad-abi.so no-entry.so \
-	named-kernel.so einval.so short-v2.so future-abi.so ceil-file-v1.so sleepy.so) \
+	named-kernel.so einval.so short-v2.so future-abi.so ceil-file-v1.so sleepy.so segv.so) \
 	$(BUILD)/examples/policy-example.so $(BUILD)/examples/senpai-chunk.so
 
 .PHONY: all deps test-deps demo check asan clean help unit install install-dev bench

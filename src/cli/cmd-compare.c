@@ -150,6 +150,15 @@ static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr
 	for (int i = 0; i < nr; i++)
 		if (!strcmp(traces[i], "-"))
 			return rr_usage_error("compare", "'-' (standard input) takes one TRACE at a time");
+	{
+		struct rr_error err = { "", "" };
+
+		/* once, not once per trace */
+		if (rr_replay_check_policies(tmpl, &err)) {
+			rr_print_error(&err);
+			return RR_EXIT_ERROR;
+		}
+	}
 	opts = calloc((size_t)nr, sizeof(*opts));
 	paths = calloc((size_t)nr, sizeof(*paths));
 	if (!opts || !paths) {

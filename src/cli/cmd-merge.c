@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../merge/merge.h"
 #include "../output/output.h"
@@ -51,6 +52,18 @@ int cmd_merge(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return rr_usage_error("merge", "no DIFF.json given");
+	/* (the output would replace a part: read, but gone if it fails after) */
+	for (int i = optind; strcmp(output, "-") && i < argc; i++) {
+		struct stat out_st, in_st;
+
+		if (!stat(output, &out_st) && !stat(argv[i], &in_st) &&
+		    out_st.st_dev == in_st.st_dev && out_st.st_ino == in_st.st_ino) {
+			rr_error_set(&err, output, "is one of the diffs merged (%s); refusing to "
+				     "overwrite it", argv[i]);
+			rr_print_error(&err);
+			return RR_EXIT_ERROR;
+		}
+	}
 	if (rr_merge((const char *const *)argv + optind, argc - optind, &doc, &err)) {
 		rr_print_error(&err);
 		return RR_EXIT_ERROR;

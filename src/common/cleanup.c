@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* read by the handler: one word per entry, written before it counts */
@@ -13,7 +14,17 @@ static const char *volatile paths[RR_CLEANUP_MAX];
 static volatile pid_t pids[RR_CLEANUP_MAX];
 static volatile sig_atomic_t installed;
 
+/* signals that stop us, and faults (a plug-in's, say) that end us */
 static const int stopping[] = { SIGINT, SIGTERM, SIGHUP };
+static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+
+static bool stops(int sig)
+{
+	for (size_t k = 0; k < sizeof(stopping) / sizeof(stopping[0]); k++)
+		if (stopping[k] == sig)
+			return true;
+	return false;
+}
 
 static void on_signal(int sig)
 {
@@ -22,11 +33,31 @@ static void on_signal(int sig)
 
 		if (p)
 			unlink(p);
-		if (pids[i] > 0)
-			kill(pids[i], sig);
+		if (pids[i] > 0)	/* (a fault of ours is not theirs) */
+			kill(pids[i], stops(sig) ? sig : SIGTERM);
 	}
+	/* the replays end too before we do: no orphan outlives us */
+	for (int i = 0; i < RR_CLEANUP_MAX; i++)
+		if (pids[i] > 0)
+			waitpid(pids[i], NULL, 0);
+	/* as if we had not been here: a fault faults again on return */
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+static void handle(int sig)
+{
+	struct sigaction sa = { 0 }, old;
+
+	/* not over a disposition someone chose: SIG_IGN under nohup, or a
+	 * sanitizer's fault handler */
+	if (sigaction(sig, NULL, &old) || old.sa_handler != SIG_DFL)
+		return;
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t k = 0; k < sizeof(stopping) / sizeof(stopping[0]); k++)
+		sigaddset(&sa.sa_mask, stopping[k]);	/* one cleanup at a time */
+	sigaction(sig, &sa, NULL);
 }
 
 static void install(void)
@@ -34,17 +65,10 @@ static void install(void)
 	if (installed)
 		return;
 	installed = 1;
-	for (size_t i = 0; i < sizeof(stopping) / sizeof(stopping[0]); i++) {
-		struct sigaction sa = { 0 }, old;
-
-		if (sigaction(stopping[i], NULL, &old) || old.sa_handler != SIG_DFL)
-			continue;
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		for (size_t k = 0; k < sizeof(stopping) / sizeof(stopping[0]); k++)
-			sigaddset(&sa.sa_mask, stopping[k]);	/* one cleanup at a time */
-		sigaction(stopping[i], &sa, NULL);
-	}
+	for (size_t i = 0; i < sizeof(stopping) / sizeof(stopping[0]); i++)
+		handle(stopping[i]);
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		handle(faults[i]);
 }
 
 int rr_cleanup_add_path(const char *path)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What to undo when the process is stopped by SIGINT, SIGTERM or SIGHUP:
- * temporary files to remove (the sibling of an -o file, the copy of a piped
- * trace) and child processes to pass the signal on to (compare's replays of
- * several traces).  The handler removes and signals, then lets the signal
- * end the process as it would have (exit status 128 + signal).  It is
- * installed the first time something is added, and only for a signal whose
- * disposition is still the default (one ignored under nohup stays ignored).
+ * What to undo when the process is stopped by SIGINT, SIGTERM or SIGHUP,
+ * or ended by a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: in a
+ * plug-in, say): temporary files to remove (the sibling of an -o file, the
+ * copy of a piped trace) and child processes to pass the signal on to and
+ * wait for (compare's replays of several traces).  The handler removes,
+ * signals and reaps, then lets the signal end the process as it would have
+ * (exit status 128 + signal).  It is installed the first time something is
+ * added, and only for a signal whose disposition is still the default (one
+ * ignored under nohup stays ignored; a sanitizer's handler stays).
  */
 #ifndef RR_CLEANUP_H
 #define RR_CLEANUP_H

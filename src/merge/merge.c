@@ -9,9 +9,11 @@
  */
 #include "merge.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../output/output.h"
 
@@ -144,21 +146,33 @@ static json_t *merge_cgroups(json_t *const *docs, int n, int *bad)
 	return out;
 }
 
+/* A merged part's list of its own parts, or NULL. */
+static const json_t *merged_from(const json_t *doc)
+{
+	return json_object_get(json_object_get(doc, "input"), "merged_from");
+}
+
 /* The worst episodes of all the parts: by calls not exact, at most 10. */
 static json_t *merge_worst(json_t *const *docs, int n)
 {
 	json_t *all = json_array(), *out = json_array(), *w;
-	size_t i;
+	size_t i, base = 0;
 
-	for (int d = 0; d < n; d++)
+	for (int d = 0; d < n; d++) {
+		const json_t *from = merged_from(docs[d]);
+
 		json_array_foreach(json_object_get(json_object_get(docs[d], "fidelity"),
 						   "worst_episodes"), i, w) {
 			json_t *c = json_deep_copy(w);
 
-			/* its episode number is its part's: say which part */
-			json_object_set_new(c, "part", json_integer(d));
+			/* its episode number is its part's: say which part (in
+			 * a merged part, which of its parts) */
+			json_object_set_new(c, "part", json_integer((json_int_t)base +
+				(from ? json_integer_value(json_object_get(w, "part")) : 0)));
 			json_array_append_new(all, c);
 		}
+		base += from ? json_array_size(from) : 1;
+	}
 	/* a stable selection: repeatedly the first of the largest left */
 	for (int k = 0; k < RR_FIDELITY_WORST && json_array_size(all); k++) {
 		size_t best = 0;
@@ -172,6 +186,314 @@ static json_t *merge_worst(json_t *const *docs, int n)
 	}
 	json_decref(all);
 	return out;
+}
+
+/*
+ * What merge relies on in a part, checked before anything is added: every
+ * count an integer >= 0, a lowest_priority 0..12, shares numbers (they are
+ * computed again), strings and nulls only where compare writes them, and
+ * the same keys as in the first part.  A part edited by hand or cut short
+ * is named with the first value that is wrong, instead of being folded
+ * into totals that no trace had.
+ */
+struct checking {
+	const char *file;
+	struct rr_error *err;
+	char path[256];		/* "summary.policies.kernel.nr_scanned" */
+};
+
+static int wrong(struct checking *c, const char *what)
+{
+	rr_error_set(c->err, c->file, "%s: %s: not a diff that compare wrote, or edited",
+		     c->path, what);
+	return -1;
+}
+
+/* Append ".@key" to c->path for the length of one check. */
+static size_t enter(struct checking *c, const char *key)
+{
+	size_t len = strlen(c->path);
+
+	if (*key)
+		snprintf(c->path + len, sizeof(c->path) - len, "%s%s", len ? "." : "", key);
+	return len;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t a = strlen(s), b = strlen(tail);
+
+	return a >= b && !strcmp(s + a - b, tail);
+}
+
+/* @v, the value of @key in a subtree of counts: see above.  @strings lists
+ * the keys whose value may be a string or null in it. */
+static int check_counts(struct checking *c, const char *key, const json_t *v,
+			const char *const *strings)
+{
+	size_t at = enter(c, key);
+	int ret = 0;
+
+	if (json_is_object(v)) {
+		const char *k;
+		json_t *x;
+
+		json_object_foreach((json_t *)v, k, x)
+			if ((ret = check_counts(c, k, x, strings)))
+				break;
+	} else if (ends_with(key, "_share")) {
+		if (!json_is_number(v))
+			ret = wrong(c, "a share (a number) expected");
+	} else if (!strcmp(key, "lowest_priority")) {
+		if (!json_is_null(v) && (!json_is_integer(v) || json_integer_value(v) < 0 ||
+					 json_integer_value(v) > 12))
+			ret = wrong(c, "a priority (0 to 12) expected");
+	} else if (json_is_string(v) || json_is_null(v)) {
+		bool ok = false;
+
+		for (int i = 0; strings && strings[i]; i++)
+			ok |= !strcmp(key, strings[i]);
+		if (!ok)
+			ret = wrong(c, "a count (an integer >= 0) expected");
+	} else if (!json_is_integer(v) || json_integer_value(v) < 0) {
+		ret = wrong(c, "a count (an integer >= 0) expected");
+	}
+	c->path[at] = 0;
+	return ret;
+}
+
+/* Every key of @a in @b with a value of the same type, and the other way
+ * round (objects compared key by key; a null against an object passes:
+ * a scenario's "recorded"). */
+static int same_shape(struct checking *c, const char *key, const json_t *a, const json_t *b)
+{
+	size_t at = enter(c, key);
+	const char *k;
+	json_t *x;
+	int ret = 0;
+
+	/* maps whose keys are what the trace had: kinds of episodes, reasons */
+	if (!strcmp(key, "by_kind") || !strcmp(key, "unchecked_reasons")) {
+		c->path[at] = 0;
+		return 0;
+	}
+	if (json_is_null(a) || json_is_null(b) || json_typeof(a) != json_typeof(b)) {
+		if (!json_is_null(a) && !json_is_null(b) && !(json_is_number(a) && json_is_number(b)))
+			ret = wrong(c, "of another type than in the first diff");
+	} else if (json_is_object(a)) {
+		json_object_foreach((json_t *)a, k, x) {
+			const json_t *y = json_object_get(b, k);
+
+			if (!y) {
+				enter(c, k);
+				ret = wrong(c, "missing (the first diff has it)");
+			} else {
+				ret = same_shape(c, k, x, y);
+			}
+			if (ret)
+				break;
+		}
+		json_object_foreach((json_t *)b, k, x) {
+			if (ret || json_object_get(a, k))
+				continue;
+			enter(c, k);
+			ret = wrong(c, "not in the first diff");
+		}
+	}
+	c->path[at] = 0;
+	return ret;
+}
+
+/* @num <= @den in the object @o (a fidelity or one of its kinds). */
+static int at_most(struct checking *c, const json_t *o, const char *num, const char *den)
+{
+	json_t *n = json_object_get(o, num), *d = json_object_get(o, den);
+
+	if (json_is_integer(n) && json_is_integer(d) &&
+	    json_integer_value(n) > json_integer_value(d)) {
+		size_t at = enter(c, num);
+		int ret;
+		char what[128];
+
+		snprintf(what, sizeof(what), "more than %s", den);
+		ret = wrong(c, what);
+		c->path[at] = 0;
+		return ret;
+	}
+	return 0;
+}
+
+static int check_fidelity(struct checking *c, const json_t *f)
+{
+	static const char *const strings[] = { NULL };
+	const char *k;
+	json_t *x, *w;
+	size_t i;
+
+	snprintf(c->path, sizeof(c->path), "fidelity");
+	if (json_is_null(f))
+		return 0;
+	if (!json_is_object(f))
+		return wrong(c, "an object or null expected");
+	json_object_foreach((json_t *)f, k, x) {
+		if (!strcmp(k, "worst_episodes"))
+			continue;
+		if (check_counts(c, k, x, strings))
+			return -1;
+	}
+	if (at_most(c, f, "exact", "decisions_checked") ||
+	    at_most(c, f, "within_one_batch", "decisions_checked") ||
+	    at_most(c, f, "mismatched", "decisions_checked") ||
+	    at_most(c, f, "trajectory_exact", "trajectory_checked"))
+		return -1;
+	json_object_foreach(json_object_get(f, "by_kind"), k, x) {
+		enter(c, "by_kind");
+		enter(c, k);
+		if (at_most(c, x, "exact", "decisions_checked"))
+			return -1;
+		snprintf(c->path, sizeof(c->path), "fidelity");
+	}
+	w = json_object_get(f, "worst_episodes");
+	enter(c, "worst_episodes");
+	if (!json_is_array(w) || json_array_size(w) > RR_FIDELITY_WORST)
+		return wrong(c, "an array of at most 10 expected");
+	json_array_foreach(w, i, x) {
+		json_t *e = json_object_get(x, "episode"), *ne = json_object_get(x, "not_exact");
+		json_t *cg = json_object_get(x, "cgroup");
+
+		if (!json_is_object(x) || !json_is_integer(e) || json_integer_value(e) < 1 ||
+		    !json_is_integer(ne) || json_integer_value(ne) < 0 ||
+		    !(json_is_string(cg) || json_is_null(cg)))
+			return wrong(c, "an entry without an episode (>= 1), not_exact (>= 0) "
+				     "and cgroup");
+	}
+	return 0;
+}
+
+static int check_cgroups(struct checking *c, const json_t *cgroups, const json_t *policies)
+{
+	static const char *const strings[] = { "cgroup", NULL };
+	const json_t *cg;
+	size_t i;
+
+	snprintf(c->path, sizeof(c->path), "summary.cgroups");
+	if (!json_is_array(cgroups))
+		return wrong(c, "an array expected");
+	json_array_foreach(cgroups, i, cg) {
+		const char *k;
+		json_t *x;
+		char idx[32];
+
+		snprintf(idx, sizeof(idx), "%zu", i);
+		enter(c, idx);
+		if (!json_is_object(cg) || !json_object_get(cg, "cgroup_id") ||
+		    !json_is_object(json_object_get(cg, "policies")))
+			return wrong(c, "an object with cgroup, cgroup_id and policies expected");
+		if (check_counts(c, "", cg, strings))
+			return -1;
+		json_object_foreach(json_object_get(cg, "policies"), k, x)
+			if (!json_object_get(policies, k)) {
+				enter(c, "policies");
+				enter(c, k);
+				return wrong(c, "a policy the diff does not compare");
+			}
+		snprintf(c->path, sizeof(c->path), "summary.cgroups");
+	}
+	return 0;
+}
+
+/* input.assumptions strings; a merged part's merged_from entries objects
+ * with a file, and its worst episodes' parts among them. */
+static int check_input(struct checking *c, const json_t *input, const json_t *fidelity)
+{
+	const json_t *from = json_object_get(input, "merged_from"), *x;
+	size_t i;
+
+	snprintf(c->path, sizeof(c->path), "input.assumptions");
+	json_array_foreach(json_object_get(input, "assumptions"), i, x)
+		if (!json_is_string(x))
+			return wrong(c, "strings expected");
+	if (!from)
+		return 0;
+	snprintf(c->path, sizeof(c->path), "input.merged_from");
+	if (!json_is_array(from) || !json_array_size(from))
+		return wrong(c, "a list of parts expected");
+	json_array_foreach(from, i, x)
+		if (!json_is_object(x) || !json_is_string(json_object_get(x, "file")))
+			return wrong(c, "a part without a file");
+	snprintf(c->path, sizeof(c->path), "fidelity.worst_episodes");
+	json_array_foreach(json_object_get(fidelity, "worst_episodes"), i, x) {
+		const json_t *p = json_object_get(x, "part");
+
+		if (!json_is_integer(p) || json_integer_value(p) < 0 ||
+		    (size_t)json_integer_value(p) >= json_array_size(from))
+			return wrong(c, "an entry whose part is not one of input.merged_from");
+	}
+	return 0;
+}
+
+/* The counts of @doc, and their shape against @first's (unless NULL). */
+static int check_values(const char *file, const json_t *doc, const json_t *first,
+			struct rr_error *err)
+{
+	static const char *const summary_strings[] = { "recorded", NULL };
+	static const char *const stats_strings[] = { "reader_first_warning", NULL };
+	struct checking c = { file, err, "" };
+	const json_t *sum = json_object_get(doc, "summary");
+	const json_t *stats = json_object_get(json_object_get(doc, "input"), "stats");
+	const char *k;
+	json_t *x;
+
+	json_object_foreach((json_t *)sum, k, x) {
+		if (!strcmp(k, "cgroups"))
+			continue;
+		c.path[0] = 0;
+		enter(&c, "summary");
+		if (check_counts(&c, k, x, summary_strings))
+			return -1;
+	}
+	if (check_cgroups(&c, json_object_get(sum, "cgroups"), json_object_get(sum, "policies")))
+		return -1;
+	if (stats) {
+		snprintf(c.path, sizeof(c.path), "input");
+		if (!json_is_object(stats)) {
+			enter(&c, "stats");
+			return wrong(&c, "an object expected");
+		}
+		if (check_counts(&c, "stats", stats, stats_strings))
+			return -1;
+	}
+	if (check_fidelity(&c, json_object_get(doc, "fidelity")) ||
+	    check_input(&c, json_object_get(doc, "input"), json_object_get(doc, "fidelity")))
+		return -1;
+	if (!first)
+		return 0;
+	{
+		json_t *a = json_deep_copy(json_object_get(first, "summary"));
+		json_t *b = json_deep_copy(sum);
+		int ret;
+
+		/* (cgroups differ from trace to trace: checked one by one above) */
+		json_object_del(a, "cgroups");
+		json_object_del(b, "cgroups");
+		c.path[0] = 0;
+		ret = same_shape(&c, "summary", a, b);
+		json_decref(a);
+		json_decref(b);
+		if (ret)
+			return -1;
+	}
+	c.path[0] = 0;
+	return same_shape(&c, "fidelity", json_object_get(first, "fidelity"),
+			  json_object_get(doc, "fidelity"));
+}
+
+static bool is_scenario(const json_t *doc)
+{
+	const char *src = json_string_value(json_object_get(json_object_get(doc, "input"),
+							    "kernel_release_source"));
+
+	return src && !strcmp(src, "scenario");
 }
 
 /* Check that @doc is a compare diff comparable with @first. */
@@ -200,6 +522,12 @@ static int check_part(const char *file, const json_t *doc, const json_t *first,
 			goto differ;
 	if (!json_equal(json_object_get(doc, "baseline"), json_object_get(first, "baseline")))
 		goto differ;
+	if (is_scenario(doc) != is_scenario(first)) {
+		rr_error_set(err, file, "%s, the first diff %s: a scenario's requests and a trace's "
+			     "episodes do not add up", is_scenario(doc) ? "a scenario's diff" :
+			     "a trace's diff", is_scenario(first) ? "a scenario's" : "a trace's");
+		return -1;
+	}
 	return 0;
 differ:
 	rr_error_set(err, file, "compares other policies (or another baseline) than the first "
@@ -221,15 +549,21 @@ static json_t *merge_input(const char *const *files, json_t *const *docs, int n,
 	json_t *a;
 
 	for (int d = 0; d < n; d++) {
-		json_t *din = json_object_get(docs[d], "input"), *p = json_object();
+		json_t *din = json_object_get(docs[d], "input"), *p;
+		const json_t *nested = merged_from(docs[d]);
 
 		same_rel &= json_equal(json_object_get(din, "kernel_release"), rel);
 		same_page &= json_integer_value(json_object_get(din, "page_size_bytes")) == page;
-		json_object_set_new(p, "file", json_string(files[d]));
-		json_object_set(p, "input_file", json_object_get(din, "file"));
-		json_object_set(p, "kernel_release", json_object_get(din, "kernel_release"));
-		json_object_set(p, "page_size_bytes", json_object_get(din, "page_size_bytes"));
-		json_array_append_new(from, p);
+		if (nested) {	/* a merged part: its parts, one by one */
+			json_array_extend(from, (json_t *)nested);
+		} else {
+			p = json_object();
+			json_object_set_new(p, "file", json_string(files[d]));
+			json_object_set(p, "input_file", json_object_get(din, "file"));
+			json_object_set(p, "kernel_release", json_object_get(din, "kernel_release"));
+			json_object_set(p, "page_size_bytes", json_object_get(din, "page_size_bytes"));
+			json_array_append_new(from, p);
+		}
 		json_array_foreach(json_object_get(din, "assumptions"), i, a) {
 			size_t k;
 			json_t *have;
@@ -266,6 +600,45 @@ static json_t *merge_input(const char *const *files, json_t *const *docs, int n,
 	return in;
 }
 
+/* Read part @d: "-" is standard input; a file named twice is refused (its
+ * counts would be added twice). */
+static json_t *load_part(const char *const *files, int d, struct rr_error *err)
+{
+	const char *file = files[d];
+	bool in = !strcmp(file, "-");
+	struct stat st, other;
+	json_error_t je;
+	json_t *doc;
+	FILE *f;
+
+	for (int k = 0; k < d; k++)
+		if ((in && !strcmp(files[k], "-")) ||
+		    (!in && strcmp(files[k], "-") && !stat(file, &st) && !stat(files[k], &other) &&
+		     st.st_dev == other.st_dev && st.st_ino == other.st_ino)) {
+			rr_error_set(err, file, "given twice (as %s): its counts would be added "
+				     "twice", files[k]);
+			return NULL;
+		}
+	f = in ? stdin : fopen(file, "r");
+	if (!f) {
+		rr_error_set(err, file, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		rr_error_set(err, file, "is a directory");
+		fclose(f);
+		return NULL;
+	}
+	doc = json_loadf(f, 0, &je);
+	if (!in)
+		fclose(f);
+	if (!doc)
+		rr_error_set(err, in ? "<stdin>" : file,
+			     "not JSON (merge reads what compare -o writes): %s (line %d)",
+			     je.text, je.line);
+	return doc;
+}
+
 int rr_merge(const char *const *files, int n, json_t **out, struct rr_error *err)
 {
 	json_t **docs = calloc((size_t)n + 1, sizeof(*docs));
@@ -277,16 +650,11 @@ int rr_merge(const char *const *files, int n, json_t **out, struct rr_error *err
 		return -1;
 	}
 	for (int d = 0; d < n; d++) {
-		json_error_t je;
-
-		docs[d] = json_load_file(files[d], 0, &je);
-		if (!docs[d]) {
-			rr_error_set(err, files[d],
-				     "not JSON (merge reads what compare -o writes): %s (line %d)",
-				     je.text, je.line);
+		docs[d] = load_part(files, d, err);
+		if (!docs[d])
 			goto out;
-		}
-		if (check_part(files[d], docs[d], d ? docs[0] : NULL, err))
+		if (check_part(files[d], docs[d], d ? docs[0] : NULL, err) ||
+		    check_values(files[d], docs[d], d ? docs[0] : NULL, err))
 			goto out;
 	}
 	doc = rr_json_root();

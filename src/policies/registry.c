@@ -169,6 +169,7 @@ struct resolve_ctx {
 	const struct rr_kernel_model *km;
 	uint64_t page_size_bytes;
 	struct rr_error *err;
+	bool no_init;		/* rr_policy_check(): load, do not start */
 };
 
 static int add_component(struct resolve_ctx *x, const struct rr_policy *pol, void *dl,
@@ -196,10 +197,13 @@ static int add_component(struct resolve_ctx *x, const struct rr_policy *pol, voi
 	host_init(c, x->km, x->page_size_bytes, out->name);
 	for (int h = 0; h < RR_NR_HOOKS; h++)
 		c->base[h] = out->hook[h];
-	if (init_host)
+	if (x->no_init)
+		ret = 0;
+	else if (init_host)
 		ret = init_host(&c->host, params, &c->priv);
 	else if (pol->init)
 		ret = pol->init(params, &c->priv);
+	c->started = !x->no_init;
 	if (ret) {
 		rr_error_set(x->err, what, "policy '%s' init failed: %s", pol->name,
 			     c->error[0] ? c->error : ret < 0 ? strerror(-ret) :
@@ -296,11 +300,11 @@ static int add_with_bases(struct resolve_ctx *x, const struct rr_policy *pol, vo
 	return add_component(x, pol, dl, params, what);
 }
 
-int rr_policy_resolve(struct rr_resolved_policy *out, const char *spec,
-		      const struct rr_kernel_model *km, uint64_t page_size_bytes,
-		      struct rr_error *err)
+static int resolve(struct rr_resolved_policy *out, const char *spec,
+		   const struct rr_kernel_model *km, uint64_t page_size_bytes, bool no_init,
+		   struct rr_error *err)
 {
-	struct resolve_ctx x = { out, km, page_size_bytes, err };
+	struct resolve_ctx x = { out, km, page_size_bytes, err, no_init };
 	char buf[512];
 	char *save = NULL, *tok;
 	size_t n = 0;
@@ -357,10 +361,36 @@ fail:
 	return -1;
 }
 
+int rr_policy_resolve(struct rr_resolved_policy *out, const char *spec,
+		      const struct rr_kernel_model *km, uint64_t page_size_bytes,
+		      struct rr_error *err)
+{
+	return resolve(out, spec, km, page_size_bytes, false, err);
+}
+
+int rr_policy_check(const char *spec, struct rr_error *err)
+{
+	struct rr_resolved_policy *p = calloc(1, sizeof(*p));
+	struct rr_kernel_model km;
+	int ret;
+
+	if (!p) {
+		rr_error_set(err, spec, "out of memory");
+		return -1;
+	}
+	/* (no component is started: the release and page size do not matter) */
+	rr_kernel_model_init(&km, RR_NEWEST_MODELLED_RELEASE);
+	ret = resolve(p, spec, &km, 4096, true, err);
+	if (!ret)
+		rr_policy_release(p);
+	free(p);
+	return ret;
+}
+
 void rr_policy_release(struct rr_resolved_policy *p)
 {
 	for (int i = p->nr_components - 1; i >= 0; i--) {
-		if (p->comp[i].policy->fini)
+		if (p->comp[i].started && p->comp[i].policy->fini)
 			p->comp[i].policy->fini(p->comp[i].priv);
 		if (p->comp[i].dl)
 			dlclose(p->comp[i].dl);

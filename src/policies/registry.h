@@ -76,6 +76,7 @@ struct rr_component {
 	/* the decisions before this component: what its host's base_*() call */
 	struct rr_resolved_hook base[RR_NR_HOOKS];
 	char error[256];		/* set_error() text, "" none */
+	bool started;			/* init ran and succeeded: fini is due */
 	const char *spec;		/* the resolved policy's name, for messages */
 };
 
@@ -115,6 +116,15 @@ int rr_policy_resolve(struct rr_resolved_policy *out, const char *spec,
 		      struct rr_error *err);
 
 void rr_policy_release(struct rr_resolved_policy *p);
+
+/**
+ * rr_policy_check() - what of @spec does not depend on the trace: its
+ * syntax, the built-in names, each .so loads and has a table of an ABI
+ * version the host takes.  Nothing is started (no init), so a refusal of
+ * the plug-in's own is only seen by rr_policy_resolve().
+ * Return: 0, or -1 with @err as rr_policy_resolve() sets it.
+ */
+int rr_policy_check(const char *spec, struct rr_error *err);
 
 /* The error text of a failed hook of @p's component that provides @id:
  * what the plug-in said with set_error(), else strerror(-@ret). */

@@ -11,6 +11,7 @@
 
 #include "../common/cleanup.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -51,14 +52,20 @@ static void slot_progress(void *ctx, uint64_t events, int permille)
 }
 
 /* In the child: replay, say how it went, exit. */
+static void drop_files(struct child *c);
+
 static void __attribute__((noreturn)) run_child(const struct rr_replay_opts *o, struct slot *s,
-						 struct child *c)
+						 struct child *c, struct child *kids, int nr)
 {
 	struct rr_replay_opts opts = *o;
 	int ret;
 
 	if (dup2(fileno(c->out), STDOUT_FILENO) < 0 || dup2(fileno(c->errout), STDERR_FILENO) < 0)
 		_exit(1);
+	/* the scratch files of the other replays are not this one's: with
+	 * many at a time they would use up its descriptors */
+	for (int i = 0; i < nr; i++)
+		drop_files(&kids[i]);
 	opts.progress = slot_progress;
 	opts.cb_ctx = s;
 	ret = rr_replay(&opts, &s->err);
@@ -67,13 +74,24 @@ static void __attribute__((noreturn)) run_child(const struct rr_replay_opts *o, 
 	_exit(ret ? 1 : 0);
 }
 
+static void drop_files(struct child *c)
+{
+	if (c->out)
+		fclose(c->out);
+	if (c->errout)
+		fclose(c->errout);
+	c->out = c->errout = NULL;
+}
+
+/* Start the replay of @o; -1 (nothing left open) when it cannot be. */
 static int start(const struct rr_replay_opts *o, struct slot *s, struct child *c,
-		 struct rr_error *err)
+		 struct child *kids, int nr, struct rr_error *err)
 {
 	c->out = tmpfile();
 	c->errout = tmpfile();
 	if (!c->out || !c->errout) {
 		rr_error_set(err, o->trace_path, "cannot make a scratch file: %s", strerror(errno));
+		drop_files(c);
 		return -1;
 	}
 	fflush(NULL);
@@ -83,18 +101,49 @@ static int start(const struct rr_replay_opts *o, struct slot *s, struct child *c
 	if (c->pid < 0) {
 		rr_cleanup_hold(false);
 		rr_error_set(err, o->trace_path, "cannot start a process: %s", strerror(errno));
+		drop_files(c);
 		return -1;
 	}
 	if (!c->pid) {
 		rr_cleanup_in_child();
 		rr_cleanup_hold(false);
-		run_child(o, s, c);
+		run_child(o, s, c, kids, nr);
 	}
 	/* a stopping signal is passed on to the replays */
 	rr_cleanup_add_pid(c->pid);
 	rr_cleanup_hold(false);
 	s->status = SLOT_RUNNING;
 	return 0;
+}
+
+/*
+ * Remove what rr_outfile_open() makes beside @path ("PATH.tmp.XXXXXX", see
+ * src/output/atomic.c) after the replay writing it was killed.  Only names
+ * of exactly that shape, made by mkstemp(3), are touched.
+ */
+static void remove_siblings(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+	const char *base = slash ? slash + 1 : path;
+	size_t len = strlen(base);
+	struct dirent *e;
+	DIR *d = dir ? opendir(dir) : NULL;
+
+	while (d && (e = readdir(d))) {
+		char *name;
+
+		if (strncmp(e->d_name, base, len) || strncmp(e->d_name + len, ".tmp.", 5) ||
+		    strlen(e->d_name + len + 5) != 6)
+			continue;
+		if (asprintf(&name, "%s%s", slash ? dir : "", e->d_name) >= 0) {
+			unlink(name);
+			free(name);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(dir);
 }
 
 /* Read the scratch file *@f into *@text and close it.  When memory is
@@ -139,6 +188,21 @@ static bool has_output(const struct child *c)
 	return !fseek(c->out, 0, SEEK_END) && (size = ftell(c->out)) > 0;
 }
 
+/* An error of one of several traces names the trace: "TRACE: what", or
+ * "TRACE: FILE: what" when it was about another file (a plug-in's). */
+static void name_trace(struct rr_error *err, const char *trace)
+{
+	char msg[sizeof(err->msg)];
+
+	if (!strcmp(err->file, trace))
+		return;
+	if (err->file[0]) {
+		snprintf(msg, sizeof(msg), "%s: %s", err->file, err->msg);
+		snprintf(err->msg, sizeof(err->msg), "%s", msg);
+	}
+	snprintf(err->file, sizeof(err->file), "%s", trace);
+}
+
 static double now_s(void)
 {
 	struct timespec t;
@@ -171,13 +235,20 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 		pid_t pid;
 
 		while (running < mo->jobs && next < nr) {
-			if (start(&opts[next], &slots[next], &kids[next], &slots[next].err)) {
+			if (!start(&opts[next], &slots[next], &kids[next], kids, nr,
+				   &slots[next].err)) {
+				running++;
+				next++;
+			} else if (running) {
+				/* out of descriptors or processes for now: try again
+				 * when a replay has ended and freed its own */
+				slots[next].err.msg[0] = 0;
+				break;
+			} else {
 				slots[next].status = SLOT_FAILED;
 				done++;
-			} else {
-				running++;
+				next++;
 			}
-			next++;
 		}
 		pid = waitpid(-1, &status, WNOHANG);
 		if (pid > 0) {
@@ -192,6 +263,10 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 						     "the replay failed", WIFSIGNALED(status) ?
 						     WTERMSIG(status) : 0);
 				rr_cleanup_forget_pid(pid);
+				/* one killed (SIGKILL, the OOM killer) could not
+				 * remove the sibling of its -o file */
+				if (WIFSIGNALED(status) && opts[i].json_path)
+					remove_siblings(opts[i].json_path);
 				slurp(&kids[i].out, &kids[i].out_text, &kids[i].out_len);
 				slurp(&kids[i].errout, &kids[i].err_text, &kids[i].err_len);
 				running--;
@@ -221,6 +296,7 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 			free(c->err_text);
 			c->out_text = c->err_text = NULL;
 			if (slots[printed].status == SLOT_FAILED) {
+				name_trace(&slots[printed].err, opts[printed].trace_path);
 				mo->error(mo->ctx, &slots[printed].err);
 				(*nr_failed)++;
 				ret = -1;

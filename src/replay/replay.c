@@ -21,6 +21,23 @@ const char *const rr_default_policies[] = {
 	"original", "online-roundup", "cluster-cap", "proportional", NULL,
 };
 
+int rr_replay_check_policies(const struct rr_replay_opts *o, struct rr_error *err)
+{
+	bool baseline_found = !o->baseline || !strcmp(o->baseline, "kernel");
+
+	for (int i = 0; i < o->nr_specs; i++) {
+		if (strcmp(o->policy_specs[i], "kernel") && rr_policy_check(o->policy_specs[i], err))
+			return -1;
+		baseline_found |= o->baseline && !strcmp(o->baseline, o->policy_specs[i]);
+	}
+	if (!baseline_found) {
+		rr_error_set(err, o->baseline,
+			     "--baseline names a policy that is not compared (add it with -p)");
+		return -1;
+	}
+	return 0;
+}
+
 /* The baseline first, then the policies asked for. */
 int rr_replay_policies(struct replay *r)
 {

@@ -65,6 +65,14 @@ struct rr_replay_opts {
  */
 int rr_replay(const struct rr_replay_opts *opts, struct rr_error *err);
 
+/**
+ * rr_replay_check_policies() - check @o's policies and baseline as far as
+ * no trace is needed (rr_policy_check()): so that several traces fail once,
+ * before any is replayed, on a spec that cannot load.
+ * Return: 0, or -1 with @err naming the spec or the baseline.
+ */
+int rr_replay_check_policies(const struct rr_replay_opts *o, struct rr_error *err);
+
 /* How rr_replay_many() runs and reports. */
 struct rr_many_opts {
 	int jobs;			/* processes at a time, >= 1 */

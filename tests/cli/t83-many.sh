@@ -75,6 +75,46 @@ jq '.summary.policies.kernel.nr_scanned = 9223372036854775000' "$TMP/par/anon-sw
 check_fails "counts that overflow when added are refused, no output left" 1 \
 	"huge.json: counts too large" "$RR" merge "$TMP/par/anon-swap.json" "$TMP/huge.json" -o "$TMP/huge-m.json"
 check "  (no half-written merge)" test ! -e "$TMP/huge-m.json"
+# parts edited or cut: named with the first wrong value, nothing written
+A=$TMP/par/anon-swap.json
+F=$TMP/par/file-limit.json
+bad() {	# bad NAME JQ-EDIT STDERR-PATTERN
+	jq "$2" "$F" >"$TMP/bad.json"
+	check_fails "a part with $1 is refused" 1 "$3" "$RR" merge "$A" "$TMP/bad.json" -o "$TMP/bad-m.json"
+}
+bad "a count that is a string" '.summary.policies.kernel.nr_scanned = "12"' \
+	'bad.json: summary.policies.kernel.nr_scanned: a count'
+bad "a negative count" '.input.stats.events = -1' 'input.stats.events: a count'
+bad "a count missing" 'del(.summary.policies.kernel.nr_scanned)' \
+	'summary.policies.kernel.nr_scanned: missing'
+bad "more exact decisions than checked" '.fidelity.exact = 999999' \
+	'fidelity.exact: more than decisions_checked'
+bad "a priority out of range" '.summary.policies.kernel.lowest_priority = 13' 'a priority'
+bad "cgroups that are no objects" '.summary.cgroups = [1]' 'summary.cgroups.0'
+bad "a cgroup of a policy not compared" '.summary.cgroups[0].policies.bogus = {}' \
+	'policies.bogus: a policy the diff does not compare'
+bad "assumptions that are no strings" '.input.assumptions = [1]' 'input.assumptions'
+check "  (and no merge was written)" test ! -e "$TMP/bad-m.json"
+cp "$A" "$TMP/a.json"
+check_fails "-o onto one of the parts is refused" 1 "a.json: is one of the diffs merged" \
+	"$RR" merge "$TMP/a.json" "$F" -o "$TMP/a.json"
+check_eq "  and the part is intact" "$(md5sum <"$A")" "$(md5sum <"$TMP/a.json")"
+check_fails "a part given twice is refused" 1 "given twice" "$RR" merge "$A" "$TMP/par/../par/anon-swap.json"
+check_fails "a missing part: cannot open" 1 "nope.json: cannot open: No such file" \
+	"$RR" merge "$A" "$TMP/nope.json"
+check_fails "a directory" 1 "is a directory" "$RR" merge "$A" "$TMP"
+check_eq "'-' reads a part from standard input" \
+	"$(jq -s 'map(.summary.episodes) | add' "$A" "$F")" \
+	"$("$RR" merge "$A" - <"$F" | jq .summary.episodes)"
+"$RR" merge "$A" "$F" -o "$TMP/af.json"
+"$RR" merge "$TMP/af.json" "$TMP/par/offline-anon.json" -o "$TMP/af-o.json"
+"$RR" merge "$A" "$F" "$TMP/par/offline-anon.json" -o "$TMP/afo.json"
+check "a merged part's parts are listed one by one: merge(merge(A,F),O) = merge(A,F,O)" \
+	cmp "$TMP/af-o.json" "$TMP/afo.json"
+"$RR" compare -q "$TOP/scenarios/gavin-thresholds.json" -o "$TMP/scen.json" >/dev/null
+check_fails "a scenario's diff and a trace's do not merge" 1 "a scenario's diff, the first diff a trace's" \
+	"$RR" merge "$A" "$TMP/scen.json"
+
 "$RR" compare -q -p original "${traces[0]}" -o "$TMP/other.json" >/dev/null
 check_fails "diffs of other policies do not merge" 1 "other.json: compares other policies" \
 	"$RR" merge "$TMP/par/anon-swap.json" "$TMP/other.json"
@@ -91,12 +131,14 @@ check_eq "a missing trace among others: exit 1, the others still replayed" "1 2 
 	"$? $(grep -c '^==> ' "$TMP/f.out") $(grep -c '^kernel against the recording' "$TMP/f.out")"
 check "no header above the missing one" sh -c "! grep -q 'missing.dat' '$TMP/f.out'"
 check "and its error is named" grep -q "missing.dat: cannot open" "$TMP/f.err"
-# traces done while an earlier one still runs hold no file open: 60 small
-# traces behind a big one, with 30 file descriptors
+# traces done while an earlier one still runs hold no file open, a replay
+# holds none of the others', and one that cannot start for want of them
+# waits for a running one to end: 60 small traces behind a big one, 16 at
+# a time, with 30 file descriptors
 mkdir -p "$TMP/many"
 for i in $(seq -w 1 60); do ln -s "$TOP/traces/offline-child.dat" "$TMP/many/s$i.dat"; done
-(ulimit -n 30 && "$RR" compare -q -j 2 -p original "$TOP/traces/anon-swap.dat" "$TMP"/many/s*.dat \
+(ulimit -n 30 && "$RR" compare -q -j 16 -p original "$TOP/traces/anon-swap.dat" "$TMP"/many/s*.dat \
 	>"$TMP/many.out" 2>"$TMP/many.err")
-check_eq "61 traces with 30 file descriptors: exit 0, 61 tables" "0 61" \
+check_eq "61 traces, -j 16, 30 file descriptors: exit 0, 61 tables" "0 61" \
 	"$? $(grep -c '^kernel against the recording' "$TMP/many.out")"
 finish
