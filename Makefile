@@ -6,6 +6,8 @@
 #   make check    install missing packages, build, run every test
 #   make asan     the same tests built with AddressSanitizer + UBSan
 #   make bench    speed and memory on large recorded traces (bench/README.md)
+#   make install  the binary, man pages, plug-in header, pkg-config file (PREFIX)
+#   make install-dev  all of it but the binary: for building plug-ins
 
 VERSION := 0.2.0
 PKGS := libtracefs libtraceevent libtracecmd jansson cunit libbpf
@@ -118,7 +120,7 @@ TEST_PLUGIN := $(addprefix $(BUILD)/tests/plugins/,ceil-file.so bad-abi.so no-en
 all: reclaim-replay
 
 help:
-	@sed -n '2,9p' Makefile
+	@sed -n '2,11p' Makefile
 
 deps:
 	$(Q)./scripts/deps.sh $(foreach p,$(PKGS),$(p):$(DEB_$(p)))

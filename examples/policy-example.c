@@ -22,7 +22,8 @@ struct state {
 	int offline_only;
 };
 
-static int example_init(const char *params, void **priv)
+/* (init_host, ABI version 2: set_error() says what is wrong) */
+static int example_init(const struct rr_host *host, const char *params, void **priv)
 {
 	struct state *st = calloc(1, sizeof(*st));
 
@@ -32,8 +33,10 @@ static int example_init(const char *params, void **priv)
 		if (!strcmp(params, "offline_only=1")) {
 			st->offline_only = 1;
 		} else if (strcmp(params, "offline_only=0")) {
+			host->set_error(host, "unknown parameter '%s' (offline_only=0 or "
+					"offline_only=1)", params);
 			free(st);
-			return -EINVAL;	/* unknown key or value */
+			return -EINVAL;
 		}
 	}
 	*priv = st;
@@ -65,7 +68,7 @@ static const struct rr_policy example_policy = {
 	.base = "kernel",
 	.summary = "round SCAN_FRACT targets to the nearest page",
 	.kernel_ref = "get_scan_count() (example, no kernel commit)",
-	.init = example_init,
+	.init_host = example_init,
 	.fini = example_fini,
 	.scan_fract_target = nearest_scan_fract,
 };

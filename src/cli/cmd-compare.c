@@ -112,8 +112,9 @@ static void many_progress(void *ctx, int done, int total, uint64_t events, doubl
 		fprintf(stderr, "\r\033[K");
 		return;
 	}
-	fprintf(stderr, "\rreclaim-replay: %d of %d traces done, %.1f M events/s",
-		done, total, elapsed_s > 0 ? (double)events / elapsed_s / 1e6 : 0.0);
+	fprintf(stderr, "\rreclaim-replay: %d of %d traces done, %.1f M events in %.0f s "
+		"(%.1f M/s)", done, total, (double)events / 1e6, elapsed_s,
+		elapsed_s > 0 ? (double)events / elapsed_s / 1e6 : 0.0);
 	if (slowest >= 0)
 		fprintf(stderr, ", slowest at %d%%", slowest / 10);
 	fprintf(stderr, "\033[K");
@@ -131,6 +132,31 @@ static void json_name(const char *trace, char *buf, size_t len)
 		*dot = 0;
 }
 
+/* mkdir -p @path: 0, or -1 with errno. */
+static int make_dirs(const char *path)
+{
+	char buf[4096];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; ; p++) {
+		char c = *p;
+
+		if (c && c != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -1;
+		*p = c;
+		if (!c)
+			return 0;
+	}
+}
+
 /* Several TRACEs: one process each, -j at a time, -o a directory. */
 static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr, int jobs,
 			bool quiet)
@@ -139,6 +165,7 @@ static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr
 	struct rr_replay_opts *opts;
 	char (*paths)[4096] = NULL;
 	int failed = 0, ret;
+	bool made_dir = false;
 
 	if (nr < 2)
 		return rr_usage_error("compare", "several TRACEs expected");
@@ -196,7 +223,8 @@ static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr
 	if (tmpl->json_path) {
 		struct stat st;
 
-		if (mkdir(tmpl->json_path, 0777) && errno != EEXIST) {
+		made_dir = stat(tmpl->json_path, &st) != 0;
+		if (made_dir && make_dirs(tmpl->json_path)) {
 			fprintf(stderr, "reclaim-replay: %s: cannot make the directory: %s\n",
 				tmpl->json_path, strerror(errno));
 			ret = RR_EXIT_ERROR;
@@ -211,6 +239,8 @@ static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr
 	if (!quiet && isatty(STDERR_FILENO))
 		mo.progress = many_progress;
 	ret = rr_replay_many(opts, nr, &mo, &failed) ? RR_EXIT_ERROR : RR_EXIT_OK;
+	if (made_dir)
+		rmdir(tmpl->json_path);	/* only if no trace wrote to it */
 out:
 	free(opts);
 	free(paths);

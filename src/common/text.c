@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Length of the valid UTF-8 sequence at @p (of @n bytes), or 0. */
 static size_t utf8_seq(const unsigned char *p, size_t n)
@@ -60,4 +61,34 @@ char *rr_utf8_dup(const char *s, size_t len)
 	}
 	*o = 0;
 	return out;
+}
+
+static size_t escaped_len(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f ? 4 : 1;
+}
+
+void rr_one_line(char *dst, size_t cap, const char *src, int src_truncated)
+{
+	static const char dots[] = "...";
+	size_t o = 0, whole = 0, room;
+
+	for (const char *p = src; *p; p++)
+		whole += escaped_len((unsigned char)*p);
+	/* all of it, or as much as leaves room for "...\0" */
+	room = !src_truncated && whole < cap ? cap - 1 : cap - sizeof(dots);
+	for (; *src; src++) {
+		unsigned char c = (unsigned char)*src;
+
+		if (o + escaped_len(c) > room)
+			break;
+		if (escaped_len(c) == 4)
+			o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", c);
+		else
+			dst[o++] = (char)c;
+	}
+	if (*src || src_truncated)
+		memcpy(dst + o, dots, sizeof(dots));
+	else
+		dst[o] = 0;
 }

@@ -14,4 +14,13 @@
  */
 char *rr_utf8_dup(const char *s, size_t len);
 
+/**
+ * rr_one_line() - @src as one printable line in @dst (@cap bytes, >= 8)
+ * Text from outside (a plug-in's log line or error) must not move the
+ * cursor or recolour a terminal: every control character (below 0x20, and
+ * 0x7f) becomes "\xNN".  When it does not fit, it ends in "...".
+ * @src_truncated: @src is itself the start of something longer.
+ */
+void rr_one_line(char *dst, size_t cap, const char *src, int src_truncated);
+
 #endif

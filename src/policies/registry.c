@@ -14,6 +14,7 @@
  * against an older header loads and behaves as it did.
  */
 #include "registry.h"
+#include "../common/text.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -97,16 +98,21 @@ static bool valid_name(const char *name)
 
 /* ---- the host context (ABI v2) ---- */
 
+/* A plug-in's line: one line, printable, at most about 1000 characters. */
 static void host_log(const struct rr_host *host, const char *fmt, ...)
 {
 	const struct rr_component *c = host->host_data;
+	char raw[1024], line[1024];
 	va_list ap;
+	int n;
 
-	fprintf(stderr, "reclaim-replay: policy %s: ", c->policy->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (n < 0)
+		return;
+	rr_one_line(line, sizeof(line), raw, (size_t)n >= sizeof(raw));
+	fprintf(stderr, "reclaim-replay: policy %s: %s\n", c->policy->name, line);
 }
 
 static void host_set_error(const struct rr_host *host, const char *fmt, ...)
@@ -114,9 +120,14 @@ static void host_set_error(const struct rr_host *host, const char *fmt, ...)
 	struct rr_component *c = host->host_data;
 	va_list ap;
 
+	char raw[1024];
+	int n;
+
 	va_start(ap, fmt);
-	vsnprintf(c->error, sizeof(c->error), fmt, ap);
+	n = vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	if (n >= 0)
+		rr_one_line(c->error, sizeof(c->error), raw, (size_t)n >= sizeof(raw));
 }
 
 static int host_base_scan_fract(const struct rr_host *host, const struct rr_scan_fract_args *a,

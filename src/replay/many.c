@@ -46,7 +46,7 @@ static void slot_progress(void *ctx, uint64_t events, int permille)
 	struct slot *s = ctx;
 
 	if (!events)
-		return;
+		return;	/* (the end: the whole count came just before) */
 	__atomic_store_n(&s->events, events, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->permille, permille, __ATOMIC_RELAXED);
 }
@@ -67,6 +67,7 @@ static void __attribute__((noreturn)) run_child(const struct rr_replay_opts *o, 
 	for (int i = 0; i < nr; i++)
 		drop_files(&kids[i]);
 	opts.progress = slot_progress;
+	opts.progress_log2 = 14;	/* small traces show too */
 	opts.cb_ctx = s;
 	ret = rr_replay(&opts, &s->err);
 	fflush(stdout);

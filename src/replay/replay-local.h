@@ -35,6 +35,7 @@ struct replay {
 	struct rr_fidelity fidelity;	/* of the baseline; traces only */
 	struct rr_sim_result results[RR_MAX_POLICIES];	/* reused for every episode */
 	uint64_t events;
+	uint64_t progress_mask;		/* progress every mask + 1 events */
 	struct rr_trace *trace;		/* while it is read */
 	/* outputs (outputs.c) */
 	struct stat in_st;

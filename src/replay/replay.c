@@ -190,7 +190,7 @@ static int on_event(const struct rr_event *ev, void *ctx)
 {
 	struct replay *r = ctx;
 
-	if (r->o->progress && !(++r->events & ((1u << 20) - 1)))
+	if (r->o->progress && !(++r->events & r->progress_mask))
 		r->o->progress(r->o->cb_ctx, r->events, rr_trace_progress(r->trace));
 	return rr_builder_feed(r->builder, ev);
 }
@@ -387,8 +387,11 @@ static int replay_trace(struct replay *r)
 	st->cost_zero_returns = r->km.cost_zero_returns;
 	r->err->msg[0] = 0;
 	ret = rr_trace_for_each(trace, on_event, r, r->err);
-	if (r->o->progress)
+	if (r->o->progress) {
+		if (r->events)	/* the whole count, then the end */
+			r->o->progress(r->o->cb_ctx, r->events, 1000);
 		r->o->progress(r->o->cb_ctx, 0, 1000);
+	}
 	if (!ret && rr_builder_finish(r->builder) < 0)
 		ret = -1;
 	if (ret) {
@@ -427,6 +430,8 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_error *err)
 	r->err = err;
 	r->offline_delay_ns = opts->offline_delay_ns ? opts->offline_delay_ns :
 			      RR_DEFAULT_OFFLINE_DELAY_NS;
+	r->progress_mask = (1ull << (opts->progress_log2 > 0 && opts->progress_log2 <= 30 ?
+				     opts->progress_log2 : 20)) - 1;
 	if (rr_scenario_sniff(opts->trace_path)) {
 		ret = rr_replay_scenario(r);
 	} else {

@@ -50,10 +50,12 @@ struct rr_replay_opts {
 
 	/* called with a warning line (no newline), e.g. events lost */
 	void (*warn)(void *ctx, const char *file, const char *msg);
-	/* called every 2^20 events with the count so far and how much of the
-	 * file is read, in per mille (-1: not known, see rr_trace_progress());
-	 * once more with events 0 at the end */
+	/* called every 2^@progress_log2 events (default 20) with the count
+	 * so far and how much of the file is read, in per mille (-1: not
+	 * known, see rr_trace_progress()); at the end with the whole count
+	 * and 1000, then once more with events 0 */
 	void (*progress)(void *ctx, uint64_t events, int permille);
+	int progress_log2;		/* 0: 20; at most 30 */
 	void *cb_ctx;
 };
 

@@ -96,7 +96,8 @@ check_eq "example policy: named round-nearest" "round-nearest round-nearest" \
 	"$(jq -r '[.policies[1,2].scan_fract_target_from] | join(" ")' "$TMP/ex.json")"
 check "example policy: nearest rounding changes SCAN_FRACT episodes" \
 	jq -e ".summary.policies[\"$example\"].episodes_differing_from_baseline > 0" "$TMP/ex.json"
-check_fails "example policy: an unknown parameter is refused" 1 "init failed: Invalid argument" \
+check_fails "example policy: an unknown parameter is refused, named" 1 \
+	"init failed: unknown parameter 'bogus=1' \(offline_only=0 or offline_only=1\)" \
 	"$RR" compare -q "$ex" -p "$example:bogus=1"
 echo keep >"$TMP/mode.json"
 chmod 600 "$TMP/mode.json"

@@ -131,6 +131,13 @@ check_eq "a missing trace among others: exit 1, the others still replayed" "1 2 
 	"$? $(grep -c '^==> ' "$TMP/f.out") $(grep -c '^kernel against the recording' "$TMP/f.out")"
 check "no header above the missing one" sh -c "! grep -q 'missing.dat' '$TMP/f.out'"
 check "and its error is named" grep -q "missing.dat: cannot open" "$TMP/f.err"
+"$RR" compare -q -p original "${traces[0]}" "${traces[1]}" -o "$TMP/deep/er/dir" >/dev/null
+check_eq "-o DIR is made with its parents" 2 "$(ls "$TMP/deep/er/dir" | wc -l)"
+"$RR" compare -q -p "$BUILD/tests/plugins/einval.so" "${traces[0]}" "$TOP/traces/offline-anon.dat" \
+	-o "$TMP/none" >/dev/null 2>&1
+check_eq "a directory made for traces that all failed is not left behind" "1 no" \
+	"$? $(test -e "$TMP/none" && echo yes || echo no)"
+
 # traces done while an earlier one still runs hold no file open, a replay
 # holds none of the others', and one that cannot start for want of them
 # waits for a running one to end: 60 small traces behind a big one, 16 at

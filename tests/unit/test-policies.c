@@ -259,6 +259,11 @@ static void test_host_context(void)
 	snprintf(spec, sizeof(spec), "%s:step=5", path);
 	CU_ASSERT_EQUAL(rr_policy_resolve(&p, spec, &km618, 4096, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "step must be 32..1048576 pages, not '5'"));
+	/* a plug-in's error text reaches a terminal as one printable line */
+	snprintf(spec, sizeof(spec), "%s:x=\x1b[31m\nred", path);
+	CU_ASSERT_EQUAL(rr_policy_resolve(&p, spec, &km618, 4096, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "policy 'senpai-chunk' init failed: unknown key in "
+			       "'x=\\x1b[31m\\x0ared' (the key is step)");
 	/* the kernel policy refuses parameters, saying so */
 	CU_ASSERT_EQUAL(rr_policy_resolve(&p, "original+kernel:x=1", &km618, 4096, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "takes no parameters"));

@@ -24,6 +24,20 @@ static void test_utf8_dup(void)
 	free(s);
 }
 
+static void test_one_line(void)
+{
+	char buf[16];
+
+	rr_one_line(buf, sizeof(buf), "a\tb\x1b[1m", 0);
+	CU_ASSERT_STRING_EQUAL(buf, "a\\x09b\\x1b[1m");	/* 15 bytes fit */
+	rr_one_line(buf, sizeof(buf), "0123456789abcdef", 0);
+	CU_ASSERT_STRING_EQUAL(buf, "0123456789ab...");
+	rr_one_line(buf, sizeof(buf), "short", 1);	/* the start of more */
+	CU_ASSERT_STRING_EQUAL(buf, "short...");
+	rr_one_line(buf, sizeof(buf), "\n\n\n\n", 0);	/* an escape is never cut */
+	CU_ASSERT_STRING_EQUAL(buf, "\\x0a\\x0a\\x0a...");
+}
+
 static void test_symbols(void)
 {
 	uint64_t v = 99;
@@ -225,6 +239,7 @@ int register_trace_tests(void)
 
 	if (!s || !CU_add_test(s, "UTF-8 escaping of cgroup names", test_utf8_dup) ||
 	    !CU_add_test(s, "symbolic values and event names", test_symbols) ||
+	    !CU_add_test(s, "one printable line", test_one_line) ||
 	    !CU_add_test(s, "text line shapes", test_line_shapes) ||
 	    !CU_add_test(s, "how far a walk is", test_progress) ||
 	    !CU_add_test(s, "old field names, values no kernel prints", test_old_fields_and_bad_values))
