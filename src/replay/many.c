@@ -198,7 +198,9 @@ static void name_trace(struct rr_error *err, const char *trace)
 	if (!strcmp(err->file, trace))
 		return;
 	if (err->file[0]) {
-		snprintf(msg, sizeof(msg), "%s: %s", err->file, err->msg);
+		/* (a message too long for its record is cut: no need to know) */
+		if (snprintf(msg, sizeof(msg), "%s: %s", err->file, err->msg) < 0)
+			msg[0] = 0;
 		snprintf(err->msg, sizeof(err->msg), "%s", msg);
 	}
 	snprintf(err->file, sizeof(err->file), "%s", trace);
