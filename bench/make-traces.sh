@@ -117,14 +117,6 @@ trap 'say "interrupted"; exit 130' INT
 trap 'say "terminated"; exit 143' TERM
 trap 'say "hung up"; exit 129' HUP
 
-events_of() {
-	local n
-	n=$("$RR" compare -q -p kernel "$1" -o - | jq -e .input.stats.events) ||
-		die "'$RR compare -q -p kernel $1 -o - | jq .input.stats.events' failed"
-	[[ $n =~ ^[0-9]+$ ]] || die "$1: event count '$n' is not a number"
-	echo "$n"
-}
-
 if ((${#TODO[@]})); then
 	avail_mb=$(df -Pm -- "$BENCH_DIR" | awk 'NR == 2 { print $4 }')
 	((avail_mb >= need_mb)) ||

@@ -144,14 +144,6 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * a / 
 atleast() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
-events_of() {
-	local n
-	n=$("$RR" compare -q -p kernel "$1" -o - | jq -e .input.stats.events) ||
-		die "'$RR compare -q -p kernel $1 -o - | jq .input.stats.events' failed"
-	[[ $n =~ ^[0-9]+$ ]] || die "$1: event count '$n' is not a number"
-	echo "$n"
-}
-
 # ---- header --------------------------------------------------------------
 
 cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
