@@ -167,7 +167,7 @@ static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr
 	int failed = 0, ret;
 	bool made_dir = false;
 
-	if (nr < 2)
+	if (nr < 2)	/* (cmd_compare() calls it with two or more) */
 		return rr_usage_error("compare", "several TRACEs expected");
 	if (tmpl->jsonl || tmpl->html_path)
 		return rr_usage_error("compare", "--jsonl and --html take one TRACE at a time");
@@ -199,8 +199,7 @@ static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr
 
 		opts[i] = *tmpl;
 		opts[i].trace_path = traces[i];
-		opts[i].warn = NULL;
-		rr_cli_callbacks(&opts[i], true);
+		rr_cli_callbacks(&opts[i], true);	/* (the progress is the parent's) */
 		if (!tmpl->json_path)
 			continue;
 		json_name(traces[i], name, sizeof(name));

@@ -37,8 +37,10 @@ struct child {
 	FILE *out, *errout;		/* its stdout and stderr while it runs */
 	/* ... and once it ended: in memory (a table and a few lines), so
 	 * that traces done early hold no file open while an earlier one runs */
-	char *out_text, *err_text;
-	size_t out_len, err_len;
+	struct text {
+		char *p;
+		size_t len;
+	} out_text, err_text;
 };
 
 static void slot_progress(void *ctx, uint64_t events, int permille)
@@ -51,9 +53,16 @@ static void slot_progress(void *ctx, uint64_t events, int permille)
 	__atomic_store_n(&s->permille, permille, __ATOMIC_RELAXED);
 }
 
-/* In the child: replay, say how it went, exit. */
-static void drop_files(struct child *c);
+static void drop_files(struct child *c)
+{
+	if (c->out)
+		fclose(c->out);
+	if (c->errout)
+		fclose(c->errout);
+	c->out = c->errout = NULL;
+}
 
+/* In the child: replay, say how it went, exit. */
 static void __attribute__((noreturn)) run_child(const struct rr_replay_opts *o, struct slot *s,
 						 struct child *c, struct child *kids, int nr)
 {
@@ -73,15 +82,6 @@ static void __attribute__((noreturn)) run_child(const struct rr_replay_opts *o, 
 	fflush(stdout);
 	fflush(stderr);
 	_exit(ret ? 1 : 0);
-}
-
-static void drop_files(struct child *c)
-{
-	if (c->out)
-		fclose(c->out);
-	if (c->errout)
-		fclose(c->errout);
-	c->out = c->errout = NULL;
 }
 
 /* Start the replay of @o; -1 (nothing left open) when it cannot be. */
@@ -147,46 +147,22 @@ static void remove_siblings(const char *path)
 	free(dir);
 }
 
-/* Read the scratch file *@f into *@text and close it.  When memory is
- * short the file stays, and is copied when its turn comes. */
-static void slurp(FILE **f, char **text, size_t *len)
+/* Read the scratch file *@f into @t and close it: -1 when memory or the
+ * read fails (what it held is lost). */
+static int slurp(FILE **f, struct text *t)
 {
 	long size;
+	int ret = -1;
 
-	if (!*f || fseek(*f, 0, SEEK_END) || (size = ftell(*f)) < 0)
-		return;
-	*text = malloc((size_t)size + 1);
-	if (!*text)
-		return;
-	rewind(*f);
-	*len = fread(*text, 1, (size_t)size, *f);
+	if (!fseek(*f, 0, SEEK_END) && (size = ftell(*f)) >= 0 &&
+	    (t->p = malloc((size_t)size + 1))) {
+		rewind(*f);
+		t->len = fread(t->p, 1, (size_t)size, *f);
+		ret = t->len == (size_t)size ? 0 : -1;
+	}
 	fclose(*f);
 	*f = NULL;
-}
-
-/* The child's output (in memory, or still in its file) onto @to. */
-static void put_out(FILE *from, const char *text, size_t len, FILE *to)
-{
-	char buf[65536];
-	size_t n;
-
-	if (text) {
-		fwrite(text, 1, len, to);
-	} else if (from) {
-		rewind(from);
-		while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
-			fwrite(buf, 1, n, to);
-	}
-	fflush(to);
-}
-
-static bool has_output(const struct child *c)
-{
-	long size;
-
-	if (c->out_text || !c->out)
-		return c->out_len > 0;
-	return !fseek(c->out, 0, SEEK_END) && (size = ftell(c->out)) > 0;
+	return ret;
 }
 
 /* An error of one of several traces names the trace: "TRACE: what", or
@@ -253,7 +229,8 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 				next++;
 			}
 		}
-		pid = waitpid(-1, &status, WNOHANG);
+		/* (a progress line is redrawn every 100 ms: no blocking wait) */
+		pid = running ? waitpid(-1, &status, mo->progress ? WNOHANG : 0) : -1;
 		if (pid > 0) {
 			for (int i = 0; i < nr; i++) {
 				if (kids[i].pid != pid || slots[i].status != SLOT_RUNNING)
@@ -270,14 +247,18 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 				 * remove the sibling of its -o file */
 				if (WIFSIGNALED(status) && opts[i].json_path)
 					remove_siblings(opts[i].json_path);
-				slurp(&kids[i].out, &kids[i].out_text, &kids[i].out_len);
-				slurp(&kids[i].errout, &kids[i].err_text, &kids[i].err_len);
+				if ((slurp(&kids[i].out, &kids[i].out_text) |
+				     slurp(&kids[i].errout, &kids[i].err_text)) &&
+				    slots[i].status == SLOT_OK) {
+					slots[i].status = SLOT_FAILED;
+					rr_error_set(&slots[i].err, opts[i].trace_path,
+						     "cannot read back its output: %s",
+						     strerror(errno));
+				}
 				running--;
 				done++;
 			}
-		} else if (pid < 0 && errno != EINTR && !running) {
-			break;	/* no child left to wait for (cannot happen) */
-		} else if (!pid || (pid < 0 && errno == EINTR)) {
+		} else if (!pid) {
 			usleep(100 * 1000);
 		}
 		/* the outputs of every finished trace whose predecessors are done */
@@ -288,16 +269,17 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 				mo->progress(mo->ctx, 0, 0, 0, 0, 0);	/* erase the line */
 			/* a header only above output, as tail(1) does: a trace that
 			 * failed before printing anything has just its error */
-			if (has_output(c)) {
-				if (mo->header)
-					printf("%s==> %s <==\n", headers++ ? "\n" : "",
-					       opts[printed].trace_path);
-				put_out(c->out, c->out_text, c->out_len, stdout);
-			}
-			put_out(c->errout, c->err_text, c->err_len, stderr);
-			free(c->out_text);
-			free(c->err_text);
-			c->out_text = c->err_text = NULL;
+			if (c->out_text.len && mo->header)
+				printf("%s==> %s <==\n", headers++ ? "\n" : "",
+				       opts[printed].trace_path);
+			if (c->out_text.len)
+				fwrite(c->out_text.p, 1, c->out_text.len, stdout);
+			fflush(stdout);
+			if (c->err_text.len)
+				fwrite(c->err_text.p, 1, c->err_text.len, stderr);
+			free(c->out_text.p);
+			free(c->err_text.p);
+			c->out_text.p = c->err_text.p = NULL;
 			if (slots[printed].status == SLOT_FAILED) {
 				name_trace(&slots[printed].err, opts[printed].trace_path);
 				mo->error(mo->ctx, &slots[printed].err);
@@ -324,12 +306,9 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 	if (mo->progress)
 		mo->progress(mo->ctx, 0, 0, 0, 0, 0);
 	for (int i = 0; i < nr; i++) {
-		if (kids[i].out)
-			fclose(kids[i].out);
-		if (kids[i].errout)
-			fclose(kids[i].errout);
-		free(kids[i].out_text);
-		free(kids[i].err_text);
+		drop_files(&kids[i]);
+		free(kids[i].out_text.p);
+		free(kids[i].err_text.p);
 	}
 	free(kids);
 	munmap(slots, (size_t)nr * sizeof(*slots));

@@ -10,31 +10,29 @@
 SLEEPY=${RR_TEST_PLUGIN_DIR:-$BUILD/tests/plugins}/sleepy.so
 [ -f "$SLEEPY" ] || { skip "no $SLEEPY (make $BUILD/tests/plugins/sleepy.so)"; finish; }
 
-# wait_for N GLOB: until at least N files match GLOB (10 s at most)
-wait_for() {
-	local i n
-	for i in $(seq 100); do
-		n=$(compgen -G "$2" | wc -l)
-		[ "$n" -ge "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# gone PATTERN: until no process has PATTERN in its command line (10 s)
-gone() {
+# until CMD...: until CMD succeeds, polled every 0.1 s for 10 s at most
+until_true() {
 	local i
 	for i in $(seq 100); do
-		pgrep -f -- "$1" >/dev/null || return 0
+		"$@" && return 0
 		sleep 0.1
 	done
 	return 1
 }
+matching() { compgen -G "$1" | wc -l; }
+at_least() { [ "$(matching "$2")" -ge "$1" ]; }	# at_least N GLOB
+exactly() { [ "$(matching "$2")" -eq "$1" ]; }		# exactly N GLOB
+no_process() { ! pgrep -f -- "$1" >/dev/null; }	# no_process PATTERN
+# started PID: a sleeping replay and its children die with the test, also
+# when a check fails before the test stops them
+started() { at_exit "pkill -KILL -P $1 2>/dev/null; kill -KILL $1 2>/dev/null"; }
 
 mkdir -p "$TMP/one"
 "$RR" compare -q -p "$SLEEPY" "$TOP/traces/file-limit.dat" -o "$TMP/one/out.json" \
 	>/dev/null 2>&1 &
 pid=$!
-check "one trace: its -o file is begun" wait_for 1 "$TMP/one/out.json.tmp.*"
+started "$pid"
+check "one trace: its -o file is begun" until_true at_least 1 "$TMP/one/out.json.tmp.*"
 kill -TERM "$pid"
 wait "$pid"
 check_eq "one trace: SIGTERM ends it with 143" 143 "$?"
@@ -49,7 +47,8 @@ writer=$!
 at_exit "kill $writer 2>/dev/null"
 TMPDIR=$TMP/pipe "$RR" compare -q "$TMP/pipe.fifo" >/dev/null 2>&1 &
 pid=$!
-check "a piped trace: its copy is begun" wait_for 1 "$TMP/pipe/reclaim-replay-input.*"
+started "$pid"
+check "a piped trace: its copy is begun" until_true at_least 1 "$TMP/pipe/reclaim-replay-input.*"
 kill -TERM "$pid"
 wait "$pid"
 check_eq "a piped trace: SIGTERM ends it with 143" 143 "$?"
@@ -60,28 +59,26 @@ mkdir -p "$TMP/many"
 "$RR" compare -q -j 2 -p "$SLEEPY" "$TOP/traces/file-limit.dat" "$TOP/traces/anon-swap.dat" \
 	"$TOP/traces/offline-child.dat" -o "$TMP/many" >/dev/null 2>&1 &
 pid=$!
-check "several traces: both replays' -o files are begun" wait_for 2 "$TMP/many/*.tmp.*"
+started "$pid"
+check "several traces: both replays' -o files are begun" until_true at_least 2 "$TMP/many/*.tmp.*"
 kill -TERM "$pid"
 wait "$pid"
 check_eq "several traces: SIGTERM ends it with 143" 143 "$?"
-check "several traces: the replays are stopped too" gone "$TMP/many"
+check "several traces: the replays are stopped too" until_true no_process "$TMP/many"
 check_eq "several traces: nothing left in the -o directory" "" "$(ls -A "$TMP/many")"
+
 # a replay killed outright (SIGKILL, the OOM killer) cannot clean up: the
 # parent removes the sibling of its -o file
 mkdir -p "$TMP/kill"
 "$RR" compare -q -j 2 -p "$SLEEPY" "$TOP/traces/file-limit.dat" "$TOP/traces/anon-swap.dat" \
 	-o "$TMP/kill" >/dev/null 2>"$TMP/kill.err" &
 pid=$!
-check "SIGKILL: both replays' -o files are begun" wait_for 2 "$TMP/kill/*.tmp.*"
+started "$pid"
+check "SIGKILL: both replays' -o files are begun" until_true at_least 2 "$TMP/kill/*.tmp.*"
 victim=$(pgrep -P "$pid" | head -1)
 kill -KILL "$victim"
-# wait_gone GLOB COUNT: until exactly COUNT files match
-for i in $(seq 100); do
-	[ "$(compgen -G "$TMP/kill/*.tmp.*" | wc -l)" -eq 1 ] && break
-	sleep 0.1
-done
-check_eq "SIGKILL of one replay: its -o sibling is removed, the other's stays" 1 \
-	"$(compgen -G "$TMP/kill/*.tmp.*" | wc -l)"
+check "SIGKILL of one replay: its -o sibling is removed, the other's stays" \
+	until_true exactly 1 "$TMP/kill/*.tmp.*"
 kill -TERM "$pid"
 wait "$pid"
 check_eq "  then SIGTERM: 143, nothing left" "143 " "$? $(ls -A "$TMP/kill")"
