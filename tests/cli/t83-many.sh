@@ -138,6 +138,13 @@ check_eq "-o DIR is made with its parents" 2 "$(ls "$TMP/deep/er/dir" | wc -l)"
 check_eq "a directory made for traces that all failed is not left behind" "1 no" \
 	"$? $(test -e "$TMP/none" && echo yes || echo no)"
 
+# no replay can start at all (4 file descriptors: no room for a scratch
+# file): each trace is named with the reason, exit 1 (it used to end
+# silently with 0)
+(ulimit -n 4 && "$RR" compare -q "${traces[0]}" "${traces[1]}" >"$TMP/nofd.out" 2>"$TMP/nofd.err")
+check_eq "no replay can start: exit 1, both traces named" "1 2" \
+	"$? $(grep -c 'cannot make a scratch file' "$TMP/nofd.err")"
+
 # traces done while an earlier one still runs hold no file open, a replay
 # holds none of the others', and one that cannot start for want of them
 # waits for a running one to end: 60 small traces behind a big one, 16 at
