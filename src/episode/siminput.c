@@ -143,11 +143,8 @@ static void account(struct rr_sim_input *in, struct rr_sim_memcg *sm, struct acc
 	}
 	if (bt->priority >= 0)
 		a->last_prio = bt->priority;
-	if (!rr_lru_is_active(bt->lru)) {
-		a->removed[bt->lru] += bt->nr_reclaimed + bt->nr_activate;
-		if (bt->nr_activate)
-			a->removed[bt->lru + 1] -= bt->nr_activate;
-	}
+	if (!rr_lru_is_active(bt->lru))
+		rr_lru_removed(a->removed, bt->lru, bt->nr_reclaimed, bt->nr_activate);
 }
 
 int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,

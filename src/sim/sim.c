@@ -258,7 +258,7 @@ static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 		m->lru_pages[lru] -= activated;
 		m->lru_pages[lru + 1] += activated;
 		if (r->removed)
-			r->removed[mi][lru] += activated;
+			rr_lru_removed(r->removed[mi], lru, 0, activated);
 	} else {
 		scanned = diffuse(&r->sim_requested[mi][t], b, m->taken_num[t], m->taken_den[t]);
 		if (scanned > m->lru_pages[lru])
@@ -272,7 +272,7 @@ static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 		reclaimed = scanned;
 	m->lru_pages[lru] -= reclaimed;
 	if (r->removed)
-		r->removed[mi][lru] += reclaimed;
+		rr_lru_removed(r->removed[mi], lru, reclaimed, 0);
 	r->out->nr_scanned_pages += scanned;
 	r->out->nr_scanned_type_pages[t] += scanned;
 	r->out->nr_reclaimed_type_pages[t] += reclaimed;

@@ -77,6 +77,22 @@ struct rr_sim_boundary {
 	uint64_t removed_before[RR_NR_EVICTABLE_LRU];
 };
 
+/*
+ * What a batch of inactive list @lru removes from the lists: the pages it
+ * reclaimed and those it activated leave @lru, and the activated ones join
+ * its active list (shrink_folio_list(), move_folios_to_lru()).  Counts
+ * modulo 2^64: an active list's "removed" goes below zero as it grows, and
+ * differences of two counts are taken as int64.  The recording's count
+ * (siminput.c) and the simulation's (sim.c) must follow the same rule, or
+ * a call at a recorded boundary starts from the wrong sizes.
+ */
+static inline void rr_lru_removed(uint64_t removed[RR_NR_EVICTABLE_LRU], int lru,
+				  uint64_t reclaimed, uint64_t activated)
+{
+	removed[lru] += reclaimed + activated;
+	removed[lru + 1] -= activated;
+}
+
 /* One memcg of the reclaim root's subtree, in pre-order; [0] is the root. */
 struct rr_sim_memcg {
 	uint64_t id;

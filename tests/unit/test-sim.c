@@ -534,6 +534,53 @@ static void test_recorded_outcomes(void)
 }
 
 /*
+ * Regression: pages a recorded batch activated leave the inactive list and
+ * join the active one, in the simulation's count as in the recording's, so
+ * a call at the next recorded boundary starts from the sizes the kernel
+ * saw.  The simulation used to move them off the inactive list only: at
+ * priority 11 the active-file list came out 32 pages short (target 9, not
+ * 20496 >> 11 = 10).
+ */
+static void test_activated_at_boundary(void)
+{
+	static const struct rr_sim_outcome rec[] = {
+		{ .lru = RR_LRU_INACTIVE_FILE, .nr_requested = 32, .nr_taken = 32,
+		  .nr_reclaimed = 0, .nr_activate = 32 },
+	};
+	static const struct rr_sim_boundary bd[] = {
+		{ .priority = 12, .lru_pages = { 0, 0, 131072, 20464 } },
+		/* after the batch: 32 pages moved to the active list */
+		{ .priority = 11, .lru_pages = { 0, 0, 131040, 20496 },
+		  .removed_before = { 0, 0, 32, (uint64_t)-32 } },
+	};
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m = {
+		.id = 5, .parent = -1, .online = true, .swappiness = 60,
+		.lru_pages = { 0, 0, 131072, 20464 },
+		.recorded = rec, .nr_recorded = 1, .boundaries = bd, .nr_boundaries = 2,
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_KIND_MEMCG, .nr_pages = 32, .memcgs = &m,
+		.nr_memcgs = 1, .page_shift = 12, .may_swap = true, .cursor = -1,
+		.root_rstat_lru_pages = { 0, 0, 131072, 20464 },
+	};
+	struct rr_sim_result r;
+	struct rr_error err;
+	int64_t af11 = -1;
+
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", "6.18", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	for (size_t i = 0; i < r.nr_targets; i++)
+		if (r.targets[i].priority == 11 && r.targets[i].lru == RR_LRU_ACTIVE_FILE)
+			af11 = (int64_t)r.targets[i].nr_pages;
+	CU_ASSERT_EQUAL(af11, 10);
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+}
+
+/*
  * Regression (a swappiness-0 recording scored 94.5%): with no inactive
  * pages and the deactivation bits clear, the first ladders make no batch
  * and leave no event; do_try_to_free_pages() retries with
@@ -642,6 +689,7 @@ int register_sim_tests(void)
 	    !CU_add_test(s, "memory.min/low protection", test_protection) ||
 	    !CU_add_test(s, "direct reclaim at priority 12", test_direct_priority12) ||
 	    !CU_add_test(s, "recorded outcomes and boundary sizes", test_recorded_outcomes) ||
+	    !CU_add_test(s, "activated pages at a recorded boundary", test_activated_at_boundary) ||
 	    !CU_add_test(s, "silent first ladders, force_deactivate", test_silent_first_ladder) ||
 	    !CU_add_test(s, "SCAN_EQUAL needs swappiness", test_scan_equal_needs_swappiness))
 		return -1;
