@@ -16,6 +16,7 @@
 #include "state.h"
 
 #include "../common/text.h"
+#include <reclaim-replay/policy.h>	/* RR_SWAP_CLUSTER_MAX */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,8 +243,10 @@ static struct rr_memcg *parent_of(struct rr_state *st, const char *path, size_t 
 	if (p)
 		return p;
 	p = memcg_new(st, st->next_synthetic_id++);
-	if (!p || set_path(st, p, path, plen))
+	if (!p || set_path(st, p, path, plen)) {
+		st->oom = true;	/* (not "no parent": the tree is incomplete) */
 		return NULL;
+	}
 	return p;
 }
 
@@ -467,6 +470,22 @@ static bool root_matches(const struct rr_state *st, int root)
 }
 
 /* mod_memcg_lruvec_state: the hot path (most events of a trace) */
+/*
+ * The cost a refault of @pages pages notes (docs/kernel-model.md 3.6):
+ * lru_note_cost_refault() charges the folio's pages, x SWAP_CLUSTER_MAX
+ * since v6.2 (0538a82c39e9, I/O counted as 32 rotations); the pages alone
+ * from v5.8 (1431d4d11abb).
+ */
+static uint64_t refault_cost(const struct rr_state *st, int64_t pages)
+{
+	uint64_t cost;
+
+	if (__builtin_mul_overflow((uint64_t)pages,
+				   st->cost_rotations_x32 ? (uint64_t)RR_SWAP_CLUSTER_MAX : 1, &cost))
+		return UINT64_MAX / 2;	/* (a hostile trace: large, not wrapped) */
+	return cost;
+}
+
 static int lruvec_delta(struct rr_state *st, const struct rr_event *ev)
 {
 	struct rr_memcg *m = rr_state_memcg(st, ev->id);
@@ -476,7 +495,9 @@ static int lruvec_delta(struct rr_state *st, const struct rr_event *ev)
 	if (ev->item >= 0 && ev->item < RR_NR_LRU) {
 		struct rr_memcg_vals *v = rr_memcg_mut(st, m);
 
-		v->lru_sum[ev->item] += ev->val;
+		/* (a hostile trace's deltas saturate instead of overflowing) */
+		if (__builtin_add_overflow(v->lru_sum[ev->item], ev->val, &v->lru_sum[ev->item]))
+			v->lru_sum[ev->item] = ev->val < 0 ? INT64_MIN : INT64_MAX;
 		if (v->lru_sum[ev->item] < v->lru_low[ev->item])
 			v->lru_low[ev->item] = v->lru_sum[ev->item];
 	} else if (ev->item == st->items.workingset_activate[RR_LRU_ANON]) {
@@ -484,10 +505,9 @@ static int lruvec_delta(struct rr_state *st, const struct rr_event *ev)
 	} else if (ev->item == st->items.workingset_activate[RR_LRU_FILE]) {
 		m->ws_activate[RR_LRU_FILE] += ev->val;
 	} else if (ev->item == st->items.workingset_restore[RR_LRU_ANON] && ev->val > 0) {
-		/* lru_note_cost_refault(): folio pages x SWAP_CLUSTER_MAX */
-		rr_state_note_cost(st, m, RR_LRU_ANON, (uint64_t)ev->val * 32);
+		rr_state_note_cost(st, m, RR_LRU_ANON, refault_cost(st, ev->val));
 	} else if (ev->item == st->items.workingset_restore[RR_LRU_FILE] && ev->val > 0) {
-		rr_state_note_cost(st, m, RR_LRU_FILE, (uint64_t)ev->val * 32);
+		rr_state_note_cost(st, m, RR_LRU_FILE, refault_cost(st, ev->val));
 	}
 	return 0;
 }

@@ -125,7 +125,7 @@ struct rr_state {
 	int default_swappiness;
 	uint64_t nr_flushes;
 	unsigned int nr_memcgs;
-	bool oom;			/* a version could not be saved */
+	bool oom;			/* a version or a parent could not be made */
 	/* epochs: 1, 2, ... one per episode start state; the open ones */
 	uint64_t epoch;
 	uint64_t min_open_epoch, max_open_epoch;	/* 0 when none is open */

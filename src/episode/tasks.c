@@ -277,9 +277,10 @@ int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 		v->stats.requested[type] += t->batch.nr_requested;
 		v->stats.taken[type] += t->batch.nr_taken;
 		/* lru_note_cost() from shrink_inactive_list() */
-		if (b->st.cost_rotations_x32)
+		if (b->st.cost_rotations_x32)	/* (rotated: not reclaimed of those scanned) */
 			rr_state_note_cost(&b->st, m, type, t->batch.nr_pageout * RR_SWAP_CLUSTER_MAX +
-					   (ev->nr_scanned - ev->nr_reclaimed));
+					   (ev->nr_scanned > ev->nr_reclaimed ?
+					    ev->nr_scanned - ev->nr_reclaimed : 0));
 		else
 			rr_state_note_cost(&b->st, m, type, t->batch.nr_pageout);
 	} else if (ev && m && ev->type == RR_EV_SHRINK_ACTIVE &&

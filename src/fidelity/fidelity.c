@@ -168,18 +168,32 @@ static int first_ladders_forced(const struct rr_sim_input *in,
 		pure.memcgs[k].nr_recorded = 0;
 		pure.memcgs[k].nr_boundaries = 0;
 	}
-	/* (a failing hook already failed the baseline's run) */
+	/* (a failing hook already failed the baseline's run: this fails on
+	 * memory, and says so) */
 	ret = rr_sim_run(&pure, kernel, &pr, err);
 	if (!ret)
 		*forced = pr.first_batch_forced;
 	rr_sim_result_free(&pr);
 	free(pure.memcgs);
-	return 0;
+	return ret;
 }
 
 /* Was the call inside the rmdir -> offline window judged?  Both online
  * states are predicted: the call is scored only if they agree; if just
  * one matches the recording, that is the state the kernel saw. */
+
+/* Field by field: the struct has padding that memcmp() would compare. */
+static bool same_batches(const struct rr_pred_batch *a, size_t na,
+			 const struct rr_pred_batch *b, size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (a[i].lru != b[i].lru || a[i].nr_requested != b[i].nr_requested)
+			return false;
+	return true;
+}
+
 static int window_call(struct rr_fidelity_facts *fx, struct rr_call_input *ci,
 		       const struct rr_resolved_policy *kernel, const struct rr_pred_batch *rec,
 		       size_t n, const struct rr_pred_batch *pred, size_t nr_pred,
@@ -196,10 +210,10 @@ static int window_call(struct rr_fidelity_facts *fx, struct rr_call_input *ci,
 		return -1;
 	if (nr_alt > cap)
 		nr_alt = cap;
-	if (nr_alt == nr_pred && !memcmp(alt, pred, nr_pred * sizeof(*pred)))
+	if (same_batches(alt, nr_alt, pred, nr_pred))
 		return 0;
-	pred_ok = nr_pred == n && !memcmp(rec, pred, n * sizeof(*rec));
-	alt_ok = nr_alt == n && !memcmp(rec, alt, n * sizeof(*rec));
+	pred_ok = same_batches(rec, n, pred, nr_pred);
+	alt_ok = same_batches(rec, n, alt, nr_alt);
 	/* ci->memcg.online is now the alternative's state */
 	online_ok = ci->memcg.online ? alt_ok : pred_ok;
 	offline_ok = ci->memcg.online ? pred_ok : alt_ok;
@@ -338,7 +352,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			within &= absdiff(tr[l], tp[l]) <= RR_SWAP_CLUSTER_MAX;
 			off1 &= absdiff(tr[l], tp[l]) <= 1;
 		}
-		if (nr_pred == n && !memcmp(rec, pred, n * sizeof(*rec))) {
+		if (same_batches(rec, n, pred, nr_pred)) {
 			fx->exact++;
 			fx->within_one_batch++;
 		} else {

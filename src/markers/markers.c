@@ -15,7 +15,8 @@ static const char prefix[] = RR_MARKER_PREFIX " ";
 
 /*
  * The value of "key=" in @s (@len bytes): a key starts the body or follows
- * a space; the value runs to the next space, or, for "path", to the end.
+ * a space; the value runs to the next space, or, for "path", to the end
+ * (so no other key is read from inside a path).
  * Copied into @buf (cut to @bufsz - 1 bytes).  NULL if the key is absent.
  */
 static const char *val(const char *s, size_t len, const char *key, char *buf, size_t bufsz)
@@ -23,6 +24,13 @@ static const char *val(const char *s, size_t len, const char *key, char *buf, si
 	size_t klen = strlen(key);
 	bool rest = !strcmp(key, "path");
 
+	/* the path is last and may hold spaces and "=": another key is only
+	 * looked for before it (a cgroup named "x limit_bytes=1" is a name) */
+	for (size_t i = 0; !rest && i + 5 < len; i++)
+		if ((!i || s[i - 1] == ' ') && !memcmp(s + i, "path=", 5)) {
+			len = i;
+			break;
+		}
 	for (size_t i = 0; i + klen < len; i++) {
 		size_t j, n = 0;
 

@@ -76,21 +76,35 @@ static uint64_t fed_reclaim(struct run *r, int lru, uint64_t b)
 	return f->recorded_reclaimed[k];
 }
 
-static unsigned int int_sqrt(uint64_t x)
+/* floor(sqrt(@x)), bit by bit as lib/math/int_sqrt.c (64 steps at most,
+ * whatever sizes a snapshot claims) */
+static uint64_t int_sqrt(uint64_t x)
 {
-	uint64_t r = 0;
+	uint64_t r = 0, bit = 1ULL << 62;
 
-	while ((r + 1) * (r + 1) <= x)
-		r++;
-	return (unsigned int)r;
+	while (bit > x)
+		bit >>= 2;
+	for (; bit; bit >>= 2) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+	}
+	return r;
 }
 
 bool rr_inactive_is_low(uint64_t inactive, uint64_t active, unsigned int page_shift)
 {
-	uint64_t gb = (inactive + active) >> (30 - page_shift);
-	uint64_t ratio = gb ? int_sqrt(10 * gb) : 1;
+	uint64_t total, gb, ratio, scaled;
 
-	return inactive * ratio < active;
+	if (__builtin_add_overflow(inactive, active, &total))
+		total = UINT64_MAX;
+	gb = total >> (30 - page_shift);
+	ratio = gb ? int_sqrt(10 * gb) : 1;
+	/* (a product past 2^64 is surely not below @active) */
+	return !__builtin_mul_overflow(inactive, ratio, &scaled) && scaled < active;
 }
 
 void rr_scan_fractions(const struct rr_kernel_model *km, uint64_t anon_cost,

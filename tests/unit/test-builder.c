@@ -95,6 +95,33 @@ static void batch(struct rr_builder *b, uint64_t id, int lru, uint64_t req,
 					   .nr_reclaimed = reclaimed, .priority = prio });
 }
 
+/*
+ * A refault (WORKINGSET_RESTORE) notes its pages as cost, x SWAP_CLUSTER_MAX
+ * only from v6.2 (docs/kernel-model.md 3.6; it was x 32 for every release).
+ */
+static void test_refault_cost(void)
+{
+	struct rr_state st;
+	struct rr_memcg *m;
+	struct rr_event ev = { .type = RR_EV_MOD_LRUVEC, .id = 7, .val = 2 };
+
+	rr_state_init(&st);
+	ev.item = st.items.workingset_restore[RR_LRU_FILE];
+	m = rr_state_memcg(&st, 7);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	/* 10000 pages: the costs stay below a quarter, not halved */
+	CU_ASSERT_EQUAL(rr_state_apply(&st, &(struct rr_event){ .type = RR_EV_MOD_LRUVEC,
+			.id = 7, .item = RR_LRU_INACTIVE_FILE, .val = 10000 }), 0);
+	st.cost_rotations_x32 = false;		/* v5.8 to v6.1 */
+	CU_ASSERT_EQUAL(rr_state_apply(&st, &ev), 0);
+	CU_ASSERT_EQUAL(m->v.file_cost, 2);
+	st.cost_rotations_x32 = true;		/* v6.2 on: 2 x 32 more */
+	CU_ASSERT_EQUAL(rr_state_apply(&st, &ev), 0);
+	CU_ASSERT_EQUAL(m->v.file_cost, 66);
+	CU_ASSERT_EQUAL(m->v.anon_cost, 0);
+	rr_state_free(&st);
+}
+
 static void test_attribution_and_root(void)
 {
 	struct seen s;
@@ -423,7 +450,8 @@ int register_builder_tests(void)
 {
 	CU_pSuite s = CU_add_suite("builder", NULL, NULL);
 
-	if (!s || !CU_add_test(s, "attribution, root, v1 hierarchy", test_attribution_and_root) ||
+	if (!s || !CU_add_test(s, "refault cost by release", test_refault_cost) ||
+	    !CU_add_test(s, "attribution, root, v1 hierarchy", test_attribution_and_root) ||
 	    !CU_add_test(s, "nr_to_reclaim from checkpoints", test_nr_to_reclaim_inference) ||
 	    !CU_add_test(s, "nr_to_reclaim from rounds inside a call", test_nr_to_reclaim_rounds) ||
 	    !CU_add_test(s, "empty batch, end without begin", test_empty_batch_and_orphan_end) ||

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../../src/record/sysinfo.h"
+#include "../../src/markers/markers.h"
 #include "unit.h"
 
 static char base[256];
@@ -195,11 +196,29 @@ static void test_item_filters(void)
 				       "item == 35 || item == 31 || item == 26 || item == 21");
 }
 
+/* Keys are read before the path only: a cgroup named "x swappiness=5"
+ * (spaces and "=" are allowed in names) does not set a missing swappiness,
+ * and is read whole as the path (a bug fixed: val() searched the path). */
+static void test_marker_path_keys(void)
+{
+	static const char line[] = "reclaim-replay: memcg id=9 level=1 inactive_anon=3 "
+				   "path=/x swappiness=5 min_bytes=7";
+	struct rr_marker m;
+
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(line, sizeof(line) - 1, false, &m), RR_MARKER_MEMCG);
+	CU_ASSERT_EQUAL(m.memcg.id, 9);
+	CU_ASSERT_EQUAL(m.memcg.swappiness, -1);
+	CU_ASSERT_EQUAL(m.memcg.min_bytes, -1);
+	CU_ASSERT_EQUAL(m.memcg.lru_pages[0], 3);
+	CU_ASSERT_STRING_EQUAL(m.memcg.path, "/x swappiness=5 min_bytes=7");
+}
+
 int register_record_tests(void)
 {
 	CU_pSuite s = CU_add_suite("record", NULL, NULL);
 
 	if (!s || !CU_add_test(s, "cgroup v2 snapshot (fake tree)", test_v2_snapshot) ||
+	    !CU_add_test(s, "a memcg marker's path holds no keys", test_marker_path_keys) ||
 	    !CU_add_test(s, "cgroup v1 snapshot (fake tree)", test_v1_snapshot) ||
 	    !CU_add_test(s, "event filters from item numbers", test_item_filters))
 		return -1;

@@ -116,6 +116,14 @@ static void test_inactive_is_low(void)
 	/* 10 GiB = 2621440 pages -> ratio 10 */
 	CU_ASSERT_TRUE(rr_inactive_is_low(200000, 2421440, 12));
 	CU_ASSERT_FALSE(rr_inactive_is_low(250000, 2371440, 12));
+	/* ... and not 9: 240000 * 10 = 2400000 is not below 2381440 */
+	CU_ASSERT_FALSE(rr_inactive_is_low(240000, 2381440, 12));
+	/* 99 GiB -> int_sqrt(990) = 31; 100 GiB -> int_sqrt(1000) = 31 too */
+	CU_ASSERT_TRUE(rr_inactive_is_low(800000, 25952256 - 800000, 12));	/* 24.8M < 25.1M */
+	CU_ASSERT_FALSE(rr_inactive_is_low(820000, 26214400 - 820000, 12));	/* 25.4M > 25.3M */
+	/* sizes a hostile snapshot claims: no overflow, no long loop */
+	CU_ASSERT_FALSE(rr_inactive_is_low(1ULL << 62, 1ULL << 62, 12));
+	CU_ASSERT_TRUE(rr_inactive_is_low(1, UINT64_MAX - 1, 12));
 }
 
 /* ---- chunk loop (§17.2 and §17.3 C1) ---- */
