@@ -119,6 +119,12 @@ static void test_refault_cost(void)
 	CU_ASSERT_EQUAL(rr_state_apply(&st, &ev), 0);
 	CU_ASSERT_EQUAL(m->v.file_cost, 66);
 	CU_ASSERT_EQUAL(m->v.anon_cost, 0);
+	/* a hostile trace's deltas saturate (signed overflow before) */
+	ev.item = RR_LRU_ACTIVE_ANON;
+	ev.val = INT64_MAX;
+	CU_ASSERT_EQUAL(rr_state_apply(&st, &ev), 0);
+	CU_ASSERT_EQUAL(rr_state_apply(&st, &ev), 0);
+	CU_ASSERT_EQUAL(m->v.lru_sum[RR_LRU_ACTIVE_ANON], INT64_MAX);
 	rr_state_free(&st);
 }
 
