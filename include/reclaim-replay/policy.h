@@ -103,12 +103,20 @@ struct rr_proactive_chunk_args {
 	uint64_t nr_calls;
 };
 
-/* The kinds of episode (reclaim request) the simulator runs. */
+/*
+ * The kinds of episode (reclaim request) the simulator runs.  The numbers
+ * are fixed (3 and 4 are kept for kswapd and node reclaim, which it does
+ * not replay yet).
+ */
 enum rr_policy_episode_kind {
-	RR_POLICY_EPISODE_MEMCG = 0,	/* try_to_free_mem_cgroup_pages(): a charge at a limit */
-	RR_POLICY_EPISODE_SOFTLIMIT = 1,	/* a v1 soft-limit victim call */
-	RR_POLICY_EPISODE_DIRECT = 2,	/* global direct reclaim */
-	RR_POLICY_EPISODE_PROACTIVE = 5,	/* a memory.reclaim write */
+	/* try_to_free_mem_cgroup_pages(): a charge at a limit, a v1 limit write */
+	RR_POLICY_EPISODE_MEMCG = 0,
+	/* mem_cgroup_shrink_node(): a v1 soft-limit victim call */
+	RR_POLICY_EPISODE_SOFTLIMIT = 1,
+	/* try_to_free_pages(): global direct reclaim */
+	RR_POLICY_EPISODE_DIRECT = 2,
+	/* memory_reclaim(): one write to memory.reclaim (v5.19+) */
+	RR_POLICY_EPISODE_PROACTIVE = 5,
 };
 
 /**

@@ -17,11 +17,6 @@
 
 #include "../output/output.h"
 
-static json_t *u64(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
 /* Fold @b into @a, key by key (@a's order first): integers add up, a
  * "lowest_priority" takes the minimum, objects fold, other values stay.
  * Returns -1 when a sum leaves the range of a JSON integer (int64), which
@@ -54,39 +49,17 @@ static int fold(json_t *a, const json_t *b)
 	return 0;
 }
 
-static double ratio(const json_t *o, const char *num, const char *den)
-{
-	json_int_t d = json_integer_value(json_object_get(o, den));
-
-	return d ? (double)json_integer_value(json_object_get(o, num)) / (double)d : 0.0;
-}
-
-/* The fidelity's shares, from the summed counts. */
-static void shares(json_t *f)
-{
-	const char *kind;
-	json_t *k;
-
-	if (!json_is_object(f))
-		return;
-	json_object_set_new(f, "exact_share", json_real(ratio(f, "exact", "decisions_checked")));
-	json_object_set_new(f, "within_one_batch_share",
-			    json_real(ratio(f, "within_one_batch", "decisions_checked")));
-	json_object_set_new(f, "trajectory_exact_share",
-			    json_real(ratio(f, "trajectory_exact", "trajectory_checked")));
-	json_object_foreach(json_object_get(f, "by_kind"), kind, k)
-		json_object_set_new(k, "exact_share", json_real(ratio(k, "exact", "decisions_checked")));
-}
-
-/* A cgroup's key across hosts: its path, or its id when it had none. */
-static void cgroup_key(const json_t *cg, char *buf, size_t len)
+/* A cgroup's key across hosts: its path, or its id when it had none
+ * (malloc'ed, whole: two long paths of one prefix stay two cgroups). */
+static char *cgroup_key(const json_t *cg)
 {
 	const char *path = json_string_value(json_object_get(cg, "cgroup"));
+	char *k;
 
-	if (path)
-		snprintf(buf, len, "p:%s", path);
-	else
-		snprintf(buf, len, "i:%lld", json_integer_value(json_object_get(cg, "cgroup_id")));
+	if (path ? asprintf(&k, "p:%s", path) < 0 :
+	    asprintf(&k, "i:%lld", json_integer_value(json_object_get(cg, "cgroup_id"))) < 0)
+		return NULL;
+	return k;
 }
 
 static int cmp_cgroups(const void *x, const void *y)
@@ -105,7 +78,8 @@ static int cmp_cgroups(const void *x, const void *y)
 	return ia < ib ? -1 : ia > ib;
 }
 
-/* summary.cgroups of every part, folded by cgroup, in output order. */
+/* summary.cgroups of every part, folded by cgroup, in output order; NULL
+ * when memory runs out. */
 static json_t *merge_cgroups(json_t *const *docs, int n, int *bad)
 {
 	json_t *by_key = json_object(), *out = json_array(), *cg;
@@ -116,10 +90,11 @@ static json_t *merge_cgroups(json_t *const *docs, int n, int *bad)
 	for (int d = 0; d < n; d++) {
 		json_array_foreach(json_object_get(json_object_get(docs[d], "summary"), "cgroups"),
 				   i, cg) {
-			char k[4200];
+			char *k = cgroup_key(cg);
 			json_t *have;
 
-			cgroup_key(cg, k, sizeof(k));
+			if (!k)
+				goto oom;
 			have = json_object_get(by_key, k);
 			if (have) {
 				json_t *c = json_deep_copy(cg);
@@ -131,19 +106,24 @@ static json_t *merge_cgroups(json_t *const *docs, int n, int *bad)
 			} else {
 				json_object_set_new(by_key, k, json_deep_copy(cg));
 			}
+			free(k);
 		}
 	}
 	v = calloc(json_object_size(by_key) + 1, sizeof(*v));
+	if (!v)
+		goto oom;
 	json_object_foreach(by_key, key, cg)
-		if (v)
-			v[nr++] = cg;
-	if (v)
-		qsort(v, nr, sizeof(*v), cmp_cgroups);
+		v[nr++] = cg;
+	qsort(v, nr, sizeof(*v), cmp_cgroups);
 	for (i = 0; i < nr; i++)
 		json_array_append(out, v[i]);
 	free(v);
 	json_decref(by_key);
 	return out;
+oom:
+	json_decref(by_key);
+	json_decref(out);
+	return NULL;
 }
 
 /* A merged part's list of its own parts, or NULL. */
@@ -341,10 +321,16 @@ static int check_fidelity(struct checking *c, const json_t *f)
 		if (check_counts(c, k, x, strings))
 			return -1;
 	}
-	if (at_most(c, f, "exact", "decisions_checked") ||
+	if (at_most(c, f, "exact", "within_one_batch") ||
 	    at_most(c, f, "within_one_batch", "decisions_checked") ||
+	    at_most(c, f, "off_by_one", "decisions_checked") ||
 	    at_most(c, f, "mismatched", "decisions_checked") ||
-	    at_most(c, f, "trajectory_exact", "trajectory_checked"))
+	    at_most(c, f, "trajectory_exact", "trajectory_checked") ||
+	    at_most(c, f, "trajectory_same_calls", "trajectory_checked") ||
+	    at_most(c, f, "trajectory_same_stop_priority", "trajectory_checked") ||
+	    at_most(c, f, "trajectory_same_nr_reclaimed", "trajectory_checked") ||
+	    at_most(c, f, "trajectory_concurrent_exact", "trajectory_concurrent") ||
+	    at_most(c, f, "episodes_checkable", "episodes_total"))
 		return -1;
 	json_object_foreach(json_object_get(f, "by_kind"), k, x) {
 		enter(c, "by_kind");
@@ -389,6 +375,11 @@ static int check_cgroups(struct checking *c, const json_t *cgroups, const json_t
 		if (!json_is_object(cg) || !json_object_get(cg, "cgroup_id") ||
 		    !json_is_object(json_object_get(cg, "policies")))
 			return wrong(c, "an object with cgroup, cgroup_id and policies expected");
+		if (!json_is_string(json_object_get(cg, "cgroup")) &&
+		    !json_is_null(json_object_get(cg, "cgroup"))) {
+			enter(c, "cgroup");
+			return wrong(c, "a path or null expected");
+		}
 		if (check_counts(c, "", cg, strings))
 			return -1;
 		json_object_foreach(json_object_get(cg, "policies"), k, x)
@@ -537,6 +528,20 @@ differ:
 
 /* The merged "input": the parts, their common release and page size, and
  * their stats added up. */
+/* Append @v (a new reference) to @list unless an equal value is there. */
+static void add_unique(json_t *list, json_t *v)
+{
+	size_t i;
+	json_t *have;
+
+	json_array_foreach(list, i, have)
+		if (json_equal(have, v)) {
+			json_decref(v);
+			return;
+		}
+	json_array_append_new(list, v);
+}
+
 static json_t *merge_input(const char *const *files, json_t *const *docs, int n,
 			   int *bad)
 {
@@ -562,30 +567,23 @@ static json_t *merge_input(const char *const *files, json_t *const *docs, int n,
 			json_object_set(p, "input_file", json_object_get(din, "file"));
 			json_object_set(p, "kernel_release", json_object_get(din, "kernel_release"));
 			json_object_set(p, "page_size_bytes", json_object_get(din, "page_size_bytes"));
+			/* (what tells one trace's diff from another's: see twice()) */
+			json_object_set(p, "stats", json_object_get(din, "stats"));
 			json_array_append_new(from, p);
 		}
-		json_array_foreach(json_object_get(din, "assumptions"), i, a) {
-			size_t k;
-			json_t *have;
-			bool seen = false;
-
-			json_array_foreach(as, k, have)
-				seen |= json_equal(have, a);
-			if (!seen)
-				json_array_append(as, a);
-		}
+		json_array_foreach(json_object_get(din, "assumptions"), i, a)
+			add_unique(as, json_incref(a));
 		if (fold(stats, json_object_get(din, "stats")) && *bad < 0)
 			*bad = d;
 	}
 	if (!same_page)
-		json_array_append_new(as, json_string("the parts have different page sizes: page "
-						      "counts add pages of different sizes; the "
-						      "*_bytes totals are exact"));
+		add_unique(as, json_string("the parts have different page sizes: page counts add "
+					   "pages of different sizes; the *_bytes totals are exact"));
 	json_object_set_new(in, "file", json_string("merged"));
 	json_object_set_new(in, "kernel_release", same_rel && json_is_string(rel) ?
 			    json_deep_copy(rel) : json_string("mixed"));
 	json_object_set_new(in, "kernel_release_source", json_string("merged"));
-	json_object_set_new(in, "page_size_bytes", u64(same_page ? (uint64_t)page : 0));
+	json_object_set_new(in, "page_size_bytes", rr_json_u64(same_page ? (uint64_t)page : 0));
 	json_object_set_new(in, "assumptions", as);
 	/* reader_first_warning and other strings of one part mean nothing summed */
 	for (void *it = json_object_iter(stats); it;) {
@@ -600,23 +598,20 @@ static json_t *merge_input(const char *const *files, json_t *const *docs, int n,
 	return in;
 }
 
-/* Read part @d: "-" is standard input; a file named twice is refused (its
- * counts would be added twice). */
+/* Read part @d: "-" is standard input.  (A part given twice is found by
+ * twice(), whatever its name.) */
 static json_t *load_part(const char *const *files, int d, struct rr_error *err)
 {
 	const char *file = files[d];
 	bool in = !strcmp(file, "-");
-	struct stat st, other;
+	struct stat st;
 	json_error_t je;
 	json_t *doc;
 	FILE *f;
 
-	for (int k = 0; k < d; k++)
-		if ((in && !strcmp(files[k], "-")) ||
-		    (!in && strcmp(files[k], "-") && !stat(file, &st) && !stat(files[k], &other) &&
-		     st.st_dev == other.st_dev && st.st_ino == other.st_ino)) {
-			rr_error_set(err, file, "given twice (as %s): its counts would be added "
-				     "twice", files[k]);
+	for (int k = 0; in && k < d; k++)
+		if (!strcmp(files[k], "-")) {
+			rr_error_set(err, file, "standard input given twice");
 			return NULL;
 		}
 	f = in ? stdin : fopen(file, "r");
@@ -639,10 +634,49 @@ static json_t *load_part(const char *const *files, int d, struct rr_error *err)
 	return doc;
 }
 
+/*
+ * One trace's diff reached through two parts (a copy of a part, or a part
+ * also inside a merged one) would be added twice.  Parts are told apart by
+ * what their trace gave: its file name, release, page size and reader
+ * stats (event counts and more), which two different traces do not share.
+ */
+static const char *text_of(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "?";
+}
+
+static int twice(const json_t *from, struct rr_error *err)
+{
+	size_t i, k;
+	json_t *a, *b;
+
+	json_array_foreach(from, i, a) {
+		if (!json_object_get(a, "stats"))
+			continue;	/* (merged by a version that did not keep them) */
+		for (k = 0; k < i; k++) {
+			b = json_array_get(from, k);
+			if (json_equal(json_object_get(a, "stats"), json_object_get(b, "stats")) &&
+			    json_equal(json_object_get(a, "input_file"), json_object_get(b, "input_file")) &&
+			    json_equal(json_object_get(a, "kernel_release"),
+				       json_object_get(b, "kernel_release")) &&
+			    json_equal(json_object_get(a, "page_size_bytes"),
+				       json_object_get(b, "page_size_bytes"))) {
+				rr_error_set(err, text_of(a, "file"), "the diff of the same "
+					     "trace (%s) as %s: its counts would be added twice",
+					     text_of(a, "input_file"), text_of(b, "file"));
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 int rr_merge(const char *const *files, int n, json_t **out, struct rr_error *err)
 {
 	json_t **docs = calloc((size_t)n + 1, sizeof(*docs));
-	json_t *doc = NULL, *summary, *fid = NULL;
+	json_t *doc = NULL, *summary, *fid = NULL, *cgroups;
 	int ret = -1, bad = -1;
 
 	if (!docs) {
@@ -659,6 +693,8 @@ int rr_merge(const char *const *files, int n, json_t **out, struct rr_error *err
 	}
 	doc = rr_json_root();
 	json_object_set_new(doc, "input", merge_input(files, docs, n, &bad));
+	if (twice(json_object_get(json_object_get(doc, "input"), "merged_from"), err))
+		goto out;
 	json_object_set(doc, "policies", json_object_get(docs[0], "policies"));
 	json_object_set(doc, "baseline", json_object_get(docs[0], "baseline"));
 	json_object_set_new(doc, "episodes", json_array());
@@ -667,9 +703,14 @@ int rr_merge(const char *const *files, int n, json_t **out, struct rr_error *err
 		if (fold(summary, json_object_get(docs[d], "summary")) && bad < 0)
 			bad = d;
 	/* the merged document lists no episode of its own */
-	json_object_set_new(summary, "episodes_listed", u64(0));
-	json_object_set_new(summary, "cgroups", merge_cgroups(docs, n, &bad));
+	json_object_set_new(summary, "episodes_listed", rr_json_u64(0));
 	json_object_set_new(doc, "summary", summary);
+	cgroups = merge_cgroups(docs, n, &bad);
+	if (!cgroups) {
+		rr_error_set(err, "", "out of memory");
+		goto out;
+	}
+	json_object_set_new(summary, "cgroups", cgroups);
 	for (int d = 0; d < n; d++) {
 		json_t *f = json_object_get(docs[d], "fidelity");
 
@@ -681,7 +722,7 @@ int rr_merge(const char *const *files, int n, json_t **out, struct rr_error *err
 			bad = d;
 	}
 	if (fid) {
-		shares(fid);
+		rr_fidelity_json_shares(fid);
 		json_object_set_new(fid, "worst_episodes", merge_worst(docs, n));
 	}
 	json_object_set_new(doc, "fidelity", fid ? fid : json_null());

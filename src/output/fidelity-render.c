@@ -11,6 +11,40 @@ static double share(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0.0;
 }
 
+/* Each share of the "fidelity" object and the two counts it divides. */
+static const struct {
+	const char *share, *num, *den;
+} shares[] = {
+	{ "exact_share", "exact", "decisions_checked" },
+	{ "within_one_batch_share", "within_one_batch", "decisions_checked" },
+	{ "trajectory_exact_share", "trajectory_exact", "trajectory_checked" },
+};
+
+static void set_shares(json_t *o)
+{
+	for (size_t i = 0; i < sizeof(shares) / sizeof(shares[0]); i++) {
+		json_t *num = json_object_get(o, shares[i].num);
+		json_t *den = json_object_get(o, shares[i].den);
+
+		if (json_object_get(o, shares[i].share))
+			json_object_set_new(o, shares[i].share,
+					    json_real(share((uint64_t)json_integer_value(num),
+							    (uint64_t)json_integer_value(den))));
+	}
+}
+
+void rr_fidelity_json_shares(json_t *fidelity)
+{
+	const char *kind;
+	json_t *k;
+
+	if (!json_is_object(fidelity))
+		return;
+	set_shares(fidelity);
+	json_object_foreach(json_object_get(fidelity, "by_kind"), kind, k)
+		set_shares(k);
+}
+
 json_t *rr_fidelity_json(const struct rr_fidelity *f)
 {
 	json_t *j = json_object(), *uc = json_object(), *worst = json_array(),
@@ -27,10 +61,9 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 	json_object_set_new(j, "off_by_one", json_integer((json_int_t)f->off_by_one));
 	json_object_set_new(j, "within_one_batch", json_integer((json_int_t)f->within_one_batch));
 	json_object_set_new(j, "mismatched", json_integer((json_int_t)f->mismatched));
-	json_object_set_new(j, "exact_share",
-			    json_real(share(f->exact, f->decisions_checked)));
-	json_object_set_new(j, "within_one_batch_share",
-			    json_real(share(f->within_one_batch, f->decisions_checked)));
+	/* (the shares here hold their place: set_shares() below computes them) */
+	json_object_set_new(j, "exact_share", json_real(0));
+	json_object_set_new(j, "within_one_batch_share", json_real(0));
 	json_object_set_new(j, "decisions_unchecked", json_integer((json_int_t)total_uc));
 	json_object_set_new(j, "unchecked_reasons", uc);
 	for (int k = 0; k < RR_KIND__COUNT; k++) {
@@ -41,14 +74,13 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 		o = json_object();
 		json_object_set_new(o, "decisions_checked", json_integer((json_int_t)f->kind_checked[k]));
 		json_object_set_new(o, "exact", json_integer((json_int_t)f->kind_exact[k]));
-		json_object_set_new(o, "exact_share", json_real(share(f->kind_exact[k], f->kind_checked[k])));
+		json_object_set_new(o, "exact_share", json_real(0));
 		json_object_set_new(kinds, rr_reclaim_kind_name((enum rr_reclaim_kind)k), o);
 	}
 	json_object_set_new(j, "by_kind", kinds);
 	json_object_set_new(j, "trajectory_checked", json_integer((json_int_t)f->trajectory_checked));
 	json_object_set_new(j, "trajectory_exact", json_integer((json_int_t)f->trajectory_exact));
-	json_object_set_new(j, "trajectory_exact_share",
-			    json_real(share(f->trajectory_exact, f->trajectory_checked)));
+	json_object_set_new(j, "trajectory_exact_share", json_real(0));
 	json_object_set_new(j, "trajectory_same_calls", json_integer((json_int_t)f->trajectory_same_calls));
 	json_object_set_new(j, "trajectory_concurrent", json_integer((json_int_t)f->trajectory_overlapped));
 	json_object_set_new(j, "trajectory_concurrent_exact",
@@ -74,6 +106,7 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 		json_array_append_new(worst, w);
 	}
 	json_object_set_new(j, "worst_episodes", worst);
+	rr_fidelity_json_shares(j);
 	return j;
 }
 

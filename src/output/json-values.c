@@ -12,11 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_t *u64(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
 static json_t *i64(int64_t v)
 {
 	return json_integer((json_int_t)v);
@@ -40,26 +35,26 @@ static json_t *stats_json(const struct rr_input_desc *in)
 	const struct rr_builder_stats *bs = in->bs;
 	json_t *st = json_object();
 
-	json_object_set_new(st, "events", u64(bs->events));
-	json_object_set_new(st, "missed_events", u64(ti->nr_missed_events));
-	json_object_set_new(st, "memcg_episodes", u64(bs->replay_ended[RR_KIND_MEMCG]));
-	json_object_set_new(st, "softlimit_episodes", u64(bs->replay_ended[RR_KIND_SOFTLIMIT]));
-	json_object_set_new(st, "unterminated_episodes", u64(bs->unterminated_episodes));
-	json_object_set_new(st, "direct_reclaim_begins", u64(bs->begins[RR_KIND_DIRECT]));
-	json_object_set_new(st, "kswapd_wakes", u64(bs->begins[RR_KIND_KSWAPD]));
-	json_object_set_new(st, "node_reclaim_begins", u64(bs->begins[RR_KIND_NODE]));
-	json_object_set_new(st, "lru_batches", u64(bs->batches));
-	json_object_set_new(st, "lru_batches_unattributed", u64(bs->batches_unattributed));
-	json_object_set_new(st, "rstat_flushes", u64(in->rstat_flushes));
+	json_object_set_new(st, "events", rr_json_u64(bs->events));
+	json_object_set_new(st, "missed_events", rr_json_u64(ti->nr_missed_events));
+	json_object_set_new(st, "memcg_episodes", rr_json_u64(bs->replay_ended[RR_KIND_MEMCG]));
+	json_object_set_new(st, "softlimit_episodes", rr_json_u64(bs->replay_ended[RR_KIND_SOFTLIMIT]));
+	json_object_set_new(st, "unterminated_episodes", rr_json_u64(bs->unterminated_episodes));
+	json_object_set_new(st, "direct_reclaim_begins", rr_json_u64(bs->begins[RR_KIND_DIRECT]));
+	json_object_set_new(st, "kswapd_wakes", rr_json_u64(bs->begins[RR_KIND_KSWAPD]));
+	json_object_set_new(st, "node_reclaim_begins", rr_json_u64(bs->begins[RR_KIND_NODE]));
+	json_object_set_new(st, "lru_batches", rr_json_u64(bs->batches));
+	json_object_set_new(st, "lru_batches_unattributed", rr_json_u64(bs->batches_unattributed));
+	json_object_set_new(st, "rstat_flushes", rr_json_u64(in->rstat_flushes));
 	json_object_set_new(st, "memcgs", json_integer(in->memcgs));
 	json_object_set_new(st, "reader_warnings", json_integer(in->reader_warnings));
 	if (in->reader_warnings)
 		json_object_set_new(st, "reader_first_warning", json_string(in->reader_first_warning));
-	json_object_set_new(st, "shrink_without_isolate", u64(bs->shrink_without_isolate));
+	json_object_set_new(st, "shrink_without_isolate", rr_json_u64(bs->shrink_without_isolate));
 	if (ti->format == RR_FORMAT_TEXT) {
-		json_object_set_new(st, "text_lines", u64(ti->text_lines));
-		json_object_set_new(st, "text_other_lines", u64(ti->text_other_lines));
-		json_object_set_new(st, "text_malformed_events", u64(ti->text_malformed_events));
+		json_object_set_new(st, "text_lines", rr_json_u64(ti->text_lines));
+		json_object_set_new(st, "text_other_lines", rr_json_u64(ti->text_other_lines));
+		json_object_set_new(st, "text_malformed_events", rr_json_u64(ti->text_malformed_events));
 	}
 	return st;
 }
@@ -77,7 +72,7 @@ json_t *rr_json_input(const struct rr_input_desc *in)
 		json_object_set_new(j, "scenario", json_integer(in->scenario_version));
 		json_object_set_new(j, "kernel_release", json_string(in->kernel_release));
 		json_object_set_new(j, "kernel_release_source", json_string(in->release_source));
-		json_object_set_new(j, "page_size_bytes", u64(in->page_size_bytes));
+		json_object_set_new(j, "page_size_bytes", rr_json_u64(in->page_size_bytes));
 		json_object_set_new(j, "swap", json_boolean(in->swap));
 		json_object_set_new(j, "outcome_model", json_string(in->outcome_model));
 		json_object_set_new(j, "assumptions", as);
@@ -93,7 +88,7 @@ json_t *rr_json_input(const struct rr_input_desc *in)
 		json_object_set_new(j, "file_version", json_integer(in->ti->file_version));
 	json_object_set_new(j, "kernel_release", json_string(in->kernel_release));
 	json_object_set_new(j, "kernel_release_source", json_string(in->release_source));
-	json_object_set_new(j, "page_size_bytes", u64(in->page_size_bytes));
+	json_object_set_new(j, "page_size_bytes", rr_json_u64(in->page_size_bytes));
 	json_object_set_new(j, "cpus", json_integer(in->ti->nr_cpus));
 	json_object_set_new(j, "buffers", json_integer(in->ti->nr_buffers));
 	json_object_set_new(j, "offline_delay_ms_assumed",
@@ -101,7 +96,7 @@ json_t *rr_json_input(const struct rr_input_desc *in)
 	json_object_set_new(j, "assumptions", as);
 	json_object_set_new(j, "stats", stats_json(in));
 	json_object_set_new(j, "recorder_markers", json_boolean(in->bs->meta_seen));
-	json_object_set_new(j, "snapshot_memcgs", u64(in->bs->snapshot_memcgs));
+	json_object_set_new(j, "snapshot_memcgs", rr_json_u64(in->bs->snapshot_memcgs));
 	return j;
 }
 
@@ -148,10 +143,10 @@ static json_t *target_json(const struct rr_state *st, const struct rr_scan_targe
 	json_t *j = json_object();
 
 	json_object_set_new(j, "cgroup", str_or_null(memcg_path(st, t->memcg_id)));
-	json_object_set_new(j, "cgroup_id", u64(t->memcg_id));
+	json_object_set_new(j, "cgroup_id", rr_json_u64(t->memcg_id));
 	json_object_set_new(j, "priority", json_integer(t->priority));
 	json_object_set_new(j, "lru", json_string(rr_lru_name(t->lru)));
-	json_object_set_new(j, "nr_pages", u64(t->nr_pages));
+	json_object_set_new(j, "nr_pages", rr_json_u64(t->nr_pages));
 	return j;
 }
 
@@ -169,10 +164,10 @@ static json_t *recorded_json(const struct rr_episode_diff *d)
 	const struct rr_recorded_episode *r = &d->recorded;
 	json_t *j = json_object();
 
-	json_object_set_new(j, "nr_scanned", u64(r->nr_scanned));
-	json_object_set_new(j, "nr_reclaimed", u64(r->nr_reclaimed));
-	json_object_set_new(j, "nr_reclaimed_by_batches", u64(r->nr_reclaimed_by_batches));
-	json_object_set_new(j, "batches", u64(r->batches));
+	json_object_set_new(j, "nr_scanned", rr_json_u64(r->nr_scanned));
+	json_object_set_new(j, "nr_reclaimed", rr_json_u64(r->nr_reclaimed));
+	json_object_set_new(j, "nr_reclaimed_by_batches", rr_json_u64(r->nr_reclaimed_by_batches));
+	json_object_set_new(j, "batches", rr_json_u64(r->batches));
 	json_object_set_new(j, "lowest_priority", json_integer(r->lowest_priority));
 	json_object_set_new(j, "scan_targets", targets_json(d->names, r->targets, r->nr_targets));
 	return j;
@@ -184,26 +179,26 @@ static json_t *result_json(const struct rr_episode_diff *d, int p)
 	json_t *j = json_object(), *calls = json_array(), *floored = json_array(),
 	       *got = json_array();
 
-	json_object_set_new(j, "nr_scanned", u64(r->nr_scanned_pages));
-	json_object_set_new(j, "nr_reclaimed", u64(r->nr_reclaimed_pages));
+	json_object_set_new(j, "nr_scanned", rr_json_u64(r->nr_scanned_pages));
+	json_object_set_new(j, "nr_reclaimed", rr_json_u64(r->nr_reclaimed_pages));
 	/* by type; all 0 with the scenario "exact" model, which has no lists */
-	json_object_set_new(j, "nr_scanned_anon", u64(r->nr_scanned_type_pages[RR_LRU_ANON]));
-	json_object_set_new(j, "nr_scanned_file", u64(r->nr_scanned_type_pages[RR_LRU_FILE]));
-	json_object_set_new(j, "nr_reclaimed_anon", u64(r->nr_reclaimed_type_pages[RR_LRU_ANON]));
-	json_object_set_new(j, "nr_reclaimed_file", u64(r->nr_reclaimed_type_pages[RR_LRU_FILE]));
-	json_object_set_new(j, "calls", u64(r->calls));
-	json_object_set_new(j, "shrink_lruvec_calls", u64(r->shrink_lruvec_calls));
-	json_object_set_new(j, "batches", u64(r->batches));
+	json_object_set_new(j, "nr_scanned_anon", rr_json_u64(r->nr_scanned_type_pages[RR_LRU_ANON]));
+	json_object_set_new(j, "nr_scanned_file", rr_json_u64(r->nr_scanned_type_pages[RR_LRU_FILE]));
+	json_object_set_new(j, "nr_reclaimed_anon", rr_json_u64(r->nr_reclaimed_type_pages[RR_LRU_ANON]));
+	json_object_set_new(j, "nr_reclaimed_file", rr_json_u64(r->nr_reclaimed_type_pages[RR_LRU_FILE]));
+	json_object_set_new(j, "calls", rr_json_u64(r->calls));
+	json_object_set_new(j, "shrink_lruvec_calls", rr_json_u64(r->shrink_lruvec_calls));
+	json_object_set_new(j, "batches", rr_json_u64(r->batches));
 	json_object_set_new(j, "lowest_priority", json_integer(r->lowest_priority));
 	json_object_set_new(j, "retries", json_integer(r->retries));
 	json_object_set_new(j, "outcome", json_string(rr_outcome_name(d->outcome[p])));
 	for (size_t i = 0; i < r->nr_chunks; i++) {
 		uint64_t c = r->chunk_requests[i];
 
-		json_array_append_new(calls, u64(c));
-		json_array_append_new(got, u64(r->chunk_reclaimed[i]));
+		json_array_append_new(calls, rr_json_u64(c));
+		json_array_append_new(got, rr_json_u64(r->chunk_reclaimed[i]));
 		/* try_to_free_mem_cgroup_pages() floors each request */
-		json_array_append_new(floored, u64(c > RR_SWAP_CLUSTER_MAX ? c : RR_SWAP_CLUSTER_MAX));
+		json_array_append_new(floored, rr_json_u64(c > RR_SWAP_CLUSTER_MAX ? c : RR_SWAP_CLUSTER_MAX));
 	}
 	json_object_set_new(j, "call_requests_pages", calls);
 	json_object_set_new(j, "call_nr_to_reclaim_pages", floored);
@@ -237,10 +232,10 @@ static json_t *chunk_json(const struct rr_change *c)
 	if (!c->chunk_call)
 		return json_null();
 	j = json_object();
-	json_object_set_new(j, "call", u64(c->chunk_call));
-	json_object_set_new(j, "nr_pages", c->chunk_has_policy ? u64(c->chunk_pages) : json_null());
+	json_object_set_new(j, "call", rr_json_u64(c->chunk_call));
+	json_object_set_new(j, "nr_pages", c->chunk_has_policy ? rr_json_u64(c->chunk_pages) : json_null());
 	json_object_set_new(j, "baseline_nr_pages",
-			    c->chunk_has_baseline ? u64(c->chunk_baseline_pages) : json_null());
+			    c->chunk_has_baseline ? rr_json_u64(c->chunk_baseline_pages) : json_null());
 	return j;
 }
 
@@ -259,7 +254,7 @@ static json_t *changes_json(const struct rr_episode_diff *d, int p, uint64_t pag
 			    i64(c->nr_reclaimed_type_delta[RR_LRU_ANON]));
 	json_object_set_new(j, "nr_reclaimed_file_delta",
 			    i64(c->nr_reclaimed_type_delta[RR_LRU_FILE]));
-	json_object_set_new(j, "over_reclaim_pages", u64(d->over_reclaim[p]));
+	json_object_set_new(j, "over_reclaim_pages", rr_json_u64(d->over_reclaim[p]));
 	json_object_set_new(j, "over_reclaim_delta_mib",
 			    json_real((double)c->over_reclaim_delta_pages * mib));
 	json_object_set_new(j, "calls_delta", i64(c->calls_delta));
@@ -283,14 +278,14 @@ json_t *rr_json_episode(const struct rr_episode_diff *d,
 
 	if (!e)
 		return NULL;
-	json_object_set_new(e, "id", u64(d->id));
+	json_object_set_new(e, "id", rr_json_u64(d->id));
 	json_object_set_new(e, "kind", json_string(rr_reclaim_kind_name(ep->kind)));
 	json_object_set_new(e, "cgroup", str_or_null(ep->root_path));
-	json_object_set_new(e, "cgroup_id", u64(ep->root_memcg_id));
+	json_object_set_new(e, "cgroup_id", rr_json_u64(ep->root_memcg_id));
 	json_object_set_new(e, "pid", json_integer(ep->pid));
-	json_object_set_new(e, "start_ns", u64(ep->start_ns));
-	json_object_set_new(e, "duration_ns", u64(ep->end_ns - ep->start_ns));
-	json_object_set_new(e, "nr_to_reclaim", u64(ep->nr_to_reclaim_pages));
+	json_object_set_new(e, "start_ns", rr_json_u64(ep->start_ns));
+	json_object_set_new(e, "duration_ns", rr_json_u64(ep->end_ns - ep->start_ns));
+	json_object_set_new(e, "nr_to_reclaim", rr_json_u64(ep->nr_to_reclaim_pages));
 	json_object_set_new(e, "nr_to_reclaim_basis", str_or_null(ep->nr_to_reclaim_basis));
 	/* a memcg of the walk was removed less than the assumed offline delay
 	 * before: its online state, and so its rounding, is a guess */
@@ -322,19 +317,19 @@ json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_poli
 	struct rr_cgroup_totals **v;
 	size_t n;
 
-	json_object_set_new(s, "episodes", u64(t->nr_episodes));
-	json_object_set_new(s, "episodes_listed", u64(t->nr_listed));
-	json_object_set_new(s, "episodes_replayed", u64(t->nr_replayed));
-	json_object_set_new(s, "episodes_skipped", u64(t->nr_skipped));
+	json_object_set_new(s, "episodes", rr_json_u64(t->nr_episodes));
+	json_object_set_new(s, "episodes_listed", rr_json_u64(t->nr_listed));
+	json_object_set_new(s, "episodes_replayed", rr_json_u64(t->nr_replayed));
+	json_object_set_new(s, "episodes_skipped", rr_json_u64(t->nr_skipped));
 	if (t->has_recording) {
 		json_t *rec = json_object();
 
-		json_object_set_new(rec, "nr_scanned", u64(t->recorded.nr_scanned));
-		json_object_set_new(rec, "nr_reclaimed", u64(t->recorded.nr_reclaimed));
-		json_object_set_new(rec, "batches", u64(t->recorded.batches));
+		json_object_set_new(rec, "nr_scanned", rr_json_u64(t->recorded.nr_scanned));
+		json_object_set_new(rec, "nr_reclaimed", rr_json_u64(t->recorded.nr_reclaimed));
+		json_object_set_new(rec, "batches", rr_json_u64(t->recorded.batches));
 		json_object_set_new(rec, "nr_reclaimed_bytes",
-				    u64(t->recorded.nr_reclaimed * t->page_size_bytes));
-		json_object_set_new(rec, "scan_target_pages", u64(t->recorded.scan_request_pages));
+				    rr_json_u64(t->recorded.nr_reclaimed * t->page_size_bytes));
+		json_object_set_new(rec, "scan_target_pages", rr_json_u64(t->recorded.scan_request_pages));
 		json_object_set_new(rec, "lowest_priority", json_integer(t->recorded.lowest_priority));
 		json_object_set_new(s, "recorded", rec);
 	} else {
@@ -344,21 +339,21 @@ json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_poli
 		const struct rr_policy_totals *p = &t->policy[i];
 		json_t *j = json_object();
 
-		json_object_set_new(j, "nr_scanned", u64(p->nr_scanned));
-		json_object_set_new(j, "nr_reclaimed", u64(p->nr_reclaimed));
-		json_object_set_new(j, "nr_reclaimed_bytes", u64(p->nr_reclaimed * t->page_size_bytes));
-		json_object_set_new(j, "calls", u64(p->calls));
-		json_object_set_new(j, "shrink_lruvec_calls", u64(p->shrink_lruvec_calls));
-		json_object_set_new(j, "batches", u64(p->batches));
-		json_object_set_new(j, "scan_target_pages", u64(p->scan_target_pages));
+		json_object_set_new(j, "nr_scanned", rr_json_u64(p->nr_scanned));
+		json_object_set_new(j, "nr_reclaimed", rr_json_u64(p->nr_reclaimed));
+		json_object_set_new(j, "nr_reclaimed_bytes", rr_json_u64(p->nr_reclaimed * t->page_size_bytes));
+		json_object_set_new(j, "calls", rr_json_u64(p->calls));
+		json_object_set_new(j, "shrink_lruvec_calls", rr_json_u64(p->shrink_lruvec_calls));
+		json_object_set_new(j, "batches", rr_json_u64(p->batches));
+		json_object_set_new(j, "scan_target_pages", rr_json_u64(p->scan_target_pages));
 		json_object_set_new(j, "lowest_priority", json_integer(p->lowest_priority));
-		json_object_set_new(j, "episodes_differing_from_baseline", u64(p->episodes_differing));
+		json_object_set_new(j, "episodes_differing_from_baseline", rr_json_u64(p->episodes_differing));
 		json_object_set_new(j, "episodes_matching_recording",
-				    u64(p->episodes_matching_recording));
-		json_object_set_new(j, "nr_reclaimed_anon", u64(p->nr_reclaimed_anon));
-		json_object_set_new(j, "over_reclaim_pages", u64(p->over_reclaim));
-		json_object_set_new(j, "eligible_at_priority_12", u64(p->eligible_p12));
-		json_object_set_new(j, "eagain", u64(p->eagain));
+				    rr_json_u64(p->episodes_matching_recording));
+		json_object_set_new(j, "nr_reclaimed_anon", rr_json_u64(p->nr_reclaimed_anon));
+		json_object_set_new(j, "over_reclaim_pages", rr_json_u64(p->over_reclaim));
+		json_object_set_new(j, "eligible_at_priority_12", rr_json_u64(p->eligible_p12));
+		json_object_set_new(j, "eagain", rr_json_u64(p->eagain));
 		json_object_set_new(pp, policies[i].name, j);
 	}
 	json_object_set_new(s, "policies", pp);
@@ -367,18 +362,18 @@ json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_poli
 		json_t *j = json_object(), *cp = json_object();
 
 		json_object_set_new(j, "cgroup", str_or_null(v[i]->path));
-		json_object_set_new(j, "cgroup_id", u64(v[i]->memcg_id));
-		json_object_set_new(j, "episodes", u64(v[i]->episodes));
+		json_object_set_new(j, "cgroup_id", rr_json_u64(v[i]->memcg_id));
+		json_object_set_new(j, "episodes", rr_json_u64(v[i]->episodes));
 		for (int k = 0; k < t->nr_policies; k++) {
 			const struct rr_cgroup_policy_totals *c = &v[i]->p[k];
 			json_t *o = json_object();
 
-			json_object_set_new(o, "nr_scanned", u64(c->nr_scanned));
-			json_object_set_new(o, "nr_reclaimed", u64(c->nr_reclaimed));
-			json_object_set_new(o, "calls", u64(c->calls));
-			json_object_set_new(o, "over_reclaim_pages", u64(c->over_reclaim));
+			json_object_set_new(o, "nr_scanned", rr_json_u64(c->nr_scanned));
+			json_object_set_new(o, "nr_reclaimed", rr_json_u64(c->nr_reclaimed));
+			json_object_set_new(o, "calls", rr_json_u64(c->calls));
+			json_object_set_new(o, "over_reclaim_pages", rr_json_u64(c->over_reclaim));
 			json_object_set_new(o, "episodes_differing_from_baseline",
-					    u64(c->episodes_differing));
+					    rr_json_u64(c->episodes_differing));
 			json_object_set_new(cp, policies[k].name, o);
 		}
 		json_object_set_new(j, "policies", cp);

@@ -72,6 +72,15 @@ json_t *rr_json_episode(const struct rr_episode_diff *d,
 json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_policy *policies);
 /* The "fidelity" object (fidelity-render.c). */
 json_t *rr_fidelity_json(const struct rr_fidelity *f);
+/* Set the *_share values of a "fidelity" object (and of its by_kind
+ * entries) from its counts: one table for compare's and merge's. */
+void rr_fidelity_json_shares(json_t *fidelity);
+
+/* A count or id as a JSON integer (counts stay below 2^63). */
+static inline json_t *rr_json_u64(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
 
 /* ---- -o FILE (json.c) ---- */
 

@@ -9,6 +9,7 @@
  * mm_vmscan_lru_shrink_inactive nr_reclaimed of the same batches.
  */
 #include "report.h"
+#include "output.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -87,11 +88,6 @@ void rr_report_free(struct rr_report *r)
 	free(r);
 }
 
-static json_t *u64(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
 static struct cg *cg_get(struct rr_report *r, uint64_t id)
 {
 	struct cg *c;
@@ -155,14 +151,14 @@ static json_t *episode_cells(const struct rr_episode *rq)
 	for (size_t j = 0; j < n; j++) {
 		json_t *o = json_object();
 
-		json_object_set_new(o, "cgroup_id", cells[j].id ? u64(cells[j].id) : json_null());
+		json_object_set_new(o, "cgroup_id", cells[j].id ? rr_json_u64(cells[j].id) : json_null());
 		json_object_set_new(o, "priority", cells[j].prio >= 0 ?
 				    json_integer(cells[j].prio) : json_null());
 		json_object_set_new(o, "lru", json_string(rr_lru_name(cells[j].lru)));
-		json_object_set_new(o, "batches", u64(cells[j].c.batches));
-		json_object_set_new(o, "scanned_pages", u64(rr_lru_is_active(cells[j].lru) ?
+		json_object_set_new(o, "batches", rr_json_u64(cells[j].c.batches));
+		json_object_set_new(o, "scanned_pages", rr_json_u64(rr_lru_is_active(cells[j].lru) ?
 				    cells[j].c.active_scanned : cells[j].c.scanned));
-		json_object_set_new(o, "reclaimed_pages", u64(cells[j].c.reclaimed));
+		json_object_set_new(o, "reclaimed_pages", rr_json_u64(cells[j].c.reclaimed));
 		json_array_append_new(arr, o);
 	}
 	free(cells);
@@ -322,24 +318,24 @@ int rr_report_episode(struct rr_report *r, const struct rr_episode *rq)
 		json_array_append_new(flags, json_string("lost_events"));
 	if (rq->mglru)
 		json_array_append_new(flags, json_string("mglru"));
-	json_object_set_new(ep, "seq", u64(rq->seq));
+	json_object_set_new(ep, "seq", rr_json_u64(rq->seq));
 	json_object_set_new(ep, "kind", json_string(rr_reclaim_kind_name(rq->kind)));
 	json_object_set_new(ep, "pid", json_integer(rq->pid));
-	json_object_set_new(ep, "parent_seq", rq->parent_seq ? u64(rq->parent_seq) : json_null());
+	json_object_set_new(ep, "parent_seq", rq->parent_seq ? rr_json_u64(rq->parent_seq) : json_null());
 	json_object_set_new(ep, "depth", json_integer(rq->depth));
-	json_object_set_new(ep, "start_ns", u64(rq->start_ns));
-	json_object_set_new(ep, "end_ns", u64(rq->end_ns));
+	json_object_set_new(ep, "start_ns", rr_json_u64(rq->start_ns));
+	json_object_set_new(ep, "end_ns", rr_json_u64(rq->end_ns));
 	json_object_set_new(ep, "complete", json_boolean(!rq->no_begin && !rq->no_end &&
 							  !rq->end_inferred && !rq->lost_events));
 	json_object_set_new(ep, "flags", flags);
 	json_object_set_new(ep, "nr_reclaimed", rq->has_nr_reclaimed ?
-			    u64(rq->recorded_nr_reclaimed) : json_null());
+			    rr_json_u64(rq->recorded_nr_reclaimed) : json_null());
 	if (rq->kind == RR_KIND_PROACTIVE)
-		json_object_set_new(ep, "proactive_bytes", u64(rq->proactive_bytes));
-	json_object_set_new(ep, "batches", u64(rq->nr_batches));
-	json_object_set_new(ep, "scanned_pages", u64(scanned));
-	json_object_set_new(ep, "reclaimed_pages", u64(reclaimed));
-	json_object_set_new(ep, "active_scanned_pages", u64(active));
+		json_object_set_new(ep, "proactive_bytes", rr_json_u64(rq->proactive_bytes));
+	json_object_set_new(ep, "batches", rr_json_u64(rq->nr_batches));
+	json_object_set_new(ep, "scanned_pages", rr_json_u64(scanned));
+	json_object_set_new(ep, "reclaimed_pages", rr_json_u64(reclaimed));
+	json_object_set_new(ep, "active_scanned_pages", rr_json_u64(active));
 	json_object_set_new(ep, "lowest_priority", lowest >= 0 ? json_integer(lowest) : json_null());
 	json_object_set_new(ep, "cells", cells);
 	if (json_array_append_new(r->episodes, ep))
@@ -379,7 +375,7 @@ static json_t *latency_json(struct kind_stats *k, bool synthetic)
 		return json_null();
 	qsort(k->durations_ns, k->nr_durations, sizeof(uint64_t), cmp_u64);
 	o = json_object();
-	json_object_set_new(o, "n", u64(k->nr_durations));
+	json_object_set_new(o, "n", rr_json_u64(k->nr_durations));
 	json_object_set_new(o, "p50", json_real(pct_us(k->durations_ns, k->nr_durations, 50)));
 	json_object_set_new(o, "p90", json_real(pct_us(k->durations_ns, k->nr_durations, 90)));
 	json_object_set_new(o, "p99", json_real(pct_us(k->durations_ns, k->nr_durations, 99)));
@@ -392,10 +388,10 @@ static json_t *cell_json(const struct cell *c, int prio)
 	json_t *o = json_object();
 
 	json_object_set_new(o, "priority", prio < NPRIO ? json_integer(prio) : json_null());
-	json_object_set_new(o, "batches", u64(c->batches));
-	json_object_set_new(o, "scanned_pages", u64(c->scanned));
-	json_object_set_new(o, "reclaimed_pages", u64(c->reclaimed));
-	json_object_set_new(o, "active_scanned_pages", u64(c->active_scanned));
+	json_object_set_new(o, "batches", rr_json_u64(c->batches));
+	json_object_set_new(o, "scanned_pages", rr_json_u64(c->scanned));
+	json_object_set_new(o, "reclaimed_pages", rr_json_u64(c->reclaimed));
+	json_object_set_new(o, "active_scanned_pages", rr_json_u64(c->active_scanned));
 	json_object_set_new(o, "efficiency", json_real(efficiency(c->reclaimed, c->scanned)));
 	return o;
 }
@@ -509,17 +505,17 @@ json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 	struct cg **v;
 	size_t n;
 
-	json_object_set_new(events, "missed_events", u64(ti->nr_missed_events));
-	json_object_set_new(events, "skipped_events", u64(ti->nr_skipped_events));
+	json_object_set_new(events, "missed_events", rr_json_u64(ti->nr_missed_events));
+	json_object_set_new(events, "skipped_events", rr_json_u64(ti->nr_skipped_events));
 	for (int i = 0; i < ti->nr_skipped_names; i++)
 		if (ti->skipped[i].count)
-			json_object_set_new(skipped, ti->skipped[i].name, u64(ti->skipped[i].count));
+			json_object_set_new(skipped, ti->skipped[i].name, rr_json_u64(ti->skipped[i].count));
 	json_object_set_new(events, "skipped_by_name", skipped);
 	if (ti->format == RR_FORMAT_TEXT) {
-		json_object_set_new(events, "text_lines", u64(ti->text_lines));
-		json_object_set_new(events, "text_other_lines", u64(ti->text_other_lines));
-		json_object_set_new(events, "text_out_of_order", u64(ti->text_backwards));
-		json_object_set_new(events, "text_malformed_events", u64(ti->text_malformed_events));
+		json_object_set_new(events, "text_lines", rr_json_u64(ti->text_lines));
+		json_object_set_new(events, "text_other_lines", rr_json_u64(ti->text_other_lines));
+		json_object_set_new(events, "text_out_of_order", rr_json_u64(ti->text_backwards));
+		json_object_set_new(events, "text_malformed_events", rr_json_u64(ti->text_malformed_events));
 	}
 	json_object_set_new(doc, "events", events);
 
@@ -530,18 +526,18 @@ json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 		if (!s->count)
 			continue;
 		o = json_object();
-		json_object_set_new(o, "count", u64(s->count));
-		json_object_set_new(o, "complete", u64(s->complete));
-		json_object_set_new(o, "no_begin", u64(s->no_begin));
-		json_object_set_new(o, "no_end", u64(s->no_end));
-		json_object_set_new(o, "end_inferred", u64(s->end_inferred));
-		json_object_set_new(o, "lost_events", u64(s->lost));
-		json_object_set_new(o, "mglru", u64(s->mglru));
-		json_object_set_new(o, "nested", u64(s->nested));
-		json_object_set_new(o, "batches", u64(s->batches));
-		json_object_set_new(o, "scanned_pages", u64(s->scanned));
-		json_object_set_new(o, "reclaimed_pages", u64(s->reclaimed));
-		json_object_set_new(o, "active_scanned_pages", u64(s->active_scanned));
+		json_object_set_new(o, "count", rr_json_u64(s->count));
+		json_object_set_new(o, "complete", rr_json_u64(s->complete));
+		json_object_set_new(o, "no_begin", rr_json_u64(s->no_begin));
+		json_object_set_new(o, "no_end", rr_json_u64(s->no_end));
+		json_object_set_new(o, "end_inferred", rr_json_u64(s->end_inferred));
+		json_object_set_new(o, "lost_events", rr_json_u64(s->lost));
+		json_object_set_new(o, "mglru", rr_json_u64(s->mglru));
+		json_object_set_new(o, "nested", rr_json_u64(s->nested));
+		json_object_set_new(o, "batches", rr_json_u64(s->batches));
+		json_object_set_new(o, "scanned_pages", rr_json_u64(s->scanned));
+		json_object_set_new(o, "reclaimed_pages", rr_json_u64(s->reclaimed));
+		json_object_set_new(o, "active_scanned_pages", rr_json_u64(s->active_scanned));
 		json_object_set_new(o, "efficiency", json_real(efficiency(s->reclaimed, s->scanned)));
 		json_object_set_new(o, "latency_us", latency_json(s, ti->timestamps_synthetic));
 		json_object_set_new(kinds, rr_reclaim_kind_name((enum rr_reclaim_kind)k), o);
@@ -554,19 +550,19 @@ json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 		json_t *o = json_object();
 		const uint64_t *sizes = cg_lru(c);
 
-		json_object_set_new(o, "cgroup_id", c->id ? u64(c->id) : json_null());
+		json_object_set_new(o, "cgroup_id", c->id ? rr_json_u64(c->id) : json_null());
 		json_object_set_new(o, "path", c->id ? json_string(c->path ? c->path :
 				    "(not named in the trace)") : json_string("(unattributed)"));
-		json_object_set_new(o, "batches", u64(c->batches));
-		json_object_set_new(o, "scanned_pages", u64(c->scanned[0] + c->scanned[1]));
-		json_object_set_new(o, "reclaimed_pages", u64(c->reclaimed[0] + c->reclaimed[1]));
+		json_object_set_new(o, "batches", rr_json_u64(c->batches));
+		json_object_set_new(o, "scanned_pages", rr_json_u64(c->scanned[0] + c->scanned[1]));
+		json_object_set_new(o, "reclaimed_pages", rr_json_u64(c->reclaimed[0] + c->reclaimed[1]));
 		json_object_set_new(o, "active_scanned_pages",
-				    u64(c->active_scanned[0] + c->active_scanned[1]));
+				    rr_json_u64(c->active_scanned[0] + c->active_scanned[1]));
 		json_object_set_new(o, "efficiency", json_real(efficiency(
 				    c->reclaimed[0] + c->reclaimed[1], c->scanned[0] + c->scanned[1])));
-		json_object_set_new(o, "swapout_pages", u64(c->reclaimed[0]));
-		json_object_set_new(o, "file_reclaimed_pages", u64(c->reclaimed[1]));
-		json_object_set_new(o, "pageout_events", u64(c->pageouts));
+		json_object_set_new(o, "swapout_pages", rr_json_u64(c->reclaimed[0]));
+		json_object_set_new(o, "file_reclaimed_pages", rr_json_u64(c->reclaimed[1]));
+		json_object_set_new(o, "pageout_events", rr_json_u64(c->pageouts));
 		if (c->id) {
 			json_t *lru = json_object();
 
@@ -575,13 +571,13 @@ json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 			json_object_set_new(o, "swappiness", c->swappiness >= 0 ?
 					    json_integer(c->swappiness) : json_null());
 			json_object_set_new(o, "limit_bytes", c->snapshotted && c->limit_bytes > 0 ?
-					    u64((uint64_t)c->limit_bytes) : json_null());
+					    rr_json_u64((uint64_t)c->limit_bytes) : json_null());
 			json_object_set_new(o, "min_bytes", c->snapshotted && c->min_bytes >= 0 ?
-					    u64((uint64_t)c->min_bytes) : json_null());
+					    rr_json_u64((uint64_t)c->min_bytes) : json_null());
 			json_object_set_new(o, "low_bytes", c->snapshotted && c->low_bytes >= 0 ?
-					    u64((uint64_t)c->low_bytes) : json_null());
+					    rr_json_u64((uint64_t)c->low_bytes) : json_null());
 			for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
-				json_object_set_new(lru, rr_lru_names[l], u64(sizes[l]));
+				json_object_set_new(lru, rr_lru_names[l], rr_json_u64(sizes[l]));
 			json_object_set_new(lru, "source", json_string(c->lru_source ? c->lru_source :
 									 "isolate"));
 			json_object_set_new(lru, "inferred", json_boolean(cg_inferred(c)));

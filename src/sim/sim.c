@@ -833,6 +833,24 @@ void rr_sim_result_clear(struct rr_sim_result *r)
 	r->cap_chunks = keep.cap_chunks;
 }
 
+/* The plug-in ABI's number of a kind: fixed in policy.h, whatever order
+ * the internal enum takes. */
+static int policy_kind(enum rr_reclaim_kind kind)
+{
+	switch (kind) {
+	case RR_KIND_MEMCG:
+		return RR_POLICY_EPISODE_MEMCG;
+	case RR_KIND_SOFTLIMIT:
+		return RR_POLICY_EPISODE_SOFTLIMIT;
+	case RR_KIND_DIRECT:
+		return RR_POLICY_EPISODE_DIRECT;
+	case RR_KIND_PROACTIVE:
+		return RR_POLICY_EPISODE_PROACTIVE;
+	default:
+		return -1;	/* (the simulator runs no other kind) */
+	}
+}
+
 int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *policy,
 	       struct rr_sim_result *out, struct rr_error *err)
 {
@@ -860,7 +878,7 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 	out->lowest_priority = RR_DEF_PRIORITY;
 	{
 		struct rr_episode_args a = {
-			.size = sizeof(a), .id = in->episode_id, .kind = (int)in->kind,
+			.size = sizeof(a), .id = in->episode_id, .kind = policy_kind(in->kind),
 			.nr_to_reclaim_pages = in->nr_pages,
 			.root_memcg_id = in->memcgs[0].id, .start_ns = in->start_ns,
 		};

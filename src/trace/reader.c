@@ -54,6 +54,7 @@ struct decoder {
 	struct tep_event *event;
 	struct tep_format_field *str;	/* the string field, or NULL */
 	int skip_slot;			/* RR_EV_NONE: slot in info.skipped */
+	bool skip_slot_known;		/* (trace->invalid_id: resolved once) */
 	int nr_slots;
 	struct slot slot[F__COUNT];
 };
@@ -89,13 +90,12 @@ struct rr_trace {
 	uint64_t pending_lost;
 	bool threaded;			/* read on a thread of its own */
 	uint64_t records;		/* records read by this walk */
-	/* the file bytes between the first and the last record read of each
-	 * buffer's CPU, summed; and the smallest first offset */
-	uint64_t walked_bytes, first_data_offset;
+	struct decoder invalid_id;	/* of every id no format can have */
 };
 
 /* iterate()'s "libtracecmd failed" (callbacks return other values) */
 #define RR_TRACE_READ_ERROR (-0x7245)
+#define RR_TRACE_OOM (-0x7246)		/* the reader's own memory ran out */
 
 /* The first of the "a|b" names @names that @ev has. */
 static struct tep_format_field *find_field(struct tep_event *ev, const char *names)
@@ -118,8 +118,8 @@ static struct tep_format_field *find_field(struct tep_event *ev, const char *nam
 	return NULL;
 }
 
-/* The decoder slot of @id in @b, growing the table; NULL on ENOMEM or an
- * id no format can have. */
+/* The decoder slot of @id (0..65535: callers check) in @b, growing the
+ * table; NULL on ENOMEM. */
 static struct decoder **decoder_slot(struct buffer *b, int id)
 {
 	if (id < 0 || id > 65535)
@@ -192,8 +192,8 @@ static int add_decoders(struct rr_trace *t, struct buffer *b)
 		struct tep_event *ev = tep_find_event_by_name(b->tep, desc->system, desc->name);
 		struct decoder **slot, *d;
 
-		if (!ev)
-			continue;
+		if (!ev || ev->id < 0 || ev->id > 65535)
+			continue;	/* (an id a decoder table cannot hold) */
 		slot = decoder_slot(b, ev->id);
 		if (!slot)
 			return -1;
@@ -559,23 +559,25 @@ static uint64_t num(const struct slot *sl, const unsigned char *data, int size, 
 }
 
 /* A decoder for an event the replay does not use: its name is counted.
- * NULL for an id no format can have (counted here), or on ENOMEM. */
-static struct decoder *unknown_event(struct rr_trace *t, struct buffer *b, int id, int *err)
+ * An id no format can have shares one decoder (counted as "(unknown id)");
+ * NULL on ENOMEM. */
+static struct decoder *unknown_event(struct rr_trace *t, struct buffer *b, int id)
 {
-	struct decoder **slot = decoder_slot(b, id), *d;
+	struct decoder **slot, *d;
 	struct tep_event *e;
 
-	*err = 0;
-	if (!slot) {
-		rr_trace_info_count_skipped(&t->info,
-					    rr_trace_info_skip_slot(&t->info, "(unknown id)"));
-		return NULL;
+	if (id < 0 || id > 65535) {
+		if (!t->invalid_id.skip_slot_known) {
+			t->invalid_id.type = RR_EV_NONE;
+			t->invalid_id.skip_slot = rr_trace_info_skip_slot(&t->info, "(unknown id)");
+			t->invalid_id.skip_slot_known = true;
+		}
+		return &t->invalid_id;
 	}
-	d = calloc(1, sizeof(*d));
-	if (!d) {
-		*err = -1;
+	slot = decoder_slot(b, id);
+	d = slot ? calloc(1, sizeof(*d)) : NULL;
+	if (!d)
 		return NULL;
-	}
 	e = tep_find_event(b->tep, id);
 	d->type = RR_EV_NONE;
 	d->skip_slot = rr_trace_info_skip_slot(&t->info, e ? e->name : "(unknown id)");
@@ -588,32 +590,37 @@ static struct decoder *unknown_event(struct rr_trace *t, struct buffer *b, int i
  * CPU's records in a section of its own and the walk takes them in time
  * order, so a record's file offset says nothing of the whole: count instead
  * the bytes between the first and the last record read of each CPU, plus
- * what lies before the first data (the headers, read at open).
+ * what lies before the first data (the headers, read at open).  Summed
+ * every 1024 records; never backwards (a CPU whose section comes first in
+ * the file may show its first record late).
  */
-/* Publish the walk's progress; never backwards (a CPU whose section comes
- * first in the file may show its first record late). */
 static void publish_walked(struct rr_trace *t)
 {
-	uint64_t v = t->first_data_offset + t->walked_bytes;
+	uint64_t first = UINT64_MAX, walked = 0;
 
-	if (v > t->info.bytes_read)
-		rr_trace_info_progress(&t->info, v);
+	for (int i = 0; i < t->nr_handles; i++) {
+		const struct buffer *b = &t->buffers[i];
+
+		for (int c = 0; c < b->nr_cpus; c++) {
+			if (!b->first_offset[c])
+				continue;
+			walked += b->last_offset[c] - b->first_offset[c];
+			if (b->first_offset[c] < first)
+				first = b->first_offset[c];
+		}
+	}
+	if (walked && first + walked > t->info.bytes_read)
+		rr_trace_info_progress(&t->info, first + walked);
 }
 
-static void walked(struct rr_trace *t, struct buffer *b, int cpu, uint64_t offset)
+/* (per record: two stores, and the sum every 1024) */
+static inline void walked(struct rr_trace *t, struct buffer *b, int cpu, uint64_t offset)
 {
-	if (cpu < 0 || cpu >= b->nr_cpus || !offset)
-		return;
-	if (!b->first_offset[cpu]) {
+	if (!t->info.file_bytes || cpu < 0 || cpu >= b->nr_cpus)
+		return;		/* (compressed data: not told) */
+	if (!b->first_offset[cpu])
 		b->first_offset[cpu] = offset;
-		if (!t->first_data_offset || offset < t->first_data_offset)
-			t->first_data_offset = offset;
-	} else if (offset > b->last_offset[cpu]) {
-		t->walked_bytes += offset - (b->last_offset[cpu] ? b->last_offset[cpu] :
-					     b->first_offset[cpu]);
-	}
-	if (offset > b->last_offset[cpu])
-		b->last_offset[cpu] = offset;
+	b->last_offset[cpu] = offset;
 	if (!(++t->records & 1023))
 		publish_walked(t);
 }
@@ -637,12 +644,9 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 		t->info.nr_missed_events += (uint64_t)rec->missed_events;
 		t->pending_lost += (uint64_t)rec->missed_events;
 	}
-	if (!dec) {
-		int err;
-
-		dec = unknown_event(t, b, id, &err);
-		if (!dec)
-			return err;
+	if (!dec && !(dec = unknown_event(t, b, id))) {
+		t->cb_ret = RR_TRACE_OOM;
+		return -1;
 	}
 	if (dec->type == RR_EV_NONE) {
 		rr_trace_info_count_skipped(&t->info, dec->skip_slot);
@@ -691,8 +695,6 @@ static int iterate(struct rr_trace *trace, rr_event_cb cb, void *ctx)
 	trace->ctx = ctx;
 	trace->cb_ret = 0;
 	trace->records = 0;
-	trace->walked_bytes = 0;
-	trace->first_data_offset = 0;
 	for (int i = 0; i < trace->nr_handles; i++) {
 		struct buffer *b = &trace->buffers[i];
 
@@ -767,6 +769,10 @@ int rr_trace_for_each(struct rr_trace *trace, rr_event_cb cb, void *ctx,
 	ret = trace->threaded ? iterate_threaded(trace, cb, ctx) : iterate(trace, cb, ctx);
 	if (ret == RR_TRACE_READ_ERROR) {
 		rr_error_set(err, trace->path, "cannot read the event data");
+		return -1;
+	}
+	if (ret == RR_TRACE_OOM) {
+		rr_error_set(err, trace->path, "out of memory");
 		return -1;
 	}
 	return ret;

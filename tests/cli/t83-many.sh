@@ -71,7 +71,7 @@ jq --argjson e 7 --argjson n 5 ".fidelity.worst_episodes = [$w, ($w | .episode =
 "$RR" merge "$TMP/w0.json" "$TMP/w1.json" -o "$TMP/w.json"
 check_eq "the worst episodes of all parts, worst first, each naming its part" \
 	'[[1,7,5],[0,3,2],[1,8,1]]' "$(jq -c '[.fidelity.worst_episodes[] | [.part, .episode, .not_exact]]' "$TMP/w.json")"
-jq '.summary.policies.kernel.nr_scanned = 9223372036854775000' "$TMP/par/anon-swap.json" >"$TMP/huge.json"
+jq '.summary.policies.kernel.nr_scanned = 9223372036854775000' "$TMP/par/file-limit.json" >"$TMP/huge.json"
 check_fails "counts that overflow when added are refused, no output left" 1 \
 	"huge.json: counts too large" "$RR" merge "$TMP/par/anon-swap.json" "$TMP/huge.json" -o "$TMP/huge-m.json"
 check "  (no half-written merge)" test ! -e "$TMP/huge-m.json"
@@ -88,7 +88,11 @@ bad "a negative count" '.input.stats.events = -1' 'input.stats.events: a count'
 bad "a count missing" 'del(.summary.policies.kernel.nr_scanned)' \
 	'summary.policies.kernel.nr_scanned: missing'
 bad "more exact decisions than checked" '.fidelity.exact = 999999' \
-	'fidelity.exact: more than decisions_checked'
+	'fidelity.exact: more than within_one_batch'
+bad "more concurrent trajectories exact than concurrent" \
+	'.fidelity.trajectory_concurrent_exact = .fidelity.trajectory_concurrent + 1' \
+	'fidelity.trajectory_concurrent_exact: more than trajectory_concurrent'
+bad "a cgroup that is a number" '.summary.cgroups[0].cgroup = 5' 'summary.cgroups.0.cgroup: a path or null'
 bad "a priority out of range" '.summary.policies.kernel.lowest_priority = 13' 'a priority'
 bad "cgroups that are no objects" '.summary.cgroups = [1]' 'summary.cgroups.0'
 bad "a cgroup of a policy not compared" '.summary.cgroups[0].policies.bogus = {}' \
@@ -99,7 +103,11 @@ cp "$A" "$TMP/a.json"
 check_fails "-o onto one of the parts is refused" 1 "a.json: is one of the diffs merged" \
 	"$RR" merge "$TMP/a.json" "$F" -o "$TMP/a.json"
 check_eq "  and the part is intact" "$(md5sum <"$A")" "$(md5sum <"$TMP/a.json")"
-check_fails "a part given twice is refused" 1 "given twice" "$RR" merge "$A" "$TMP/par/../par/anon-swap.json"
+check_fails "a part given twice is refused" 1 "the diff of the same trace" \
+	"$RR" merge "$A" "$TMP/par/../par/anon-swap.json"
+cp "$A" "$TMP/copy.json"
+check_fails "... and a copy of it under another name" 1 "copy.json: the diff of the same trace" \
+	"$RR" merge "$A" "$F" "$TMP/copy.json"
 check_fails "a missing part: cannot open" 1 "nope.json: cannot open: No such file" \
 	"$RR" merge "$A" "$TMP/nope.json"
 check_fails "a directory" 1 "is a directory" "$RR" merge "$A" "$TMP"
@@ -111,6 +119,16 @@ check_eq "'-' reads a part from standard input" \
 "$RR" merge "$A" "$F" "$TMP/par/offline-anon.json" -o "$TMP/afo.json"
 check "a merged part's parts are listed one by one: merge(merge(A,F),O) = merge(A,F,O)" \
 	cmp "$TMP/af-o.json" "$TMP/afo.json"
+check_fails "a part that is also inside a merged part is refused" 1 "anon-swap.json: the diff of the same trace" \
+	"$RR" merge "$TMP/af.json" "$A"
+jq '.input.page_size_bytes = 65536' "$F" >"$TMP/f64k.json"
+"$RR" merge "$A" "$TMP/f64k.json" -o "$TMP/af64.json"
+"$RR" merge "$TMP/af64.json" "$TMP/par/offline-anon.json" -o "$TMP/af64-o.json"
+"$RR" merge "$A" "$TMP/f64k.json" "$TMP/par/offline-anon.json" -o "$TMP/af64o.json"
+check "... also with parts of two page sizes (the assumption once)" \
+	cmp "$TMP/af64-o.json" "$TMP/af64o.json"
+check_eq "  page_size_bytes 0 and one assumption on page sizes" "0 1" \
+	"$(jq -r '[.input.page_size_bytes, ([.input.assumptions[] | select(test("page sizes"))] | length)] | join(" ")' "$TMP/af64o.json")"
 "$RR" compare -q "$TOP/scenarios/gavin-thresholds.json" -o "$TMP/scen.json" >/dev/null
 check_fails "a scenario's diff and a trace's do not merge" 1 "a scenario's diff, the first diff a trace's" \
 	"$RR" merge "$A" "$TMP/scen.json"
