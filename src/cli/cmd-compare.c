@@ -132,6 +132,16 @@ static void json_name(const char *trace, char *buf, size_t len)
 		*dot = 0;
 }
 
+/* @arg is a whole decimal number in @lo..@hi: *@v. */
+static bool in_range(const char *arg, long lo, long hi, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(arg, &end, 10);
+	return !errno && *arg && !*end && *v >= lo && *v <= hi;
+}
+
 /* mkdir -p @path: 0, or -1 with errno. */
 static int make_dirs(const char *path)
 {
@@ -164,6 +174,7 @@ static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr
 	struct rr_many_opts mo = { .jobs = jobs, .header = tmpl->table, .error = many_error };
 	struct rr_replay_opts *opts;
 	char (*paths)[4096] = NULL;
+	struct rr_error err = { "", "" };
 	int failed = 0, ret;
 	bool made_dir = false;
 
@@ -177,21 +188,18 @@ static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr
 	for (int i = 0; i < nr; i++)
 		if (!strcmp(traces[i], "-"))
 			return rr_usage_error("compare", "'-' (standard input) takes one TRACE at a time");
-	{
-		struct rr_error err = { "", "" };
-
-		/* once, not once per trace */
-		if (rr_replay_check_policies(tmpl, &err)) {
-			rr_print_error(&err);
-			return RR_EXIT_ERROR;
-		}
+	/* once, not once per trace */
+	if (rr_replay_check_policies(tmpl, &err)) {
+		rr_print_error(&err);
+		return RR_EXIT_ERROR;
 	}
 	opts = calloc((size_t)nr, sizeof(*opts));
 	paths = calloc((size_t)nr, sizeof(*paths));
 	if (!opts || !paths) {
 		free(opts);
 		free(paths);
-		fprintf(stderr, "reclaim-replay: out of memory\n");
+		rr_error_set(&err, "", "out of memory");
+		rr_print_error(&err);
 		return RR_EXIT_ERROR;
 	}
 	for (int i = 0; i < nr; i++) {
@@ -224,8 +232,9 @@ static int compare_many(const struct rr_replay_opts *tmpl, char **traces, int nr
 
 		made_dir = stat(tmpl->json_path, &st) != 0;
 		if (made_dir && make_dirs(tmpl->json_path)) {
-			fprintf(stderr, "reclaim-replay: %s: cannot make the directory: %s\n",
-				tmpl->json_path, strerror(errno));
+			rr_error_set(&err, tmpl->json_path, "cannot make the directory: %s",
+				     strerror(errno));
+			rr_print_error(&err);
 			ret = RR_EXIT_ERROR;
 			goto out;
 		}
@@ -273,6 +282,7 @@ int cmd_compare(int argc, char **argv)
 	int jobs = 1;
 	struct rr_error err = { "", "" };
 	int c;
+	long v;
 
 	optind = 1;
 	opterr = 0;	/* one message per error, ours */
@@ -299,15 +309,11 @@ int cmd_compare(int argc, char **argv)
 				return rr_usage_error("compare", "-o needs a file name, or - for stdout");
 			opts.json_path = optarg;
 			break;
-		case 'j': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || !*optarg || v < 1 || v > 256)
+		case 'j':
+			if (!in_range(optarg, 1, 256, &v))
 				return rr_usage_error("compare", "-j takes 1..256, not '%s'", optarg);
 			jobs = (int)v;
 			break;
-		}
 		case OPT_KERNEL:
 			if (rr_kernel_option("compare", optarg))
 				return RR_EXIT_USAGE;
@@ -324,20 +330,14 @@ int cmd_compare(int argc, char **argv)
 				return rr_usage_error("compare", "--swap takes auto, yes or no, not '%s'",
 						      optarg);
 			break;
-		case OPT_OFFLINE: {
-			char *end;
-			unsigned long v;
-
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (errno || *end || !*optarg || v > 60000)
+		case OPT_OFFLINE:
+			if (!in_range(optarg, 0, 60000, &v))
 				return rr_usage_error("compare",
 						      "--offline-delay-ms takes 0..60000, not '%s'",
 						      optarg);
-			/* 0 would mean "default": use 1 ns for an explicit 0 */
-			opts.offline_delay_ns = v ? v * 1000000ULL : 1;
+			opts.offline_delay_ns = (uint64_t)v * 1000000ULL;
+			opts.offline_delay_given = true;
 			break;
-		}
 		case OPT_BASELINE:
 			opts.baseline = optarg;
 			break;
@@ -365,16 +365,12 @@ int cmd_compare(int argc, char **argv)
 				return rr_usage_error("compare", "--format takes text or markdown, not '%s'",
 						      optarg);
 			break;
-		case OPT_TOP: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || !*optarg || v < 0 || v > RR_TOP_MAX)
+		case OPT_TOP:
+			if (!in_range(optarg, 0, RR_TOP_MAX, &v))
 				return rr_usage_error("compare", "--top takes 0..%d, not '%s'",
 						      RR_TOP_MAX, optarg);
 			opts.top = (int)v;
 			break;
-		}
 		case 'q':
 			quiet = true;
 			break;
@@ -387,8 +383,6 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return rr_usage_error("compare", "no TRACE given");
-	if (!*argv[optind])
-		return rr_usage_error("compare", "empty TRACE name");
 	for (int i = optind; i < argc; i++)
 		if (!*argv[i])
 			return rr_usage_error("compare", "empty TRACE name");

@@ -16,7 +16,9 @@ static const char merge_usage[] =
 	"Fold the JSON diffs of many traces (compare -o, one per host, say; all\n"
 	"made with the same policies) into one document of the same schema:\n"
 	"counts added up, per cgroup by path, shares computed again, the worst\n"
-	"episodes of all.  The episodes stay in the parts.\n"
+	"episodes of all.  The episodes stay in the parts.  A DIFF.json of '-'\n"
+	"is read from standard input; a part given twice (or also inside a merged\n"
+	"part) is refused, as is -o onto a part.\n"
 	"\n"
 	"  -o, --output FILE        write it to FILE (default: standard output)\n"
 	"  -h, --help               this text\n";
@@ -31,7 +33,6 @@ int cmd_merge(int argc, char **argv)
 	struct rr_error err = { "", "" };
 	const char *output = "-";
 	json_t *doc;
-	char *text;
 	int c, ret;
 
 	optind = 1;
@@ -68,25 +69,8 @@ int cmd_merge(int argc, char **argv)
 		rr_print_error(&err);
 		return RR_EXIT_ERROR;
 	}
-	text = json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+	ret = rr_write_json(output, doc, NULL, &err);
 	json_decref(doc);
-	if (!text) {
-		rr_error_set(&err, output, "out of memory");
-		rr_print_error(&err);
-		return RR_EXIT_ERROR;
-	}
-	{
-		size_t len = strlen(text);
-		char *t = realloc(text, len + 2);
-
-		if (t) {
-			text = t;
-			text[len++] = '\n';
-			text[len] = 0;
-		}
-		ret = rr_write_file_atomic(output, text, len, NULL, &err);
-	}
-	free(text);
 	if (ret) {
 		rr_print_error(&err);
 		return RR_EXIT_ERROR;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -108,6 +109,9 @@ int main(int argc, char **argv)
 {
 	int ret;
 
+	/* a file size limit (ulimit -f) makes write(2) fail with EFBIG, said
+	 * as an error naming the file, instead of killing us half-written */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return RR_EXIT_USAGE;

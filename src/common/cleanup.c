@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +15,8 @@
 static const char *volatile paths[RR_CLEANUP_MAX];
 static volatile pid_t pids[RR_CLEANUP_MAX];
 static volatile sig_atomic_t installed;
+static struct rr_cleanup_shared *shared;	/* rr_cleanup_share() */
+static int shared_of[RR_CLEANUP_SHARED];	/* the paths[] entry each mirrors */
 
 /* signals that stop us, and faults (a plug-in's, say) that end us */
 static const int stopping[] = { SIGINT, SIGTERM, SIGHUP };
@@ -71,22 +75,59 @@ static void install(void)
 		handle(faults[i]);
 }
 
+/* Mirror paths[@k] into a free shared entry. */
+static void share(int k)
+{
+	for (int i = 0; shared && i < RR_CLEANUP_SHARED; i++)
+		if (!shared->path[i][0] && strlen(paths[k]) < RR_CLEANUP_PATH_MAX) {
+			shared_of[i] = k;
+			strcpy(shared->path[i], paths[k]);
+			return;
+		}
+}
+
 int rr_cleanup_add_path(const char *path)
 {
 	install();
-	for (int i = 0; i < RR_CLEANUP_MAX; i++)
-		if (!paths[i]) {
-			paths[i] = path;
+	for (int k = 0; k < RR_CLEANUP_MAX; k++)
+		if (!paths[k]) {
+			paths[k] = path;
+			share(k);
 			return 0;
 		}
 	return -1;
 }
 
+void rr_cleanup_path_made(const char *path)
+{
+	for (int i = 0; shared && i < RR_CLEANUP_SHARED; i++)
+		if (shared->path[i][0] && paths[shared_of[i]] == path)
+			snprintf(shared->path[i], RR_CLEANUP_PATH_MAX, "%s", path);
+}
+
 void rr_cleanup_forget_path(const char *path)
 {
+	for (int i = 0; shared && i < RR_CLEANUP_SHARED; i++)
+		if (shared->path[i][0] && paths[shared_of[i]] == path)
+			shared->path[i][0] = 0;
 	for (int i = 0; i < RR_CLEANUP_MAX; i++)
 		if (paths[i] == path)
 			paths[i] = NULL;
+}
+
+void rr_cleanup_share(struct rr_cleanup_shared *s)
+{
+	memset(s, 0, sizeof(*s));
+	shared = s;
+}
+
+void rr_cleanup_remove_shared(struct rr_cleanup_shared *s)
+{
+	for (int i = 0; i < RR_CLEANUP_SHARED; i++)
+		if (s->path[i][0]) {
+			unlink(s->path[i]);
+			s->path[i][0] = 0;
+		}
 }
 
 int rr_cleanup_add_pid(pid_t pid)
@@ -113,6 +154,7 @@ void rr_cleanup_in_child(void)
 		pids[i] = 0;
 		paths[i] = NULL;
 	}
+	shared = NULL;
 }
 
 void rr_cleanup_hold(bool block)

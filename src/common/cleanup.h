@@ -18,8 +18,11 @@
 
 /* Remove @path if a signal stops the process.  @path must stay valid until
  * rr_cleanup_forget_path().  Returns 0, or -1 when RR_CLEANUP_MAX paths are
- * already held (the file is then just not removed on a signal). */
+ * already held (the file is then just not removed on a signal).  Added
+ * before mkstemp(3) fills its XXXXXX in (no moment without it), a path is
+ * told with rr_cleanup_path_made() once it has its name. */
 int rr_cleanup_add_path(const char *path);
+void rr_cleanup_path_made(const char *path);
 void rr_cleanup_forget_path(const char *path);
 
 /* Pass a stopping signal on to @pid; same limits. */
@@ -35,5 +38,21 @@ void rr_cleanup_in_child(void);
 void rr_cleanup_hold(bool block);
 
 #define RR_CLEANUP_MAX 320	/* compare -j takes up to 256 */
+
+/*
+ * A child's paths, kept where its parent sees them (shared memory), so
+ * that the parent removes them when the child was killed outright
+ * (SIGKILL: no handler runs).  At most RR_CLEANUP_SHARED paths of fewer
+ * than RR_CLEANUP_PATH_MAX bytes; a longer one is not shared.
+ */
+#define RR_CLEANUP_SHARED 2
+#define RR_CLEANUP_PATH_MAX 4096
+struct rr_cleanup_shared {
+	char path[RR_CLEANUP_SHARED][RR_CLEANUP_PATH_MAX];
+};
+/* In the child: mirror the paths added from now on into @shared. */
+void rr_cleanup_share(struct rr_cleanup_shared *shared);
+/* In the parent, once the child is reaped: remove what it left. */
+void rr_cleanup_remove_shared(struct rr_cleanup_shared *shared);
 
 #endif

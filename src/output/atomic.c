@@ -68,8 +68,7 @@ static char *dangling_target(const char *path)
 	return out;
 }
 
-/* An unnamed scratch file in @dir (NULL: $TMPDIR or /tmp). */
-static FILE *scratch(const char *dir)
+FILE *rr_scratch_file(const char *dir)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	char *name;
@@ -97,6 +96,7 @@ static FILE *scratch(const char *dir)
 static int resolve(struct rr_outfile *o, const struct stat *protect, struct rr_error *err)
 {
 	char *path = strdup(o->path);
+	bool path_error_set = false;	/* (@err may be NULL) */
 
 	for (int depth = 0; path; depth++) {
 		struct stat st;
@@ -104,15 +104,18 @@ static int resolve(struct rr_outfile *o, const struct stat *protect, struct rr_e
 
 		if (depth > 40) {
 			rr_error_set(err, o->path, "too many levels of symbolic links");
+			path_error_set = true;
 			break;
 		}
 		if (stat(path, &st) == 0) {
 			if (protect && st.st_dev == protect->st_dev && st.st_ino == protect->st_ino) {
 				rr_error_set(err, o->path, "is the input trace; refusing to overwrite it");
+				path_error_set = true;
 				break;
 			}
 			if (S_ISDIR(st.st_mode)) {
 				rr_error_set(err, o->path, "is a directory");
+				path_error_set = true;
 				break;
 			}
 			if (!S_ISREG(st.st_mode)) {
@@ -124,10 +127,13 @@ static int resolve(struct rr_outfile *o, const struct stat *protect, struct rr_e
 			free(path);
 			o->target = next ? next : strdup(o->path);
 			o->mode = st.st_mode & 07777;
+			if (!o->target)
+				rr_error_set(err, o->path, "out of memory");
 			return o->target ? 0 : -1;
 		}
 		if (errno == ELOOP) {
 			rr_error_set(err, o->path, "too many levels of symbolic links");
+			path_error_set = true;
 			break;
 		}
 		/* a symlink to a file yet to be made: make that file, keep the link */
@@ -144,7 +150,7 @@ static int resolve(struct rr_outfile *o, const struct stat *protect, struct rr_e
 		path = next;
 	}
 	free(path);
-	if (!err->msg[0])
+	if (!path_error_set)
 		rr_error_set(err, o->path, "out of memory");
 	return -1;
 }
@@ -178,6 +184,7 @@ struct rr_outfile *rr_outfile_open(const char *path, const struct stat *protect,
 		/* (removed if a signal stops us; from before it exists) */
 		rr_cleanup_add_path(o->tmp);
 		fd = mkstemp(o->tmp);
+		rr_cleanup_path_made(o->tmp);
 		if (fd < 0) {
 			rr_error_set(err, path, "cannot create: %s", strerror(errno));
 			rr_cleanup_forget_path(o->tmp);
@@ -190,7 +197,7 @@ struct rr_outfile *rr_outfile_open(const char *path, const struct stat *protect,
 		if (!o->f)
 			close(fd);
 	} else {
-		o->f = scratch(NULL);
+		o->f = rr_scratch_file(NULL);
 	}
 	if (!o->f) {
 		rr_error_set(err, path, "cannot create a temporary file: %s", strerror(errno));
@@ -215,7 +222,7 @@ FILE *rr_outfile_spool(struct rr_outfile *o, struct rr_error *err)
 
 		dir = slash ? strndup(o->target, (size_t)(slash - o->target + 1)) : strdup(".");
 	}
-	f = scratch(dir);
+	f = rr_scratch_file(dir);
 	free(dir);
 	if (!f)
 		rr_error_set(err, o->path, "cannot create a temporary file: %s", strerror(errno));
@@ -303,8 +310,17 @@ void rr_outfile_abort(struct rr_outfile *o)
 int rr_write_file_atomic(const char *path, const char *text, size_t len,
 			 const struct stat *protect, struct rr_error *err)
 {
-	struct rr_outfile *o = rr_outfile_open(path, protect, err);
+	struct rr_outfile *o;
 
+	if (!strcmp(path, "-")) {	/* complete already: no scratch copy */
+		fflush(stdout);
+		if (write_all(STDOUT_FILENO, text, len)) {
+			rr_error_set(err, "<stdout>", "write failed: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	o = rr_outfile_open(path, protect, err);
 	if (!o)
 		return -1;
 	if (fwrite(text, 1, len, o->f) != len) {

@@ -373,13 +373,10 @@ static void plot_chunks(FILE *f, const struct rr_resolved_policy *policies,
 
 int rr_html_write(const struct rr_html *h, const struct rr_totals *t,
 		  const struct rr_resolved_policy *policies, const char *title,
-		  const char *path, const struct stat *protect, struct rr_error *err)
+		  const char *path, struct rr_outfile *out, struct rr_error *err)
 {
 	int np = h->np;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-	int ret;
+	FILE *f = rr_outfile_stream(out);
 
 	if (h->cgroup && !targets_cgroup(h)) {
 		char some[512] = "";
@@ -394,11 +391,6 @@ int rr_html_write(const struct rr_html *h, const struct rr_totals *t,
 			     "--html-cgroup %s: no policy made a scan target in that cgroup "
 			     "(%u cgroups have targets: %s%s)", h->cgroup, HASH_COUNT(h->cg),
 			     nr ? some : "none", n >= sizeof(some) ? "..." : "");
-		return -1;
-	}
-	f = open_memstream(&buf, &len);
-	if (!f) {
-		rr_error_set(err, path, "out of memory");
 		return -1;
 	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -427,12 +419,9 @@ int rr_html_write(const struct rr_html *h, const struct rr_totals *t,
 	plot_targets(f, policies, h, np);
 	plot_chunks(f, policies, h, np);
 	fputs("</body></html>\n", f);
-	if (fclose(f)) {
-		free(buf);
-		rr_error_set(err, path, "out of memory");
+	if (ferror(f)) {
+		rr_error_set(err, path, "write failed");
 		return -1;
 	}
-	ret = rr_write_file_atomic(path, buf, len, protect, err);
-	free(buf);
-	return ret;
+	return 0;
 }

@@ -24,7 +24,7 @@ struct rr_json_stream {
 	struct rr_outfile *out;
 	FILE *spool;
 	uint64_t episodes;
-	bool failed;
+	char *path;			/* -o's, for messages */
 	char *dump, *indented;		/* reused for every episode */
 	size_t dump_cap, indented_cap;
 };
@@ -38,7 +38,10 @@ struct rr_json_stream *rr_json_stream_open(const char *path, const struct stat *
 		rr_error_set(err, path, "out of memory");
 		return NULL;
 	}
-	s->out = rr_outfile_open(path, protect, err);
+	s->path = strdup(path);
+	s->out = s->path ? rr_outfile_open(path, protect, err) : NULL;
+	if (!s->path)
+		rr_error_set(err, path, "out of memory");
 	if (s->out)
 		s->spool = rr_outfile_spool(s->out, err);
 	if (!s->spool) {
@@ -102,9 +105,8 @@ int rr_json_stream_episode(struct rr_json_stream *s, const json_t *episode,
 {
 	errno = 0;
 	if (spool_episode(s, episode)) {
-		rr_error_set(err, "", "cannot write the temporary JSON spool: %s",
+		rr_error_set(err, s->path, "cannot write its temporary spool: %s",
 			     errno ? strerror(errno) : "out of memory");
-		s->failed = true;
 		return -1;
 	}
 	return 0;
@@ -126,20 +128,19 @@ static int copy_spool(struct rr_json_stream *s, FILE *to)
 int rr_json_stream_finish(struct rr_json_stream *s, json_t *doc, struct rr_error *err)
 {
 	FILE *f = rr_outfile_stream(s->out);
-	char *text = s->failed ? NULL : json_dumps(doc, FLAGS);
+	char *text = json_dumps(doc, FLAGS);
 	const char *at = text ? strstr(text, PLACEHOLDER) : NULL;
 	int ret = -1;
 
 	if (!at) {
-		if (!s->failed)
-			rr_error_set(err, "", "out of memory");
+		rr_error_set(err, s->path, "out of memory");
 		goto out;
 	}
 	at += strlen(PLACEHOLDER) - 1;	/* at the "]" */
 	if (fwrite(text, 1, (size_t)(at - text), f) != (size_t)(at - text) ||
 	    (s->episodes && (copy_spool(s, f) || fputs("\n  ", f) == EOF)) ||
 	    fputs(at, f) == EOF || fputc('\n', f) == EOF) {
-		rr_error_set(err, "", "cannot write the JSON document: %s", strerror(errno));
+		rr_error_set(err, s->path, "write failed: %s", strerror(errno));
 		goto out;
 	}
 	ret = rr_outfile_commit(s->out, err);
@@ -147,6 +148,24 @@ int rr_json_stream_finish(struct rr_json_stream *s, json_t *doc, struct rr_error
 out:
 	free(text);
 	rr_json_stream_abort(s);
+	return ret;
+}
+
+int rr_write_json(const char *path, const json_t *doc, const struct stat *protect,
+		  struct rr_error *err)
+{
+	char *text = json_dumps(doc, FLAGS);
+	size_t len;
+	int ret;
+
+	if (!text) {
+		rr_error_set(err, path, "out of memory");
+		return -1;
+	}
+	len = strlen(text);
+	text[len] = '\n';	/* (over the NUL: the length says where it ends) */
+	ret = rr_write_file_atomic(path, text, len + 1, protect, err);
+	free(text);
 	return ret;
 }
 
@@ -159,5 +178,6 @@ void rr_json_stream_abort(struct rr_json_stream *s)
 	rr_outfile_abort(s->out);
 	free(s->dump);
 	free(s->indented);
+	free(s->path);
 	free(s);
 }

@@ -110,6 +110,15 @@ int rr_json_stream_finish(struct rr_json_stream *s, json_t *doc, struct rr_error
 /* Drop the stream and its temporary files. */
 void rr_json_stream_abort(struct rr_json_stream *s);
 
+/**
+ * rr_write_json() - @doc as compare -o writes a document (2-space indent,
+ * ASCII, a newline at the end) to @path ("-": stdout) through
+ * rr_write_file_atomic(): nothing half-written on failure.
+ * Return: 0, or -1 with @err naming @path.
+ */
+int rr_write_json(const char *path, const json_t *doc, const struct stat *protect,
+		  struct rr_error *err);
+
 /* ---- --jsonl (jsonl.c): one JSON value a line ---- */
 
 /* Each returns 0, or -1 when @f failed.  The JSON values are borrowed: the
@@ -136,20 +145,23 @@ void rr_fidelity_print(const struct rr_fidelity *f, FILE *out);
 /* ---- --html (html.c) ---- */
 
 struct rr_html;
+struct rr_outfile;
 
 /* @cgroup: --html-cgroup, the cgroup of the targets plot, or NULL. */
 struct rr_html *rr_html_new(int nr_policies, const char *cgroup);
 /* Gather one episode's plot data.  Return 0, or -1 on ENOMEM. */
 int rr_html_note(struct rr_html *h, const struct rr_episode_diff *d);
 /**
- * rr_html_write() - write the page to @path
+ * rr_html_write() - write the page into @out (rr_outfile_open() of the
+ * --html path, opened before the replay so a bad path fails at once; the
+ * caller commits it)
  * @title: the input's name, for the heading.
- * Refuses to replace @protect (the input; may be NULL).  Return 0, or -1
- * with @err naming @path (or @title, for an --html-cgroup with no targets).
+ * Return 0, or -1 with @err naming @path (or @title, for an --html-cgroup
+ * with no targets).
  */
 int rr_html_write(const struct rr_html *h, const struct rr_totals *t,
 		  const struct rr_resolved_policy *policies, const char *title,
-		  const char *path, const struct stat *protect, struct rr_error *err);
+		  const char *path, struct rr_outfile *out, struct rr_error *err);
 void rr_html_free(struct rr_html *h);
 
 /* ---- files (atomic.c) ---- */
@@ -173,6 +185,9 @@ int rr_write_file_atomic(const char *path, const char *text, size_t len,
  * file on the same file system, for content assembled later.
  */
 struct rr_outfile;
+/* An unnamed scratch file ("w+") in @dir (NULL: $TMPDIR, or /tmp); NULL
+ * with errno on failure. */
+FILE *rr_scratch_file(const char *dir);
 struct rr_outfile *rr_outfile_open(const char *path, const struct stat *protect,
 				   struct rr_error *err);
 FILE *rr_outfile_stream(struct rr_outfile *o);

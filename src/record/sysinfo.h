@@ -3,7 +3,7 @@
  * What the recorder reads from the running system besides events
  * (docs/kernel-model.md §18): enum numbering of the memcg event items,
  * and a snapshot of every memory cgroup.  The snapshot is written into the
- * trace as marker lines (see src/record/markers.h), so the trace stays a
+ * trace as marker lines (see src/markers/markers.h), so the trace stays a
  * standard trace.dat and the data stays time-ordered with the events.
  */
 #ifndef RR_RECORD_SYSINFO_H

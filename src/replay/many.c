@@ -11,7 +11,6 @@
 
 #include "../common/cleanup.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +27,7 @@ struct slot {
 	int permille;			/* -1: not known (yet) */
 	int status;			/* SLOT_* below */
 	struct rr_error err;		/* when it failed */
+	struct rr_cleanup_shared temps;	/* its temporary files, while they exist */
 };
 
 enum { SLOT_WAITING, SLOT_RUNNING, SLOT_OK, SLOT_FAILED };
@@ -88,8 +88,8 @@ static void __attribute__((noreturn)) run_child(const struct rr_replay_opts *o, 
 static int start(const struct rr_replay_opts *o, struct slot *s, struct child *c,
 		 struct child *kids, int nr, struct rr_error *err)
 {
-	c->out = tmpfile();
-	c->errout = tmpfile();
+	c->out = rr_scratch_file(NULL);	/* ($TMPDIR, which tmpfile(3) ignores) */
+	c->errout = rr_scratch_file(NULL);
 	if (!c->out || !c->errout) {
 		rr_error_set(err, o->trace_path, "cannot make a scratch file: %s", strerror(errno));
 		drop_files(c);
@@ -107,6 +107,7 @@ static int start(const struct rr_replay_opts *o, struct slot *s, struct child *c
 	}
 	if (!c->pid) {
 		rr_cleanup_in_child();
+		rr_cleanup_share(&s->temps);
 		rr_cleanup_hold(false);
 		run_child(o, s, c, kids, nr);
 	}
@@ -115,36 +116,6 @@ static int start(const struct rr_replay_opts *o, struct slot *s, struct child *c
 	rr_cleanup_hold(false);
 	s->status = SLOT_RUNNING;
 	return 0;
-}
-
-/*
- * Remove what rr_outfile_open() makes beside @path ("PATH.tmp.XXXXXX", see
- * src/output/atomic.c) after the replay writing it was killed.  Only names
- * of exactly that shape, made by mkstemp(3), are touched.
- */
-static void remove_siblings(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
-	const char *base = slash ? slash + 1 : path;
-	size_t len = strlen(base);
-	struct dirent *e;
-	DIR *d = dir ? opendir(dir) : NULL;
-
-	while (d && (e = readdir(d))) {
-		char *name;
-
-		if (strncmp(e->d_name, base, len) || strncmp(e->d_name + len, ".tmp.", 5) ||
-		    strlen(e->d_name + len + 5) != 6)
-			continue;
-		if (asprintf(&name, "%s%s", slash ? dir : "", e->d_name) >= 0) {
-			unlink(name);
-			free(name);
-		}
-	}
-	if (d)
-		closedir(d);
-	free(dir);
 }
 
 /* Read the scratch file *@f into @t and close it: -1 when memory or the
@@ -229,8 +200,20 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 				next++;
 			}
 		}
-		/* (a progress line is redrawn every 100 ms: no blocking wait) */
-		pid = running ? waitpid(-1, &status, mo->progress ? WNOHANG : 0) : -1;
+		/* (reaped and forgotten with the stopping signals held: the
+		 * handler must not signal a pid that may be another's now) */
+		rr_cleanup_hold(true);
+		pid = running ? waitpid(-1, &status, WNOHANG) : -1;
+		if (pid > 0)
+			rr_cleanup_forget_pid(pid);
+		rr_cleanup_hold(false);
+		if (!pid && !mo->progress) {
+			/* nothing ended yet: wait for one, signals free */
+			siginfo_t si;
+
+			if (!waitid(P_ALL, 0, &si, WEXITED | WNOWAIT))
+				continue;
+		}
 		if (pid > 0) {
 			for (int i = 0; i < nr; i++) {
 				if (kids[i].pid != pid || slots[i].status != SLOT_RUNNING)
@@ -242,11 +225,9 @@ int rr_replay_many(const struct rr_replay_opts *opts, int nr, const struct rr_ma
 						     WIFSIGNALED(status) ? "the replay died of signal %d" :
 						     "the replay failed", WIFSIGNALED(status) ?
 						     WTERMSIG(status) : 0);
-				rr_cleanup_forget_pid(pid);
-				/* one killed (SIGKILL, the OOM killer) could not
-				 * remove the sibling of its -o file */
-				if (WIFSIGNALED(status) && opts[i].json_path)
-					remove_siblings(opts[i].json_path);
+				/* one killed outright (SIGKILL, the OOM killer)
+				 * could not remove its temporary files */
+				rr_cleanup_remove_shared(&slots[i].temps);
 				if ((slurp(&kids[i].out, &kids[i].out_text) |
 				     slurp(&kids[i].errout, &kids[i].err_text)) &&
 				    slots[i].status == SLOT_OK) {

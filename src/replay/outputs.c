@@ -2,10 +2,12 @@
 /*
  * Which renderer gets what, and when (the renderers themselves are in
  * src/output).  At the start: -o's file is checked and its spool opened,
- * the --jsonl header written.  Per episode: the listed ones go to the JSON
- * outputs, every replayed one to the --html bins.  At the end: the page
- * first (if it cannot be written, no JSON file is left either and --jsonl
- * does not write its last, summary, line), then the JSON document, the
+ * the --jsonl header written, --html's file checked and opened.  Per
+ * episode: the listed ones go to the JSON outputs, every replayed one to
+ * the --html bins.  At the end: the page is written into its temporary
+ * file (if it cannot be, no JSON file is left either and --jsonl does not
+ * write its last, summary, line), then the JSON document is put in place,
+ * then the page (if the JSON cannot be, the page is removed), then the
  * --jsonl tail, the table or the report.
  */
 #include "replay-local.h"
@@ -20,11 +22,14 @@ int rr_outputs_begin(struct replay *r)
 
 	r->have_in_st = !stat(o->trace_path, &r->in_st);
 	protect = r->have_in_st ? &r->in_st : NULL;
-	r->root = rr_json_root();
-	r->policies_json = rr_json_policies(r->policies, r->np);
-	if (!r->root || !r->policies_json) {
-		rr_error_set(r->err, "", "out of memory");
-		return -1;
+	/* (JSON only for the outputs that are JSON) */
+	if (o->json_path || o->jsonl || o->report_json) {
+		r->root = rr_json_root();
+		r->policies_json = rr_json_policies(r->policies, r->np);
+		if (!r->root || !r->policies_json) {
+			rr_error_set(r->err, "", "out of memory");
+			return -1;
+		}
 	}
 	if (o->json_path && !(r->json = rr_json_stream_open(o->json_path, protect, r->err)))
 		return -1;
@@ -33,8 +38,10 @@ int rr_outputs_begin(struct replay *r)
 		rr_error_set(r->err, "<stdout>", "write failed");
 		return -1;
 	}
+	if (o->html_path && !(r->html_out = rr_outfile_open(o->html_path, protect, r->err)))
+		return -1;
 	if (o->html_path && !(r->html = rr_html_new(r->np, o->html_cgroup))) {
-		rr_error_set(r->err, "", "out of memory");
+		rr_error_set(r->err, o->html_path, "out of memory");
 		return -1;
 	}
 	if (o->report && !(r->report = rr_report_new(o->report_json))) {
@@ -70,15 +77,15 @@ int rr_outputs_episode(struct replay *r, const struct rr_episode_diff *d)
 	return ret;
 }
 
-/* `report`: the report's tables or JSON on stdout. */
-static void print_report(struct replay *r, json_t *input, json_t *summary, json_t *fid,
-			 const struct rr_input_desc *in)
+/* `report`: the report's tables or JSON on stdout.  Return 0 or -1. */
+static int print_report(struct replay *r, json_t *input, json_t *summary, json_t *fid,
+			const struct rr_input_desc *in)
 {
 	json_t *assumed = json_object_get(input, "assumptions");
 
 	if (r->o->report_json) {
 		json_t *doc = json_object(), *rj;
-		char *text;
+		int ret;
 
 		json_object_set(doc, "schema_version", json_object_get(r->root, "schema_version"));
 		json_object_set(doc, "tool", json_object_get(r->root, "tool"));
@@ -89,12 +96,9 @@ static void print_report(struct replay *r, json_t *input, json_t *summary, json_
 		json_object_set(doc, "recorded", json_object_get(summary, "recorded"));
 		if (r->o->report_fidelity)
 			json_object_set(doc, "fidelity", fid);
-		text = json_dumps(doc, JSON_INDENT(2));
-		if (text)
-			printf("%s\n", text);
-		free(text);
+		ret = rr_write_json("-", doc, NULL, r->err);
 		json_decref(doc);
-		return;
+		return ret;
 	}
 	printf("%s: %s, kernel %s (%s)\n", r->o->trace_path,
 	       in->ti->format == RR_FORMAT_TEXT ? "text trace" : "trace.dat", in->kernel_release,
@@ -111,23 +115,28 @@ static void print_report(struct replay *r, json_t *input, json_t *summary, json_
 		putchar('\n');
 		rr_fidelity_print(&r->fidelity, stdout);
 	}
+	return 0;
 }
 
 int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 {
 	const struct rr_replay_opts *o = r->o;
-	json_t *input = rr_json_input(in), *summary, *fid;
+	/* the report's text lists the assumptions from the input object */
+	json_t *input = r->root || r->report ? rr_json_input(in) : NULL;
+	json_t *summary = NULL, *fid = NULL;
 	int ret = 0;
 
 	if (r->html && rr_html_write(r->html, &r->totals, r->policies, o->trace_path,
-				     o->html_path, r->have_in_st ? &r->in_st : NULL, r->err)) {
+				     o->html_path, r->html_out, r->err)) {
 		json_decref(input);
 		return -1;
 	}
-	summary = rr_json_summary(&r->totals, r->policies);
-	fid = r->has_recording ? rr_fidelity_json(&r->fidelity) : json_null();
+	if (r->root) {
+		summary = rr_json_summary(&r->totals, r->policies);
+		fid = r->has_recording ? rr_fidelity_json(&r->fidelity) : json_null();
+	}
 	if (r->json) {
-		json_t *doc = json_deep_copy(r->root);
+		json_t *doc = json_copy(r->root);	/* (its values are shared, not changed) */
 
 		json_object_set(doc, "input", input);
 		json_object_set(doc, "policies", r->policies_json);
@@ -139,6 +148,10 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 		r->json = NULL;
 		json_decref(doc);
 	}
+	if (!ret && r->html_out) {
+		ret = rr_outfile_commit(r->html_out, r->err);
+		r->html_out = NULL;
+	}
 	if (!ret && o->jsonl && rr_jsonl_tail(stdout, input, summary, fid)) {
 		rr_error_set(r->err, "<stdout>", "write failed");
 		ret = -1;
@@ -147,7 +160,7 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 		rr_table_print(stdout, &r->totals, r->policies,
 			       r->has_recording ? &r->fidelity : NULL, o->markdown);
 	if (!ret && r->report)
-		print_report(r, input, summary, fid, in);
+		ret = print_report(r, input, summary, fid, in);
 	json_decref(input);
 	json_decref(summary);
 	json_decref(fid);
@@ -160,6 +173,8 @@ void rr_outputs_free(struct replay *r)
 	r->json = NULL;
 	rr_html_free(r->html);
 	r->html = NULL;
+	rr_outfile_abort(r->html_out);
+	r->html_out = NULL;
 	rr_report_free(r->report);
 	r->report = NULL;
 	json_decref(r->root);

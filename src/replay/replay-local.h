@@ -43,6 +43,7 @@ struct replay {
 	json_t *root, *policies_json;
 	struct rr_json_stream *json;
 	struct rr_html *html;
+	struct rr_outfile *html_out;	/* its file, committed after the JSON */
 	struct rr_report *report;
 };
 

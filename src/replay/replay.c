@@ -60,18 +60,11 @@ int rr_replay_policies(struct replay *r)
 			return -1;
 		r->np++;
 	}
+	/* (rr_replay_check_policies() made sure it is one of them) */
 	r->baseline = 0;
-	if (o->baseline) {
-		r->baseline = -1;
-		for (int i = 0; i < r->np; i++)
-			if (!strcmp(r->policies[i].name, o->baseline))
-				r->baseline = i;
-		if (r->baseline < 0) {
-			rr_error_set(r->err, o->baseline,
-				     "--baseline names a policy that is not compared (add it with -p)");
-			return -1;
-		}
-	}
+	for (int i = 0; o->baseline && i < r->np; i++)
+		if (!strcmp(r->policies[i].name, o->baseline))
+			r->baseline = i;
 	return 0;
 }
 
@@ -428,7 +421,12 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_error *err)
 	}
 	r->o = opts;
 	r->err = err;
-	r->offline_delay_ns = opts->offline_delay_ns ? opts->offline_delay_ns :
+	/* what is wrong with the options shows before any input is read */
+	if (rr_replay_check_policies(opts, err)) {
+		free(r);
+		return -1;
+	}
+	r->offline_delay_ns = opts->offline_delay_given ? opts->offline_delay_ns :
 			      RR_DEFAULT_OFFLINE_DELAY_NS;
 	r->progress_mask = (1ull << (opts->progress_log2 > 0 && opts->progress_log2 <= 30 ?
 				     opts->progress_log2 : 20)) - 1;

@@ -28,7 +28,8 @@ struct rr_replay_opts {
 	int nr_specs;
 	const char *kernel_release;	/* --kernel, or NULL: from the trace */
 	int swap_present;		/* --swap yes/no, -1: infer */
-	uint64_t offline_delay_ns;	/* rmdir -> offline assumption; 0: default */
+	uint64_t offline_delay_ns;	/* rmdir -> offline assumption, when */
+	bool offline_delay_given;	/* ... given; else RR_DEFAULT_OFFLINE_DELAY_NS */
 	/* report: assume the newest modelled kernel when the trace does not
 	 * name one (old text traces) instead of failing */
 	bool release_may_be_assumed;

@@ -6,8 +6,6 @@
  */
 #include "scenario.h"
 
-#include <uthash.h>
-
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,13 +125,15 @@ static int index_cgroup(struct rr_scenario *sc, int i)
 		return -1;
 	p->index = i;
 	HASH_ADD_KEYPTR(hh, sc->by_path, cg->path, strlen(cg->path), p);
-	cg->first_child = cg->next_sibling = -1;
+	cg->first_child = cg->next_sibling = cg->last_child = -1;
 	if (cg->parent >= 0) {	/* appended: siblings stay in list order */
-		int *at = &sc->cgroups[cg->parent].first_child;
+		struct rr_scenario_cgroup *parent = &sc->cgroups[cg->parent];
 
-		while (*at >= 0)
-			at = &sc->cgroups[*at].next_sibling;
-		*at = i;
+		if (parent->last_child >= 0)
+			sc->cgroups[parent->last_child].next_sibling = i;
+		else
+			parent->first_child = i;
+		parent->last_child = i;
 	}
 	return 0;
 }

@@ -20,6 +20,7 @@ struct rr_scenario_cgroup {
 	char *path;			/* "/", "/a", "/a/b" */
 	int parent;			/* index, -1 for "/" */
 	int first_child, next_sibling;	/* indices, -1 none; list order */
+	int last_child;			/* (appending stays O(1)) */
 	bool online;
 	int swappiness;
 	uint64_t lru_pages[RR_NR_LRU];	/* enum lru_list order */

@@ -843,6 +843,7 @@ static int spool(const char *path, char *out, size_t outsz, struct rr_error *err
 	}
 	rr_cleanup_add_path(out);	/* removed if a signal stops us */
 	fd = mkstemp(out);
+	rr_cleanup_path_made(out);
 	if (fd < 0) {
 		rr_error_set(err, path, "cannot make a temporary copy in %s: %s",
 			     dir && *dir ? dir : "/tmp", strerror(errno));

@@ -81,4 +81,25 @@ fi
 check_fails "unknown command" 2 "'frobnicate' is not a command" "$RR" frobnicate
 check_fails "no command" 2 "usage: reclaim-replay" "$RR"
 
+# a file size limit: an error naming -o's file, exit 1, nothing left (the
+# process was killed by SIGXFSZ with its temporary file behind; and the
+# error named no file)
+mkdir -p "$TMP/fsz"
+(ulimit -f 20; "$RR" compare -q "$TOP/traces/anon-swap.dat" -o "$TMP/fsz/x.json" >/dev/null 2>"$TMP/fsz.err")
+check_eq "ulimit -f: exit 1, nothing left" "1 " "$? $(ls -A "$TMP/fsz")"
+check "  and the error names the file" grep -q "fsz/x.json: cannot write its temporary spool: File too large" "$TMP/fsz.err"
+
+check_fails "report --json onto a full device: exit 1, said" 1 \
+	"<stdout>: write failed: No space left on device" \
+	sh -c "'$RR' report --json '$trace' >/dev/full"
+
+# a policy that cannot load fails before the input is read: a pipe whose
+# writer is still to write is not waited for (it was, whole, first)
+mkfifo "$TMP/early.fifo"
+sleep 30 >"$TMP/early.fifo" &
+at_exit "kill $! 2>/dev/null"
+timeout 10 "$RR" compare -q -p ./nosuch.so "$TMP/early.fifo" >/dev/null 2>"$TMP/early.err"
+check_eq "-p ./nosuch.so with a pipe that is still open: exit 1 at once" 1 "$?"
+check "  and the error names the plug-in" grep -q "nosuch.so: cannot load policy" "$TMP/early.err"
+
 finish

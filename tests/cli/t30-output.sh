@@ -117,4 +117,7 @@ else
 		--leak-check=full "$RR" compare -q "$TOP/traces/extract-file-limit.dat" -o "$TMP/vg.json"
 fi
 
+check_eq "--offline-delay-ms 0 is said as 0 (it was 1e-06: 1 ns stood for 0)" 0 \
+	"$("$RR" compare -q "$TOP/traces/offline-child.dat" --offline-delay-ms 0 -o - | jq .input.offline_delay_ms_assumed)"
+
 finish

@@ -131,4 +131,14 @@ else
 	fi
 fi
 
+# the page and the JSON go in place together: when the JSON cannot be
+# written (here a full device), no page is left either (it was, before)
+"$RR" compare -q "$TOP/scenarios/gavin-thresholds.json" -o /dev/full --html "$TMP/full.html" \
+	>/dev/null 2>&1
+check_eq "-o fails: exit 1 and no page left" "1 no" "$? $(test -e "$TMP/full.html" && echo yes || echo no)"
+check "  nor its temporary file" sh -c "! ls '$TMP'/full.html.tmp.* 2>/dev/null"
+# a page that cannot be written fails before the replay, naming it
+check_fails "--html into a missing directory fails at once" 1 "nodir/p.html: cannot create" \
+	"$RR" compare -q "$TOP/traces/anon-swap.dat" --html "$TMP/nodir/p.html"
+
 finish

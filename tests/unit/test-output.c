@@ -408,6 +408,7 @@ static void test_html(void)
 	char dir[] = "/tmp/rr-unit-html.XXXXXX", path[64];
 	struct rr_error err = { "", "" };
 	char *page, *p;
+	struct rr_outfile *out;
 	int points = 0;
 
 	setup_policies();
@@ -431,7 +432,10 @@ static void test_html(void)
 		rr_diff_episode_free(&d);
 		free_results(res);
 	}
-	CU_ASSERT_EQUAL(rr_html_write(h, &t, policies, "t.dat", path, NULL, &err), 0);
+	out = rr_outfile_open(path, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(rr_html_write(h, &t, policies, "t.dat", path, out, &err), 0);
+	CU_ASSERT_EQUAL(rr_outfile_commit(out, &err), 0);
 	page = slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(page);
 	/* the first plot's y axis tops at the larger total: 3000 x 80 pages */
