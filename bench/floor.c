@@ -52,8 +52,15 @@ int main(int argc, char **argv)
 	}
 	hs[nh++] = h;
 	n = tracecmd_buffer_instances(h);
-	for (int i = 0; i < n && nh < 64; i++)
-		hs[nh++] = tracecmd_buffer_instance_handle(h, i);
+	for (int i = 0; i < n && nh < 64; i++) {
+		hs[nh] = tracecmd_buffer_instance_handle(h, i);
+		if (!hs[nh]) {
+			fprintf(stderr, "floor: %s: cannot read buffer instance %d\n", argv[1], i);
+			return 1;
+		}
+		nh++;
+	}
+	/* (the instances share the top buffer's event formats, its tep) */
 	ev = tep_find_event_by_name(tracecmd_get_tep(h), "memcg", "mod_memcg_lruvec_state");
 	if (ev) {
 		c.id = ev->id;

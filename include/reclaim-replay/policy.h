@@ -127,7 +127,8 @@ enum rr_policy_episode_kind {
  * @nr_to_reclaim_pages: what the episode asks for: the memory.reclaim
  *                  request for a proactive one, else the nr_pages passed to
  *                  reclaim (inferred from the trace where it is not traced).
- * @root_memcg_id:  cgroup id of the reclaim root; 0 unknown.
+ * @root_memcg_id:  cgroup id (kernfs inode number) of the reclaim root; in
+ *                  a scenario, the number the host gave its cgroup.
  * @start_ns:       when it began, in trace time (0 in scenarios).
  * Since version 2.
  */
@@ -147,9 +148,12 @@ struct rr_episode_args {
  * @id:                as in rr_episode_args.
  * @nr_scanned_pages:  pages taken off the inactive lists.
  * @nr_reclaimed_pages: pages reclaimed.
- * @nr_calls:          try_to_free_mem_cgroup_pages() calls made.
- * @lowest_priority:   the lowest priority reached, 0..12.
- * @eagain:            memory.reclaim gave up with -EAGAIN.
+ * @nr_calls:          try_to_free_mem_cgroup_pages() calls made (1 for a
+ *                     limit episode, one per chunk for a proactive one).
+ * @lowest_priority:   the lowest priority reached, 0..12 (12: none lower
+ *                     than the first, DEF_PRIORITY).
+ * @eagain:            proactive episodes only: memory_reclaim() gave up
+ *                     with -EAGAIN (its retry budget ran out); false else.
  * Since version 2.
  */
 struct rr_episode_end_args {
@@ -172,12 +176,20 @@ struct rr_episode_end_args {
  * @page_size_bytes: PAGE_SIZE of the replayed kernel, e.g. 4096.
  * @policy_name:    the spec the policy was loaded with, for messages.
  * @log:            print one line on standard error, prefixed with the
- *                  policy's name; for diagnostics, not for results.
- * @set_error:      say why init_host (or a hook) returned an error; the host
- *                  shows the text in its error message instead of strerror().
+ *                  policy's name; for diagnostics, not for results.  At
+ *                  most about 1000 bytes are shown (cut with "..."), and
+ *                  control characters (newlines too) appear as \xNN.
+ *                  Callable from init_host on, until fini returns.
+ * @set_error:      say why init_host (or a hook) is about to return an
+ *                  error; the host shows the text (at most 255 bytes, cut
+ *                  with "...", control characters as \xNN) in its error
+ *                  message instead of strerror().  The last text set is
+ *                  the one shown.
  * @base_scan_fract_target, @base_proactive_chunk: the decision the base
  *                  policy (the chain before this one; in the end "kernel")
- *                  takes for the same arguments.  Same contract as the hooks.
+ *                  takes for the same arguments.  Same contract as the
+ *                  hooks; callable from init_host on.  -ENOSYS only for the
+ *                  kernel policy itself, which has no base.
  * @host_data:      the host's; do not touch.
  */
 struct rr_host {
@@ -240,12 +252,19 @@ struct rr_host {
  *         base_* decisions from a hook).  On a refusal, call
  *         host->set_error() to say which key or value is wrong.
  * @episode_begin: optional (v2).  Called before the policy's replay of each
- *         episode, with what the episode asks for.  For a stateful
- *         controller (a senpai-style memory.reclaim driver); the decision
- *         hooks that follow belong to this episode.
- * @episode_end: optional (v2).  Called after it, with what the replay did.
- *         Unlike decision hooks, the episode hooks of every component of a
- *         '+' composition are called, in order.
+ *         episode, with what the episode asks for: the entry of
+ *         try_to_free_mem_cgroup_pages(), mem_cgroup_shrink_node(),
+ *         try_to_free_pages() or memory_reclaim() (see @kind).  For a
+ *         stateful controller (a senpai-style memory.reclaim driver); the
+ *         decision hooks that follow belong to this episode.  Only
+ *         episodes the host replays reach it (not MGLRU ones, nor those
+ *         whose reclaim root is not known): ids may have gaps.
+ * @episode_end: optional (v2).  Called after it, with what the replay did
+ *         (the function's return).  Unlike decision hooks, the episode
+ *         hooks of every component of a '+' composition are called, in
+ *         order.  Either returning non-zero (a negative errno) stops the
+ *         replay with an error naming the policy and the hook, and the
+ *         text of set_error() if any; no output file is written.
  */
 struct rr_policy {
 	/* since version 1 */
@@ -283,7 +302,11 @@ struct rr_policy {
  */
 typedef const struct rr_policy *(*rr_policy_entry_fn)(void);
 
-/* Helpers for policy authors: the two kernel divisions of get_scan_count(). */
+/*
+ * Helpers for policy authors: the two kernel divisions of get_scan_count().
+ * @d > 0 (a SCAN_FRACT denominator is); for the round-up, @n + @d - 1 must
+ * not pass 2^64, which the host's arguments (scan_pages * fraction) do not.
+ */
 static inline uint64_t rr_div_floor(uint64_t n, uint64_t d)
 {
 	return n / d;

@@ -54,7 +54,7 @@ static int show_spec(const char *spec)
 
 		hooks_of(c, hooks, sizeof(hooks));
 		printf("  component %d: %-16s ABI v%u, sets %s\n", i + 1, c->name,
-		       p.comp[i].abi_version, hooks);
+		       p.comp[i].policy->abi_version, hooks);
 	}
 	for (int h = 0; h < RR_NR_HOOKS; h++)
 		if (rr_hooks[h].kind == RR_HOOK_DECISION)

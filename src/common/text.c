@@ -63,32 +63,46 @@ char *rr_utf8_dup(const char *s, size_t len)
 	return out;
 }
 
-static size_t escaped_len(unsigned char c)
+/* How many bytes of @p make one unit (a C1 control is the two bytes of
+ * its UTF-8 form), and how long it is once written: escaped "\xNN" per
+ * byte for a C0 control, DEL and a C1 control, else as is. */
+static size_t unit(const unsigned char *p, size_t *written)
 {
-	return c < 0x20 || c == 0x7f ? 4 : 1;
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+		*written = 8;
+		return 2;
+	}
+	*written = p[0] < 0x20 || p[0] == 0x7f ? 4 : 1;
+	return 1;
 }
 
-void rr_one_line(char *dst, size_t cap, const char *src, int src_truncated)
+void rr_one_line(char *dst, size_t cap, const char *text, int src_truncated)
 {
 	static const char dots[] = "...";
-	size_t o = 0, whole = 0, room;
+	/* invalid UTF-8 escaped first: what is left is whole characters */
+	char *valid = rr_utf8_dup(text, strlen(text));
+	const unsigned char *p = (const unsigned char *)(valid ? valid : "(out of memory)");
+	size_t o = 0, whole = 0, room, n, w;
 
-	for (const char *p = src; *p; p++)
-		whole += escaped_len((unsigned char)*p);
+	for (const unsigned char *q = p; *q; q += n) {
+		n = unit(q, &w);
+		whole += w;
+	}
 	/* all of it, or as much as leaves room for "...\0" */
 	room = !src_truncated && whole < cap ? cap - 1 : cap - sizeof(dots);
-	for (; *src; src++) {
-		unsigned char c = (unsigned char)*src;
-
-		if (o + escaped_len(c) > room)
+	for (; *p; p += n) {
+		n = unit(p, &w);
+		if (o + w > room)
 			break;
-		if (escaped_len(c) == 4)
-			o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", c);
+		if (w == 1)
+			dst[o++] = (char)*p;
 		else
-			dst[o++] = (char)c;
+			for (size_t k = 0; k < n; k++)
+				o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", p[k]);
 	}
-	if (*src || src_truncated)
+	if (*p || src_truncated)
 		memcpy(dst + o, dots, sizeof(dots));
 	else
 		dst[o] = 0;
+	free(valid);
 }

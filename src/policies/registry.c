@@ -118,9 +118,8 @@ static void host_log(const struct rr_host *host, const char *fmt, ...)
 static void host_set_error(const struct rr_host *host, const char *fmt, ...)
 {
 	struct rr_component *c = host->host_data;
-	va_list ap;
-
 	char raw[1024];
+	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
@@ -169,7 +168,6 @@ static void host_init(struct rr_component *c, const struct rr_kernel_model *km,
 		.base_proactive_chunk = host_base_chunk,
 		.host_data = c,
 	};
-	c->spec = spec;
 	c->error[0] = 0;
 }
 
@@ -203,7 +201,6 @@ static int add_component(struct resolve_ctx *x, const struct rr_policy *pol, voi
 	c = &out->comp[i];
 	memset(c, 0, sizeof(*c));
 	c->policy = pol;
-	c->abi_version = pol->abi_version;
 	c->dl = dl;
 	host_init(c, x->km, x->page_size_bytes, out->name);
 	for (int h = 0; h < RR_NR_HOOKS; h++)

@@ -69,7 +69,6 @@ struct rr_resolved_policy;
 /* One component of a spec, with the host context it was given (v2). */
 struct rr_component {
 	const struct rr_policy *policy;
-	uint32_t abi_version;		/* the table's */
 	void *priv;
 	void *dl;			/* dlopen() handle, or NULL for a built-in */
 	struct rr_host host;		/* host->host_data points here */
@@ -77,7 +76,6 @@ struct rr_component {
 	struct rr_resolved_hook base[RR_NR_HOOKS];
 	char error[256];		/* set_error() text, "" none */
 	bool started;			/* init ran and succeeded: fini is due */
-	const char *spec;		/* the resolved policy's name, for messages */
 };
 
 /* One resolved policy: every decision hook set.  It holds pointers into

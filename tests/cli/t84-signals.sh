@@ -90,7 +90,7 @@ if ldd "$RR" 2>/dev/null | grep -q libasan; then
 	skip "a faulting plug-in's clean-up: $RR is built with AddressSanitizer"
 else
 	mkdir -p "$TMP/segv"
-	("$RR" compare -q -p "$SEGV" "$TOP/traces/file-limit.dat" -o "$TMP/segv/x.json" \
+	(ulimit -c 0; "$RR" compare -q -p "$SEGV" "$TOP/traces/file-limit.dat" -o "$TMP/segv/x.json" \
 		>/dev/null 2>&1; exit $?) 2>/dev/null
 	check_eq "a plug-in's SIGSEGV: 139, nothing left beside -o" "139 " "$? $(ls -A "$TMP/segv")"
 fi

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Test plug-in: its first episode_begin sleeps for a minute, so a test can
- * stop a replay that is under way (its -o file begun) with a signal.
+ * Test plug-in: episode_begin sleeps for a minute (the first call is as
+ * far as a test lets it get), so a test can stop a replay that is under
+ * way (its -o file begun) with a signal.
  */
 #include <unistd.h>
 

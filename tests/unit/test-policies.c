@@ -176,11 +176,14 @@ static void test_abi_versions(void)
 	struct rr_error err;
 	char path[512];
 
+#if defined(__x86_64__)
+	/* (the kept binary is x86-64 code: elsewhere ceil-file-v1.so below,
+	 * built here against the same header, stands for it) */
 	/* round to nearest: 3 * 60 / 201 = 0.9 -> 1 (floor would give 0) */
 	CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(&p, "tests/plugins/abi-v1/round-nearest-v1.so",
 						&km618, 4096, &err), 0);
 	CU_ASSERT_EQUAL(p.nr_components, 2);
-	CU_ASSERT_EQUAL(p.comp[1].abi_version, 1);
+	CU_ASSERT_EQUAL(p.comp[1].policy->abi_version, 1);
 	CU_ASSERT_STRING_EQUAL(p.hook[RR_HOOK_SCAN_FRACT_TARGET].from, "round-nearest");
 	CU_ASSERT_STRING_EQUAL(p.hook[RR_HOOK_PROACTIVE_CHUNK].from, "kernel");
 	CU_ASSERT_EQUAL(fract(&p, 3, true, 0), 1);
@@ -192,10 +195,13 @@ static void test_abi_versions(void)
 	CU_ASSERT_EQUAL(fract(&p, 3, true, 0), 0);
 	CU_ASSERT_EQUAL(fract(&p, 3, false, 0), 1);
 	rr_policy_release(&p);
+#else
+	fprintf(stderr, "\n*** SKIP round-nearest-v1.so: an x86-64 binary ***\n");
+#endif
 
 	plugin_path(path, sizeof(path), "ceil-file-v1.so");
 	CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(&p, path, &km618, 4096, &err), 0);
-	CU_ASSERT_EQUAL(p.comp[1].abi_version, 1);
+	CU_ASSERT_EQUAL(p.comp[1].policy->abi_version, 1);
 	CU_ASSERT_EQUAL(fract(&p, 3, true, 2), 1);
 	CU_ASSERT_EQUAL(fract(&p, 3, true, 0), 0);
 	rr_policy_release(&p);
@@ -227,7 +233,7 @@ static void test_host_context(void)
 	snprintf(path, sizeof(path), "%s/../../examples/senpai-chunk.so",
 		 dir ? dir : "build/tests/plugins");
 	CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(&p, path, &km618, 4096, &err), 0);
-	CU_ASSERT_EQUAL(p.comp[1].abi_version, 2);
+	CU_ASSERT_EQUAL(p.comp[1].policy->abi_version, 2);
 	CU_ASSERT_STRING_EQUAL(p.comp[1].host.kernel_release, "6.18.44");
 	CU_ASSERT_EQUAL(p.comp[1].host.page_size_bytes, 4096);
 	/* step 128 under the kernel's 1000 / 4 = 250 */

@@ -36,6 +36,11 @@ static void test_one_line(void)
 	CU_ASSERT_STRING_EQUAL(buf, "short...");
 	rr_one_line(buf, sizeof(buf), "\n\n\n\n", 0);	/* an escape is never cut */
 	CU_ASSERT_STRING_EQUAL(buf, "\\x0a\\x0a\\x0a...");
+	/* a C1 control (CSI, U+009B) and invalid UTF-8 are escaped too */
+	rr_one_line(buf, sizeof(buf), "a\xc2\x9b" "1m", 0);
+	CU_ASSERT_STRING_EQUAL(buf, "a\\xc2\\x9b1m");
+	rr_one_line(buf, sizeof(buf), "\xff\xc3\xa9", 0);	/* a stray byte, then é */
+	CU_ASSERT_STRING_EQUAL(buf, "\\xff\xc3\xa9");
 }
 
 static void test_symbols(void)
