@@ -167,6 +167,7 @@ struct rr_builder_stats {
 	bool meta_seen;			/* the "meta" marker */
 	int swap_from_meta;		/* -1 unknown, 0 no swap, 1 swap */
 	uint64_t snapshot_memcgs;	/* memcgs in the start snapshot */
+	uint64_t snapshot_protected;	/* snapshot lines with memory.min/low > 0 */
 	char kernel_release[64];	/* from the meta marker */
 };
 const struct rr_builder_stats *rr_builder_stats(const struct rr_builder *b);

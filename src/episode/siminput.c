@@ -13,6 +13,7 @@
 struct walk_ctx {
 	const struct rr_episode *ep;
 	uint64_t offline_delay_ns;
+	unsigned int page_shift;
 	struct rr_sim_memcg *out;
 	size_t n, cap;
 };
@@ -45,6 +46,16 @@ static int preorder(struct walk_ctx *w, const struct rr_memcg *m, int parent)
 	sm->swappiness = v->swappiness;
 	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
 		sm->lru_pages[l] = rr_vals_lru_pages(v, l);
+	sm->unevictable_pages = rr_vals_lru_pages(v, RR_LRU_UNEVICTABLE);
+	/* memory.min/low as a snapshot gave them (v2; -1 unknown): for a child
+	 * of the reclaim root they are its effective protection (emin/elow,
+	 * mem_cgroup_calculate_protection()); deeper, the kernel shares the
+	 * parent's out, which is not modelled: no protection is assumed there
+	 * (docs/kernel-model.md 22.2) */
+	if (parent == 0) {
+		sm->min_pages = m->min_bytes > 0 ? (uint64_t)m->min_bytes >> w->page_shift : 0;
+		sm->low_pages = m->low_bytes > 0 ? (uint64_t)m->low_bytes >> w->page_shift : 0;
+	}
 	rr_memcg_rstat_lru(m, w->ep->epoch, sm->rstat_lru_pages);
 	for (int i = 0; i < m->nr_children; i++)
 		if (preorder(w, m->children[i], me))
@@ -155,7 +166,8 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 	const struct rr_memcg *root = ep->root_memcg_id ?
 				      rr_state_find(st, ep->root_memcg_id) : NULL;
 	const struct rr_memcg_vals *rv;
-	struct walk_ctx w = { .ep = ep, .offline_delay_ns = offline_delay_ns };
+	struct walk_ctx w = { .ep = ep, .offline_delay_ns = offline_delay_ns,
+			      .page_shift = page_shift };
 	struct id_index *index = NULL;
 	struct acc *acc = NULL;
 	size_t *owner = NULL, nb = 0, no = 0;

@@ -61,6 +61,8 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
 	m->min_bytes = mc->min_bytes;
 	m->low_bytes = mc->low_bytes;
 	m->snapshotted = true;
+	if (mc->min_bytes > 0 || mc->low_bytes > 0)
+		b->stats.snapshot_protected++;
 	if (m->limit_bytes > (1LL << 60))
 		m->limit_bytes = -1;	/* v1 "unlimited" is a huge number */
 	if (b->in_snapshot != 1)

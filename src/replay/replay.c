@@ -288,6 +288,12 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 	ASSUME("nr_to_reclaim inferred per episode from where reclaim stopped "
 	       "(docs/kernel-model.md section 8.2)");
 	ASSUME("one NUMA node modelled");
+	if (bs->snapshot_protected)
+		ASSUME("memory.min/low: a child of the reclaim root is protected by its "
+		       "snapshot's values, deeper memcgs are not (docs/kernel-model.md "
+		       "section 22.2)");
+	ASSUME("may_swap is true for every limit episode (a v1 memsw limit that clears it "
+	       "is not in the trace)");
 	if (ti->nr_missed_events)
 		ASSUME("the ring buffer lost events: sizes after the loss are inexact");
 #undef ASSUME

@@ -22,6 +22,8 @@ struct seen {
 	uint64_t snap_lru[MAX_EPISODES][4];	/* of the root, at the start */
 	size_t walk_n[MAX_EPISODES];		/* memcgs of the walk */
 	uint64_t walk_lru[MAX_EPISODES][4][4];	/* their sizes at the start */
+	uint64_t walk_min[MAX_EPISODES][4], walk_low[MAX_EPISODES][4], walk_unev[MAX_EPISODES][4];
+	uint64_t walk_id[MAX_EPISODES][4];
 };
 
 static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
@@ -42,8 +44,13 @@ static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	if (!rr_episode_sim_input(ep, st, &km, 12, 25000000, &in, &err)) {
 		memcpy(s->snap_lru[s->n], in.memcgs[0].lru_pages, sizeof(s->snap_lru[0]));
 		s->walk_n[s->n] = in.nr_memcgs;
-		for (size_t k = 0; k < in.nr_memcgs && k < 4; k++)
+		for (size_t k = 0; k < in.nr_memcgs && k < 4; k++) {
 			memcpy(s->walk_lru[s->n][k], in.memcgs[k].lru_pages, sizeof(s->walk_lru[0][0]));
+			s->walk_id[s->n][k] = in.memcgs[k].id;
+			s->walk_min[s->n][k] = in.memcgs[k].min_pages;
+			s->walk_low[s->n][k] = in.memcgs[k].low_pages;
+			s->walk_unev[s->n][k] = in.memcgs[k].unevictable_pages;
+		}
 		rr_episode_sim_input_free(&in);
 	}
 	s->n++;
@@ -314,6 +321,50 @@ static void test_markers(void)
  * though deltas, a new memcg and a second episode came while it ran
  * (state.h epochs).
  */
+/*
+ * memory.min/low of a snapshot reach the simulator for the children of the
+ * reclaim root, where they are the effective protection; deeper ones are
+ * not modelled (0).  Unevictable pages count in the usage.  (Trace replays
+ * had no protection and no unevictable pages before.)
+ */
+static void test_protection(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+
+	marker_ev(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
+		     "swap_total_kb=1024 vm_swappiness=60");
+	marker_ev(b, "reclaim-replay: snapshot begin when=start");
+	marker_ev(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_file=0 "
+		     "min_bytes=0 low_bytes=0 path=/");
+	marker_ev(b, "reclaim-replay: memcg id=20 level=1 swappiness=60 inactive_file=1000 "
+		     "unevictable=7 min_bytes=409600 low_bytes=8192 path=/a");
+	marker_ev(b, "reclaim-replay: memcg id=30 level=2 swappiness=60 inactive_file=2000 "
+		     "min_bytes=4096 low_bytes=-1 path=/a/b");
+	marker_ev(b, "reclaim-replay: memcg id=40 level=1 swappiness=60 inactive_file=3000 "
+		     "min_bytes=-1 low_bytes=-1 path=/c");
+	marker_ev(b, "reclaim-replay: snapshot end when=start cgroups=4");
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	batch(b, 30, 2, 32, 32, 32, 12);
+	batch(b, 40, 2, 32, 32, 32, 12);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 64 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_EQUAL_FATAL(s.walk_n[0], 4);
+	/* pre-order: /, /a, /a/b, /c */
+	CU_ASSERT_EQUAL(s.walk_id[0][1], 20);
+	CU_ASSERT_EQUAL(s.walk_min[0][1], 100);		/* 409600 >> 12 */
+	CU_ASSERT_EQUAL(s.walk_low[0][1], 2);
+	CU_ASSERT_EQUAL(s.walk_unev[0][1], 7);
+	CU_ASSERT_EQUAL(s.walk_id[0][2], 30);
+	CU_ASSERT_EQUAL(s.walk_min[0][2], 0);		/* deeper: not modelled */
+	CU_ASSERT_EQUAL(s.walk_id[0][3], 40);
+	CU_ASSERT_EQUAL(s.walk_min[0][3], 0);		/* -1: unknown */
+	CU_ASSERT_EQUAL(s.walk_low[0][3], 0);
+	/* /a and /a/b have protection: the replay says what it assumes */
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->snapshot_protected, 2);
+	rr_builder_free(b);
+}
+
 static void test_start_state(void)
 {
 	struct seen s;
@@ -457,6 +508,7 @@ int register_builder_tests(void)
 	CU_pSuite s = CU_add_suite("builder", NULL, NULL);
 
 	if (!s || !CU_add_test(s, "refault cost by release", test_refault_cost) ||
+	    !CU_add_test(s, "memory.min/low and unevictable of a snapshot", test_protection) ||
 	    !CU_add_test(s, "attribution, root, v1 hierarchy", test_attribution_and_root) ||
 	    !CU_add_test(s, "nr_to_reclaim from checkpoints", test_nr_to_reclaim_inference) ||
 	    !CU_add_test(s, "nr_to_reclaim from rounds inside a call", test_nr_to_reclaim_rounds) ||
