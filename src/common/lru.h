@@ -50,12 +50,6 @@ static inline bool rr_lru_is_evictable(int lru)
 	return lru >= RR_LRU_INACTIVE_ANON && lru < RR_NR_EVICTABLE_LRU;
 }
 
-/* The inactive list of @type (LRU_BASE + LRU_FILE * type). */
-static inline int rr_lru_inactive(int type)
-{
-	return type == RR_LRU_FILE ? RR_LRU_INACTIVE_FILE : RR_LRU_INACTIVE_ANON;
-}
-
 /* enum lru_list names as the isolate event prints them: inactive_anon,
  * active_anon, inactive_file, active_file, unevictable. */
 extern const char *const rr_lru_names[RR_NR_LRU];

@@ -35,7 +35,6 @@ void rr_state_init(struct rr_state *st)
 	st->items.workingset_activate[RR_LRU_FILE] = 13;
 	st->items.workingset_restore[RR_LRU_ANON] = 14;
 	st->items.workingset_restore[RR_LRU_FILE] = 15;
-	st->cost_fractions = true;
 	st->cost_rotations_x32 = true;
 	st->cost_zero_returns = true;
 }
@@ -533,11 +532,8 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 			m->v.rstat_valid = true;
 			m->created_ns = ev->ts_ns ? ev->ts_ns : 1;
 		}
-		m->level = ev->cgroup_level;
 		v = rr_memcg_mut(st, m);
 		v->online = true;
-		if (m->parent)
-			v->swappiness = m->parent->v.swappiness;
 		if (set_path(st, m, ev->str, (size_t)ev->str_len))
 			return -1;
 		if (m->parent)	/* v1: inherited from the parent at creation */

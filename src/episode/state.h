@@ -81,7 +81,6 @@ struct rr_memcg_version {
 struct rr_memcg {
 	uint64_t id;			/* cgroup_id(): the kernfs id */
 	char *path;			/* "/a/b", or "memcg_id=N" if never named */
-	int level;
 	struct rr_memcg *parent;
 	struct rr_memcg **children;	/* sorted by id (creation order) */
 	int nr_children, cap_children;
@@ -111,8 +110,6 @@ struct rr_memcg {
 	UT_hash_handle hh_path;		/* by path, named memcgs only */
 };
 
-#define RR_MAX_OPEN_EPOCHS 4096
-
 struct rr_state {
 	struct rr_memcg *by_id;
 	struct rr_memcg *by_path;
@@ -121,7 +118,7 @@ struct rr_state {
 	int memory_root;		/* cgroup hierarchy id of memcg, -1 unknown;
 					 * cgroup events of other hierarchies are ignored */
 	struct rr_item_map items;
-	bool cost_zero_returns, cost_rotations_x32, cost_fractions;
+	bool cost_zero_returns, cost_rotations_x32;
 	int default_swappiness;
 	uint64_t nr_flushes;
 	unsigned int nr_memcgs;

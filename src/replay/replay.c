@@ -381,7 +381,6 @@ static int replay_trace(struct replay *r)
 	}
 	st = rr_builder_state(r->builder);
 	r->names = st;
-	st->cost_fractions = r->km.cost_fractions;
 	st->cost_rotations_x32 = r->km.cost_rotations_x32;
 	st->cost_zero_returns = r->km.cost_zero_returns;
 	r->err->msg[0] = 0;
