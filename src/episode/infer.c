@@ -177,7 +177,11 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
 	ep->swap_inferred_present = b->opts.swap_present >= 0 ? b->opts.swap_present :
 				    b->stats.swap_from_meta >= 0 ? b->stats.swap_from_meta :
 				    b->anon_scanned_seen;
-	ep->in_offline_window = root && walk_in_window(b, ep, root);
+	/* (no rmdir within the delay before the start: no memcg is in its
+	 * window, and no walk is needed) */
+	ep->in_offline_window = root && b->st.last_rmdir_ns &&
+				ep->start_ns < b->st.last_rmdir_ns + b->opts.offline_delay_ns &&
+				walk_in_window(b, ep, root);
 	infer_nr_to_reclaim(ep, b->opts.partial_walk);
 }
 

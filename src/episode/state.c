@@ -549,6 +549,8 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 		v = rr_memcg_mut(st, m);
 		v->online = false;
 		v->rmdir_ns = ev->ts_ns;
+		if (ev->ts_ns > st->last_rmdir_ns)
+			st->last_rmdir_ns = ev->ts_ns;
 		if (!m->named && ev->str && set_path(st, m, ev->str, (size_t)ev->str_len))
 			return -1;
 		return 0;

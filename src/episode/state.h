@@ -120,6 +120,7 @@ struct rr_state {
 	struct rr_item_map items;
 	bool cost_zero_returns, cost_rotations_x32;
 	int default_swappiness;
+	uint64_t last_rmdir_ns;		/* the latest cgroup_rmdir seen, 0 none */
 	uint64_t nr_flushes;
 	unsigned int nr_memcgs;
 	bool oom;			/* a version or a parent could not be made */
