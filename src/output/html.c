@@ -4,9 +4,12 @@
  * with the plots a reviewer would rather look at than read:
  *   1. pages reclaimed over time, cumulative, one line per policy;
  *   2. scan targets per priority for the cgroup with the most targets,
- *      one bar per policy and priority;
+ *      one panel per priority on its own scale (priority 12's pages are
+ *      few), one bar per policy, and the numbers in a table;
  *   3. the chunk asked for by each memory.reclaim call of the first
- *      proactive request, per policy.
+ *      proactive request, per policy, on log axes (1 to 262144 pages).
+ * In each plot, policies with identical data are drawn once, labelled
+ * "kernel = cluster-cap", so none hides under another.
  * The data is gathered while the episodes stream by (rr_html_note), in
  * memory that does not grow with the trace: plot 1 sums each policy's
  * reclaim into HTML_BINS bins of equal width over the episodes' start
@@ -200,15 +203,159 @@ static const char *outline(int p)
 	return p < 8 ? "" : " stroke=\"black\"";
 }
 
-static void legend(FILE *f, const struct rr_resolved_policy *policies, int np, int x, int y)
+/*
+ * Policies whose data in a plot are identical are drawn once, as the
+ * first of them (its colour and line style), labelled with every name:
+ * "kernel = cluster-cap".  lead[p] is that first policy; lead[p] == p
+ * when p is drawn.  Return the number of policies drawn.
+ */
+typedef bool (*same_fn)(const void *data, int a, int b);
+
+static int group_policies(int np, same_fn same, const void *data, int lead[MAXP])
+{
+	int drawn = 0;
+
+	for (int p = 0; p < np; p++) {
+		lead[p] = p;
+		for (int q = 0; q < p; q++) {
+			if (lead[q] == q && same(data, q, p)) {
+				lead[p] = q;
+				break;
+			}
+		}
+		drawn += lead[p] == p;
+	}
+	return drawn;
+}
+
+/* The names of the policies drawn as @p, escaped, joined by " = ". */
+static void group_label(FILE *f, const struct rr_resolved_policy *policies, const int lead[],
+			int np, int p)
+{
+	const char *sep = "";
+
+	for (int q = p; q < np; q++) {
+		if (lead[q] != p)
+			continue;
+		fputs(sep, f);
+		esc(f, policies[q].name);
+		sep = " = ";
+	}
+}
+
+enum swatch { SWATCH_LINE, SWATCH_BAR };
+
+/* Upper bound of a legend's height in px: 16 a name, 4 between entries. */
+static int legend_height(int np)
+{
+	return np * 20;
+}
+
+/* The legend at (@x, @y): one entry per policy drawn, its names one per
+ * row, the second and later ones as "= name"; every policy is named. */
+static void legend(FILE *f, const struct rr_resolved_policy *policies, const int lead[], int np,
+		   int x, int y, enum swatch kind)
 {
 	for (int p = 0; p < np; p++) {
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"%s/>"
-			   "<text x=\"%d\" y=\"%d\" font-size=\"12\">", x, y + p * 16,
-			colors[p % 8], outline(p), x + 16, y + p * 16 + 11);
-		esc(f, policies[p].name);
-		fputs("</text>\n", f);
+		const char *sep = "";
+
+		if (lead[p] != p)
+			continue;
+		fputs("<g class=\"legend\"><title>", f);
+		group_label(f, policies, lead, np, p);
+		fputs("</title>", f);
+		if (kind == SWATCH_LINE)
+			fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+				   "stroke-width=\"2\"%s/>", x, y + 6, x + 22, y + 6, colors[p % 8],
+				dash(p));
+		else
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"%s/>",
+				x + 5, y, colors[p % 8], outline(p));
+		for (int q = p; q < np; q++) {
+			if (lead[q] != p)
+				continue;
+			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s", x + 28, y + 11, sep);
+			esc(f, policies[q].name);
+			fputs("</text>", f);
+			sep = "= ";
+			y += 16;
+		}
+		fputs("</g>\n", f);
+		y += 4;
 	}
+}
+
+/* Series of at most this many points get a dot on each (a policy making
+ * one call is one point, which a line alone would not show); longer ones
+ * on their first and last. */
+#define MARK_ALL_POINTS 64
+
+static void mark(FILE *f, int p, double x, double y)
+{
+	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>", x, y, colors[p % 8]);
+}
+
+/*
+ * log10(@v) for @v >= 1, without libm: v = 2^k * m with m in [1, 2), and
+ * ln m = 2 atanh(z), z = (m - 1) / (m + 1) <= 1/3, summed to 20 terms
+ * (error below 1e-15).  Deterministic: plain double arithmetic.
+ */
+static double log10_u64(uint64_t v)
+{
+	const double ln2 = 0.69314718055994530942, ln10 = 2.30258509299404568402;
+	double m, z, z2, term, sum = 0;
+	int k = 0;
+
+	if (!v)
+		return 0;
+	while (k < 63 && v >> (k + 1))
+		k++;
+	m = (double)v / (double)(UINT64_C(1) << k);
+	z = (m - 1) / (m + 1);
+	z2 = z * z;
+	term = z;
+	for (int n = 1; n < 40; n += 2) {
+		sum += term / n;
+		term *= z2;
+	}
+	return (k * ln2 + 2 * sum) / ln10;
+}
+
+/* Decades of a log axis from 1 that reaches @max: 1 to 20. */
+static int log_decades(uint64_t max)
+{
+	uint64_t top = 1;
+	int k = 0;
+
+	while (top < max && k < 19) {
+		top *= 10;
+		k++;
+	}
+	if (top < max)
+		k++;		/* 10^20 > UINT64_MAX */
+	return k ? k : 1;
+}
+
+/* The label of 10^@k: the number up to a million, 1e7 beyond. */
+static void print_pow10(FILE *f, int k)
+{
+	if (k > 6) {
+		fprintf(f, "1e%d", k);
+		return;
+	}
+	fputc('1', f);
+	while (k-- > 0)
+		fputc('0', f);
+}
+
+static bool same_reclaim(const void *data, int a, int b)
+{
+	const struct bins *bn = data;
+
+	for (size_t i = 0; i < bn->used; i++)
+		if (bn->rec[a][i] != bn->rec[b][i])
+			return false;
+	return true;
 }
 
 /* Plot 1: cumulative pages reclaimed over time, one point per bin. */
@@ -220,7 +367,11 @@ static void plot_reclaim(FILE *f, const struct rr_resolved_policy *policies,
 	bool by_index = h->t1 == h->t0;
 	const struct bins *b = by_index ? &h->by_index : &h->by_time;
 	uint64_t span = by_index ? h->n : h->t1 - h->t0, ymax = 1;
+	int lead[MAXP], height = H + B + 20;
 
+	if (!span)
+		span = 1;
+	group_policies(np, same_reclaim, b, lead);
 	for (int p = 0; p < np; p++) {
 		uint64_t s = 0;
 
@@ -229,8 +380,10 @@ static void plot_reclaim(FILE *f, const struct rr_resolved_policy *policies,
 		if (s > ymax)
 			ymax = s;
 	}
-	fprintf(f, "<h2>Pages reclaimed over time</h2>\n<svg width=\"%d\" height=\"%d\" "
-		   "xmlns=\"http://www.w3.org/2000/svg\">\n", W + 180, H + B + 20);
+	if (legend_height(np) + 30 > height)
+		height = legend_height(np) + 30;
+	fprintf(f, "<h2>Pages reclaimed over time</h2>\n<svg id=\"plot-reclaim\" width=\"%d\" "
+		   "height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">\n", W + 180, height);
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>"
 		   "<line x1=\"%d\" y1=\"10\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
 		L, H + 10, L + W - L, H + 10, L, L, H + 10);
@@ -246,9 +399,16 @@ static void plot_reclaim(FILE *f, const struct rr_resolved_policy *policies,
 		L, H + 28, (unsigned long long)ymax, L + 200, H + 45,
 		by_index ? "request" : "time since the first episode");
 	for (int p = 0; p < np; p++) {
+		size_t nr_points = 0, k = 0;
 		uint64_t s = 0;
 
-		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
+		if (lead[p] != p)
+			continue;
+		for (size_t i = 0; i < b->used; i++)
+			nr_points += b->any[i];
+		fputs("<g class=\"series\"><title>", f);
+		group_label(f, policies, lead, np, p);
+		fprintf(f, "</title><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
 			colors[p % 8], dash(p));
 		if (by_index)
 			fprintf(f, "%d,%d ", L, H + 10);
@@ -261,9 +421,22 @@ static void plot_reclaim(FILE *f, const struct rr_resolved_policy *policies,
 			s += b->rec[p][i];
 			fprintf(f, "%.1f,%.1f ", x, H + 10 - (double)s * H / (double)ymax);
 		}
-		fputs("\"/>\n", f);
+		fputs("\"/>", f);
+		s = 0;
+		for (size_t i = 0; i < b->used; i++) {
+			double x = by_index ? L + (double)(b->last_key[i] + 1) * (W - L) / (double)span :
+				   L + (double)b->last_key[i] * (W - L) / (double)span;
+
+			if (!b->any[i])
+				continue;
+			s += b->rec[p][i];
+			if (nr_points <= MARK_ALL_POINTS || !k || k + 1 == nr_points)
+				mark(f, p, x, H + 10 - (double)s * H / (double)ymax);
+			k++;
+		}
+		fputs("</g>\n", f);
 	}
-	legend(f, policies, np, W + 10, 20);
+	legend(f, policies, lead, np, W + 10, 20, SWATCH_LINE);
 	fputs("</svg>\n", f);
 }
 
@@ -281,58 +454,147 @@ static const struct html_cg *targets_cgroup(const struct rr_html *h)
 	return best;
 }
 
-/* Plot 2: scan targets per priority for one cgroup. */
+static bool same_targets(const void *data, int a, int b)
+{
+	const struct html_cg *c = data;
+
+	return !memcmp(c->sum[a], c->sum[b], sizeof(c->sum[a]));
+}
+
+/*
+ * Plot 2: scan targets per priority for one cgroup, one panel per
+ * priority (12 first, where reclaim starts), each on its own linear scale
+ * from 0 to the panel's largest bar: the 1 against 2 pages the rounding
+ * rules make at priority 12 are half and whole panel heights, not a sliver
+ * beside the thousands of pages at priority 0.  A non-zero bar is at least
+ * 2 px tall.  A panel whose bars differ has a red title ending in an
+ * unequal sign; the exact pages follow in a table, the cells that differ
+ * from the baseline's shaded.
+ */
 static void plot_targets(FILE *f, const struct rr_resolved_policy *policies,
-			 const struct rr_html *h, int np)
+			 const struct rr_html *h, int np, int baseline)
 {
 	const struct html_cg *c = targets_cgroup(h);
-	const int W = 760, H = 260, L = 70;
-	uint64_t ymax = 1;
+	/* 7 panels a row; panel pitch, bar area, space for its two labels */
+	const int W = 760, L = 10, COLS = 7, PW = 104, PBW = 90, PH = 110, PTOP = 34;
+	const int RH = PTOP + PH + 22;
+	int lead[MAXP], drawn, height = 10 + 2 * RH;
+	double bw;
 
 	fputs("<h2>Scan targets per priority</h2>\n", f);
 	if (!c) {
 		fputs("<p>No scan targets.</p>\n", f);
 		return;
 	}
-	for (int p = 0; p < np; p++)
-		for (int pr = 0; pr <= 12; pr++)
-			if (c->sum[p][pr] > ymax)
-				ymax = c->sum[p][pr];
+	drawn = group_policies(np, same_targets, c, lead);
+	bw = (double)PBW / (drawn ? drawn : 1);
+	if (bw > 24)
+		bw = 24;
+	if (legend_height(np) + 30 > height)
+		height = legend_height(np) + 30;
 	fputs("<p>cgroup <code>", f);
 	esc(f, c->path);
 	fputs("</code>: pages of all its get_scan_count() targets at each priority, summed over the "
-	      "episodes</p>\n", f);
-	fprintf(f, "<svg width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">\n",
-		W + 180, H + 60);
-	for (int pr = 12; pr >= 0; pr--) {
-		double gx = L + (12 - pr) * (double)(W - L) / 13.0;
-		double bw = (W - L) / 13.0 / (np + 1);
+	      "episodes; one panel per priority, each on its own scale from 0 (its largest bar "
+	      "fills it)</p>\n", f);
+	fprintf(f, "<svg id=\"plot-targets\" width=\"%d\" height=\"%d\" "
+		   "xmlns=\"http://www.w3.org/2000/svg\">\n",
+		W + 180, height);
+	for (int idx = 0; idx <= RR_DEF_PRIORITY; idx++) {
+		int pr = RR_DEF_PRIORITY - idx, g = 0;
+		int px = L + idx % COLS * PW, py = 10 + idx / COLS * RH, base = py + PTOP + PH;
+		uint64_t pmax = 0;
+		bool differ = false;
 
 		for (int p = 0; p < np; p++) {
-			double bh = (double)c->sum[p][pr] * H / (double)ymax;
-
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"%s>"
-				   "<title>priority %d, ", gx + p * bw, H + 10 - bh, bw, bh,
-				colors[p % 8], outline(p), pr);
-			esc(f, policies[p].name);
-			fprintf(f, ": %llu pages</title></rect>\n", (unsigned long long)c->sum[p][pr]);
+			if (c->sum[p][pr] > pmax)
+				pmax = c->sum[p][pr];
+			differ |= c->sum[p][pr] != c->sum[0][pr];
 		}
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\">%d</text>\n", gx, H + 28, pr);
+		/* a panel whose bars differ, by one page of 682 even, is marked */
+		fprintf(f, "<g class=\"panel\" data-priority=\"%d\" data-max-pages=\"%llu\">"
+			   "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\"%s>"
+			   "priority %d%s</text>", pr, (unsigned long long)pmax, px, py + 12,
+			differ ? " fill=\"#d62728\"" : "", pr, differ ? " &#8800;" : "");
+		if (pmax)
+			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\">0 to %llu pg"
+				   "</text><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ccc\" "
+				   "stroke-dasharray=\"2 2\"/>", px, py + 26, (unsigned long long)pmax,
+				px, py + PTOP, px + PBW, py + PTOP);
+		else
+			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\">no targets"
+				   "</text>", px, py + 26);
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+			px, base, px + PBW, base);
+		for (int p = 0; p < np; p++) {
+			uint64_t v = c->sum[p][pr];
+			double bh = pmax ? (double)v * PH / (double)pmax : 0;
+
+			if (lead[p] != p)
+				continue;
+			if (v && bh < 2)
+				bh = 2;
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"%s>"
+				   "<title>priority %d, ", px + g * bw + 1, base - bh, bw - 2, bh,
+				colors[p % 8], outline(p), pr);
+			group_label(f, policies, lead, np, p);
+			fprintf(f, ": %llu pages</title></rect>\n", (unsigned long long)v);
+			g++;
+		}
+		fputs("</g>\n", f);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\">priority</text>"
-		   "<text x=\"2\" y=\"20\" font-size=\"12\">%llu pg</text>\n", L + 300, H + 48,
-		(unsigned long long)ymax);
-	legend(f, policies, np, W + 10, 20);
+	legend(f, policies, lead, np, W + 10, 20, SWATCH_BAR);
 	fputs("</svg>\n", f);
+
+	/* the numbers behind the bars */
+	fputs("<table class=\"targets\"><tr><th>pages at priority</th>", f);
+	for (int pr = RR_DEF_PRIORITY; pr >= 0; pr--)
+		fprintf(f, "<th>%d</th>", pr);
+	fputs("</tr>\n", f);
+	for (int p = 0; p < np; p++) {
+		if (lead[p] != p)
+			continue;
+		fputs("<tr><th>", f);
+		group_label(f, policies, lead, np, p);
+		fputs("</th>", f);
+		for (int pr = RR_DEF_PRIORITY; pr >= 0; pr--) {
+			bool differs = baseline >= 0 && baseline < np &&
+				       c->sum[p][pr] != c->sum[baseline][pr];
+
+			fprintf(f, "<td%s>%llu</td>", differs ? " class=\"differs\"" : "",
+				(unsigned long long)c->sum[p][pr]);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
 }
 
-/* Plot 3: memory.reclaim chunk per call. */
+static bool same_chunks(const void *data, int a, int b)
+{
+	const struct rr_html *h = data;
+
+	return h->nr_chunks[a] == h->nr_chunks[b] &&
+	       (!h->nr_chunks[a] ||
+		!memcmp(h->chunks[a], h->chunks[b], h->nr_chunks[a] * sizeof(uint64_t)));
+}
+
+/*
+ * Plot 3: memory.reclaim chunk per call, both axes log scale with ticks at
+ * powers of ten: a call of 1 page sits four decades below one of 8192, and
+ * the kernel's 27 calls spread over a third of the width beside
+ * cluster-cap's 8192.  A call of 0 pages is drawn on a 0 line below the
+ * 1-page tick, apart from the log scale.
+ */
 static void plot_chunks(FILE *f, const struct rr_resolved_policy *policies,
 			const struct rr_html *h, int np)
 {
-	const int W = 760, H = 220, L = 70;
+	const int W = 760, H = 240, L = 70, TOP = 24, ZERO_GAP = 22, X0 = L + 8;
+	const double y_zero = H + TOP, y_one = y_zero - ZERO_GAP;
+	int lead[MAXP], ydec_nr, xdec_nr, height = H + TOP + 50;
+	double ydec, xdec;
 	size_t most = 1;
 	uint64_t ymax = 1;
+	bool zero = false;
 
 	fputs("<h2>memory.reclaim chunk per call</h2>\n", f);
 	if (!h->have_chunks) {
@@ -348,26 +610,79 @@ static void plot_chunks(FILE *f, const struct rr_resolved_policy *policies,
 	for (int p = 0; p < np; p++) {
 		if (h->nr_chunks[p] > most)
 			most = h->nr_chunks[p];
-		for (size_t i = 0; i < h->nr_chunks[p]; i++)
+		for (size_t i = 0; i < h->nr_chunks[p]; i++) {
 			if (h->chunks[p][i] > ymax)
 				ymax = h->chunks[p][i];
+			zero |= !h->chunks[p][i];
+		}
 	}
+	group_policies(np, same_chunks, h, lead);
+	ydec_nr = log_decades(ymax);
+	xdec_nr = log_decades(most);
+	ydec = (y_one - TOP) / ydec_nr;
+	xdec = (double)(W - X0) / xdec_nr;
+	if (legend_height(np) + 30 > height)
+		height = legend_height(np) + 30;
 	fputs("<p>nr_pages of each try_to_free_mem_cgroup_pages() call of the first request, in "
-	      "order</p>\n", f);
-	fprintf(f, "<svg width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">\n",
-		W + 180, H + 50);
-	for (int p = 0; p < np; p++) {
-		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
-			colors[p % 8], dash(p));
-		for (size_t i = 0; i < h->nr_chunks[p]; i++)
-			fprintf(f, "%.1f,%.1f ", L + (double)i * (W - L) / (double)most,
-				H + 10 - (double)h->chunks[p][i] * H / (double)ymax);
-		fputs("\"/>\n", f);
+	      "order; both axes log scale</p>\n", f);
+	fprintf(f, "<svg id=\"plot-chunks\" width=\"%d\" height=\"%d\" "
+		   "xmlns=\"http://www.w3.org/2000/svg\">\n",
+		W + 180, height);
+	/* y ticks and grid at 1, 10, 100 ... pages */
+	for (int k = 0; k <= ydec_nr; k++) {
+		double y = y_one - k * ydec;
+
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			   "<text class=\"ytick\" data-pages-log10=\"%d\" x=\"%d\" y=\"%.1f\" "
+			   "font-size=\"11\" text-anchor=\"end\">", L, y, W, y, k, L - 4, y + 4);
+		print_pow10(f, k);
+		fputs("</text>\n", f);
 	}
-	fprintf(f, "<text x=\"2\" y=\"20\" font-size=\"12\">%llu pg</text>"
-		   "<text x=\"%d\" y=\"%d\" font-size=\"12\">call (up to %zu)</text>\n",
-		(unsigned long long)ymax, L + 300, H + 35, most);
-	legend(f, policies, np, W + 10, 20);
+	if (zero)
+		fprintf(f, "<text class=\"ytick\" data-pages=\"0\" x=\"%d\" y=\"%.1f\" font-size=\"11\" "
+			   "text-anchor=\"end\">0</text>\n", L - 4, y_zero + 4);
+	/* x ticks at call 1, 10, 100 ... */
+	for (int k = 0; k <= xdec_nr; k++) {
+		double x = X0 + k * xdec;
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
+			   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">",
+			x, y_zero, x, y_zero + 4, x, y_zero + 16);
+		print_pow10(f, k);
+		fputs("</text>\n", f);
+	}
+	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>"
+		   "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>\n",
+		L, y_zero, W, y_zero, L, TOP, L, y_zero);
+	fprintf(f, "<text x=\"2\" y=\"12\" font-size=\"12\">pages (log)</text>"
+		   "<text x=\"%d\" y=\"%.1f\" font-size=\"12\">call (log scale; up to %zu)</text>\n",
+		L + 260, y_zero + 34, most);
+	for (int p = 0; p < np; p++) {
+		size_t n = h->nr_chunks[p];
+
+		if (lead[p] != p)
+			continue;
+		fputs("<g class=\"series\"><title>", f);
+		group_label(f, policies, lead, np, p);
+		fprintf(f, ": %zu calls</title><polyline fill=\"none\" stroke=\"%s\" "
+			   "stroke-width=\"2\"%s points=\"", n, colors[p % 8], dash(p));
+		for (size_t i = 0; i < n; i++) {
+			uint64_t v = h->chunks[p][i];
+
+			fprintf(f, "%.1f,%.1f ", X0 + log10_u64(i + 1) * xdec,
+				v ? y_one - log10_u64(v) * ydec : y_zero);
+		}
+		fputs("\"/>", f);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t v = h->chunks[p][i];
+
+			if (n <= MARK_ALL_POINTS || !i || i + 1 == n)
+				mark(f, p, X0 + log10_u64(i + 1) * xdec,
+				     v ? y_one - log10_u64(v) * ydec : y_zero);
+		}
+		fputs("</g>\n", f);
+	}
+	legend(f, policies, lead, np, W + 10, 20, SWATCH_LINE);
 	fputs("</svg>\n", f);
 }
 
@@ -396,7 +711,8 @@ int rr_html_write(const struct rr_html *h, const struct rr_totals *t,
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<title>reclaim-replay</title>\n<style>body{font-family:sans-serif;margin:2em}"
 	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
-	      "text-align:right}th:first-child,td:first-child{text-align:left}</style>"
+	      "text-align:right}th:first-child,td:first-child{text-align:left}"
+	      "td.differs{background:#fdd;font-weight:bold}</style>"
 	      "</head><body>\n<h1>reclaim-replay: ", f);
 	esc(f, title ? title : "");
 	fputs("</h1>\n<table><tr><th>policy</th><th>pages reclaimed</th><th>pages scanned</th>"
@@ -416,7 +732,7 @@ int rr_html_write(const struct rr_html *h, const struct rr_totals *t,
 	}
 	fputs("</table>\n", f);
 	plot_reclaim(f, policies, h, np);
-	plot_targets(f, policies, h, np);
+	plot_targets(f, policies, h, np, t->baseline);
 	plot_chunks(f, policies, h, np);
 	fputs("</body></html>\n", f);
 	if (ferror(f)) {

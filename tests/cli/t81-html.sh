@@ -36,17 +36,118 @@ check_eq "table rows equal the JSON totals" \
 	"$(jq -r '[.summary.policies | to_entries[] | "\(.key)=\(.value.nr_reclaimed)/\(.value.nr_scanned)"] | join(" ")' "$TMP/p.json")" \
 	"$(echo "$page" | tail -1)"
 
-# The chunk plot of a memory.reclaim scenario: one point per call.
-S=$TOP/scenarios/chunk-1gib-plus-batch.json
-"$RR" compare -q "$S" -p original --html "$TMP/c.html" >/dev/null 2>&1
-check_eq "chunk plot: the kernel makes 27 calls, original 1" "27 1" \
-	"$(python3 - "$TMP/c.html" <<'EOF'
+# What the checks below read of a page: `svg PAGE WHAT [ARG]` prints
+#   series PLOT   the drawn lines of PLOT (reclaim or chunks), "LABEL:POINTS"
+#   legend PLOT   PLOT's legend entries (their titles), then every name
+#   chunk-y       each chunk line's points in decades above the 1-page tick
+#                 (read back through the y axis' ticks)
+#   bars PR       plot 2's bars at priority PR, "LABEL=PAGES:HEIGHT" each
+#   bar-sum NAME  the pages of all plot 2 bars drawn for policy NAME
+cat >"$TMP/svg.py" <<'PY'
 import re, sys, xml.etree.ElementTree as ET
-svg = re.findall(r'<svg.*?</svg>', open(sys.argv[1]).read(), re.S)[-1]
-lines = ET.fromstring(svg).iter('{http://www.w3.org/2000/svg}polyline')
-print(' '.join(str(len(p.get('points').split())) for p in lines))
-EOF
+ns = '{http://www.w3.org/2000/svg}'
+page = open(sys.argv[1]).read()
+svgs = {t.get('id'): t for t in (ET.fromstring(s) for s in re.findall(r'<svg.*?</svg>', page, re.S))}
+what, arg = sys.argv[2], (sys.argv[3] if len(sys.argv) > 3 else None)
+def groups(svg, cls):
+    return [g for g in svg.iter(ns + 'g') if g.get('class') == cls]
+def label(g):
+    return g.find(ns + 'title').text.rsplit(': ', 1)[0]
+def points(g):
+    return [tuple(map(float, p.split(',')))
+            for p in g.find(ns + 'polyline').get('points').split()]
+def bar(r):
+    return re.match(r'priority \d+, (.*): (\d+) pages', r.find(ns + 'title').text).groups()
+if what == 'series':
+    print(' '.join('%s:%d' % (label(g), len(points(g)))
+                   for g in groups(svgs['plot-' + arg], 'series')))
+elif what == 'legend':
+    leg = groups(svgs['plot-' + arg], 'legend')
+    print(' | '.join(g.find(ns + 'title').text for g in leg))
+    print(' '.join(t.text.removeprefix('= ') for g in leg for t in g.iter(ns + 'text')))
+elif what == 'chunk-y':
+    svg = svgs['plot-chunks']
+    ticks = {int(t.get('data-pages-log10')): float(t.get('y')) - 4
+             for t in svg.iter(ns + 'text') if t.get('data-pages-log10') is not None}
+    top = max(ticks)
+    decade = (ticks[0] - ticks[top]) / top
+    assert decade > 10 and all(abs(ticks[0] - k * decade - y) < 0.11
+                               for k, y in ticks.items()), ticks
+    for g in groups(svg, 'series'):
+        print('%s: %s' % (label(g), ' '.join('%.2f' % ((ticks[0] - y) / decade)
+                                             for x, y in points(g))))
+elif what == 'bars':
+    panel = [g for g in svgs['plot-targets'].iter(ns + 'g') if g.get('data-priority') == arg][0]
+    print(' '.join('%s=%s:%s' % (bar(r) + (r.get('height'),)) for r in panel.iter(ns + 'rect')))
+elif what == 'bar-sum':
+    print(sum(int(bar(r)[1]) for r in svgs['plot-targets'].iter(ns + 'rect')
+              if r.find(ns + 'title') is not None and arg in bar(r)[0].split(' = ')))
+PY
+svg() { python3 "$TMP/svg.py" "$@"; }
+
+# The chunk plot of a memory.reclaim scenario: one point per call, on log
+# axes.  proportional (287d5fedb377) is the modelled kernel's own rule, so
+# its calls are the kernel's: one line, named for both.
+S=$TOP/scenarios/chunk-1gib-plus-batch.json
+"$RR" compare -q "$S" -p cluster-cap -p proportional -p original --html "$TMP/c.html" \
+	-o "$TMP/c.json" >/dev/null 2>&1
+calls() { jq -c --arg p "$1" '.episodes[0].results[$p].call_requests_pages' "$TMP/c.json"; }
+same() { [ "$(calls "$1")" = "$(calls "$2")" ] && echo yes || echo no; }
+check_eq "the JSON: kernel and proportional make the same calls; original, cluster-cap others" \
+	"yes no no" "$(same kernel proportional) $(same kernel original) $(same kernel cluster-cap)"
+check_eq "chunk plot: one line for kernel = proportional (27 calls), cluster-cap 4096, original 1" \
+	"kernel = proportional:27 cluster-cap:4096 original:1" "$(svg "$TMP/c.html" series chunks)"
+check_eq "chunk plot's legend: one entry per line, every policy named once" \
+	"kernel = proportional | cluster-cap | original
+kernel proportional cluster-cap original" "$(svg "$TMP/c.html" legend chunks)"
+cy=$(svg "$TMP/c.html" chunk-y)
+# log10 of 65536 pages is 4.82, of 49144 4.69, of 1 page 0
+check_eq "log y axis: the kernel's first call (65536 pages) 4.82 decades above its last (1 page)" \
+	"4.82 4.69 0.00 | $(calls kernel | jq -r '"\(.[0]) \(.[1]) \(.[-1])"')" \
+	"$(echo "$cy" | awk '/^kernel = proportional:/ {print $4, $5, $NF}') | 65536 49144 1"
+check_eq "  in pixels: the 1-page point is more than 150 px below the 65536-page one" yes \
+	"$(python3 - "$TMP/c.html" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+svg = ET.fromstring(re.findall(r'<svg id="plot-chunks".*?</svg>', open(sys.argv[1]).read(), re.S)[0])
+line = next(svg.iter('{http://www.w3.org/2000/svg}polyline')).get('points').split()
+print('yes' if float(line[-1].split(',')[1]) - float(line[0].split(',')[1]) > 150 else 'no')
+PY
 )"
+# log10(32) = 1.51, log10(262144) = 5.42
+check_eq "  cluster-cap's 32-page calls at 1.51 decades, original's one call at 5.42" \
+	"1.51 1.51 | 5.42 | 32 262144" \
+	"$(echo "$cy" | awk '/^cluster-cap:/ {a = $2 " " $NF} /^original:/ {b = $2} END {print a " | " b}') | \
+$(calls cluster-cap | jq '.[0]') $(calls original | jq '.[0]')"
+"$RR" compare -q "$S" -p cluster-cap -p proportional -p original --html "$TMP/c2.html" >/dev/null 2>&1
+check "the page is the same byte for byte on a second run" cmp "$TMP/c.html" "$TMP/c2.html"
+check_eq "a one-call series is drawn as a dot (a line of one point shows nothing)" 1 \
+	"$(grep -o '<g class="series"><title>original: 1 calls</title>.*</g>' "$TMP/c.html" |
+	   grep -o '<circle' | wc -l)"
+
+# The scan-targets plot at priority 12, where the rounding rules differ by
+# one page: 76073c646f5f's floor gives the 0x4000-page cgroup 1 page,
+# 68600f623d69's round-up 2.  Each priority has a panel of its own scale.
+G=$TOP/scenarios/gavin-thresholds.json
+"$RR" compare -q "$G" -p original -p online-roundup --html "$TMP/g.html" \
+	--html-cgroup /anon-0x4000 -o "$TMP/g.json" --all-episodes >/dev/null 2>&1
+prio_pages() {
+	jq --arg p "$1" --argjson pr "$2" '[.episodes[] | select(.cgroup == "/anon-0x4000")
+		| .results[$p].scan_targets[] | select(.priority == $pr) | .nr_pages] | add' "$TMP/g.json"
+}
+check_eq "the JSON: 1 page against 2 at priority 12 in /anon-0x4000" "1 2" \
+	"$(prio_pages kernel 12) $(prio_pages original 12)"
+check_eq "priority 12's panel: the 1-page bar half as tall as the 2-page one, 55 px apart" \
+	"kernel = online-roundup=1:55.0 original=2:110.0" "$(svg "$TMP/g.html" bars 12)"
+check_eq "  and its title is marked as differing" 1 \
+	"$(grep -c '<g class="panel" data-priority="12" data-max-pages="2"><text [^>]*fill="#d62728">priority 12 &#8800;</text>' "$TMP/g.html")"
+check_eq "priority 8's panel is scaled to its own largest bar, original's" \
+	"$(prio_pages original 8)" \
+	"$(grep -o '<g class="panel" data-priority="8" data-max-pages="[0-9]*"' "$TMP/g.html" |
+	   sed 's/.*max-pages="//; s/"//')"
+check_eq "the table under the plot: priority 12's cells, the original's shaded" \
+	'<tr><th>kernel = online-roundup</th><td>1</td>
+<tr><th>original</th><td class="differs">2</td>' \
+	"$(grep -o '<tr><th>[^<]*</th><td[^>]*>[0-9]*</td>' "$TMP/g.html")"
 
 # --html-cgroup picks the cgroup of the targets plot
 O=$TOP/traces/offline-child.dat
@@ -55,16 +156,15 @@ D=$(jq -r '[.episodes[].results.kernel.scan_targets[].cgroup] | unique | .[-1]' 
 "$RR" compare -q "$O" --html "$TMP/d.html" --html-cgroup "$D" >/dev/null 2>&1
 check_eq "--html-cgroup: the targets plot is of that cgroup" "$D" \
 	"$(grep -o 'cgroup <code>[^<]*' "$TMP/d.html" | sed 's/^cgroup <code>//')"
-check_eq "--html-cgroup: the kernel's bars add up to that cgroup's kernel targets" \
+check_eq "--html-cgroup: the bars drawn for the kernel add up to that cgroup's kernel targets" \
 	"$(jq --arg d "$D" '[.episodes[].results.kernel.scan_targets[] | select(.cgroup == $d) | .nr_pages] | add' "$TMP/o.json")" \
-	"$(python3 - "$TMP/d.html" <<'EOF'
-import re, sys, xml.etree.ElementTree as ET
-svg = re.findall(r'<svg.*?</svg>', open(sys.argv[1]).read(), re.S)[1]
-ns = '{http://www.w3.org/2000/svg}'
-titles = [t.text for t in ET.fromstring(svg).iter(ns + 'title')]
-print(sum(int(re.search(r'(\d+) pages', t).group(1)) for t in titles if ', kernel:' in t))
-EOF
-)"
+	"$(svg "$TMP/d.html" bar-sum kernel)"
+check_eq "identical targets: all five policies share one bar, and the legend names each" \
+	"kernel = original = online-roundup = cluster-cap = proportional
+kernel original online-roundup cluster-cap proportional" "$(svg "$TMP/d.html" legend targets)"
+check_eq "  as the JSON has it: in every episode, all policies' targets in that cgroup are equal" 1 \
+	"$(jq --arg d "$D" '[.episodes[].results | [.[] | [.scan_targets[] | select(.cgroup == $d)]]
+	   | unique | length] | max' "$TMP/o.json")"
 check_fails "--html-cgroup with no targets names the cgroups that have some" 1 \
 	"--html-cgroup /nope: no policy made a scan target in that cgroup \\(2 cgroups have targets: /" \
 	"$RR" compare -q "$O" --html "$TMP/n.html" --html-cgroup /nope
