@@ -176,6 +176,37 @@ $(BUILD)/examples/%.so: examples/%.c include/reclaim-replay/policy.h
 	@echo "  CC      $@"
 	$(Q)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN) -Iinclude -shared -fPIC -o $@ $<
 
+# Fuzzing (libFuzzer, clang; Debian: clang, libclang-rt-14-dev): each
+# target runs FUZZ_SECONDS, seeded from the bundled traces, fixtures and
+# scenarios (tests/fuzz/seeds.sh); findings land in build-fuzz/out-TARGET/.
+# See tests/fuzz/README.md.
+FUZZ_SECONDS ?= 300
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_TARGETS := fuzz-text fuzz-dat fuzz-scenario fuzz-markers
+
+build-fuzz/fuzz-text: FUZZ_DEF := -DFUZZ_SUFFIX='".txt"'
+build-fuzz/fuzz-dat: FUZZ_DEF := -DFUZZ_SUFFIX='".dat"' -DFUZZ_REPORT_ONLY
+build-fuzz/fuzz-scenario: FUZZ_DEF := -DFUZZ_SUFFIX='".json"'
+build-fuzz/fuzz-text build-fuzz/fuzz-dat build-fuzz/fuzz-scenario: tests/fuzz/fuzz-replay.c $(LIB_SRCS) Makefile | depcheck
+	@mkdir -p build-fuzz
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
+		$(FUZZ_DEF) -DRR_VERSION='"$(VERSION)"' -Iinclude $(DEP_CFLAGS) -o $@ \
+		tests/fuzz/fuzz-replay.c $(LIB_SRCS) $(DEP_LIBS) -ldl -lpthread
+
+build-fuzz/fuzz-markers: tests/fuzz/fuzz-markers.c src/markers/markers.c src/common/lru.c Makefile
+	@mkdir -p build-fuzz
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
+		-o $@ tests/fuzz/fuzz-markers.c src/markers/markers.c src/common/lru.c
+
+.PHONY: fuzz fuzz-build
+fuzz-build: $(addprefix build-fuzz/,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_TARGETS)
+
 # The benchmark (not a test: it prints figures; see bench/README.md).
 bench/floor: bench/floor.c | depcheck
 	@echo "  CC      $@"

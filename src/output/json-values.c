@@ -54,7 +54,9 @@ static json_t *stats_json(const struct rr_input_desc *in)
 	if (ti->format == RR_FORMAT_TEXT) {
 		json_object_set_new(st, "text_lines", rr_json_u64(ti->text_lines));
 		json_object_set_new(st, "text_other_lines", rr_json_u64(ti->text_other_lines));
-		json_object_set_new(st, "text_malformed_events", rr_json_u64(ti->text_malformed_events));
+		json_object_set_new(st, "text_malformed_events", rr_json_u64(ti->malformed_events));
+	} else if (ti->malformed_events) {
+		json_object_set_new(st, "malformed_events", rr_json_u64(ti->malformed_events));
 	}
 	return st;
 }

@@ -515,7 +515,9 @@ json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 		json_object_set_new(events, "text_lines", rr_json_u64(ti->text_lines));
 		json_object_set_new(events, "text_other_lines", rr_json_u64(ti->text_other_lines));
 		json_object_set_new(events, "text_out_of_order", rr_json_u64(ti->text_backwards));
-		json_object_set_new(events, "text_malformed_events", rr_json_u64(ti->text_malformed_events));
+		json_object_set_new(events, "text_malformed_events", rr_json_u64(ti->malformed_events));
+	} else if (ti->malformed_events) {
+		json_object_set_new(events, "malformed_events", rr_json_u64(ti->malformed_events));
 	}
 	json_object_set_new(doc, "events", events);
 
@@ -613,10 +615,13 @@ void rr_report_print(struct rr_report *r, const struct rr_trace_info *ti,
 		return;
 	fprintf(f, "events: %llu lost, %llu not used",
 		(unsigned long long)ti->nr_missed_events, (unsigned long long)ti->nr_skipped_events);
-	if (ti->format == RR_FORMAT_TEXT && (ti->text_other_lines || ti->text_malformed_events))
+	if (ti->format == RR_FORMAT_TEXT && (ti->text_other_lines || ti->malformed_events))
 		fprintf(f, "; text: %llu lines not understood, %llu events malformed",
 			(unsigned long long)ti->text_other_lines,
-			(unsigned long long)ti->text_malformed_events);
+			(unsigned long long)ti->malformed_events);
+	else if (ti->malformed_events)
+		fprintf(f, "; %llu events malformed (dropped)",
+			(unsigned long long)ti->malformed_events);
 	if (ti->nr_skipped_events) {
 		const char *sep = " (";
 

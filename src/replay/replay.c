@@ -322,6 +322,30 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 			 bs->shrink_without_isolate == 1 ? "it" : "them");
 		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
+	if (ti->damaged_cpus) {
+		snprintf(msg, sizeof(msg), "the event data of %d CPU%s %s damaged (first: %s): "
+			 "events from %llu.%06llu s on are missing; the episodes in that window "
+			 "are flagged lost_events", ti->damaged_cpus, ti->damaged_cpus == 1 ? "" : "s",
+			 ti->damaged_cpus == 1 ? "is" : "are", ti->first_damage,
+			 (unsigned long long)(ti->damage_from_ns / 1000000000),
+			 (unsigned long long)(ti->damage_from_ns % 1000000000 / 1000));
+		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+	}
+	if (ti->backwards_records) {
+		snprintf(msg, sizeof(msg), "%llu record%s of a CPU go%s back in time (first: %s): "
+			 "damaged data; the episodes around them are flagged lost_events",
+			 (unsigned long long)ti->backwards_records,
+			 ti->backwards_records == 1 ? "" : "s", ti->backwards_records == 1 ? "es" : "",
+			 ti->first_backwards);
+		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+	}
+	if (ti->malformed_events) {
+		snprintf(msg, sizeof(msg), "%llu event%s dropped: a value malformed or out of "
+			 "range; the episodes around them are flagged lost_events (first: %s)",
+			 (unsigned long long)ti->malformed_events,
+			 ti->malformed_events == 1 ? "" : "s", ti->first_malformed);
+		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+	}
 	if (ti->format != RR_FORMAT_TEXT)
 		return;
 	if (ti->text_other_lines) {
@@ -329,13 +353,6 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 			 "lost-events line; skipped (first: %s)",
 			 (unsigned long long)ti->text_other_lines, (unsigned long long)ti->text_lines,
 			 ti->text_first_other);
-		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
-	}
-	if (ti->text_malformed_events) {
-		snprintf(msg, sizeof(msg), "%llu event%s dropped: a value malformed or out of "
-			 "range; the episodes around them are flagged lost_events (first: %s)",
-			 (unsigned long long)ti->text_malformed_events,
-			 ti->text_malformed_events == 1 ? "" : "s", ti->text_first_malformed);
 		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 }
@@ -404,6 +421,13 @@ static int replay_trace(struct replay *r)
 		goto out;
 	}
 	describe_input(r, ti, &in);
+	if (ti->damaged_cpus && !ti->damaged_cpus_read && !in.bs->events) {
+		/* every CPU with data stopped before its first record */
+		rr_error_set(r->err, r->o->trace_path, "corrupt trace data: no event can be "
+			     "read (%s)", ti->first_damage);
+		ret = -1;
+		goto out;
+	}
 	/* (known only now: no start snapshot gave the memcgs' swappiness) */
 	if (!in.bs->snapshot_memcgs)
 		r->fidelity.swappiness_assumed = true;

@@ -110,6 +110,55 @@ const struct rr_event_desc *rr_event_desc_find(const char *name, size_t len)
 	return NULL;
 }
 
+const char *rr_field_name(enum rr_field f)
+{
+	static const char *const names[F__COUNT] = {
+		[F_ID] = "id", [F_ITEM] = "item", [F_VAL] = "val", [F_FORCE] = "force",
+		[F_NEEDS_FLUSH] = "needs_flush", [F_LRU] = "lru", [F_FILE] = "file",
+		[F_PRIORITY] = "priority", [F_NID] = "nid", [F_FLAGS] = "reclaim_flags",
+		[F_NR_REQUESTED] = "nr_requested", [F_NR_SCANNED] = "nr_scanned",
+		[F_NR_TAKEN] = "nr_taken", [F_NR_RECLAIMED] = "nr_reclaimed",
+		[F_NR_REFERENCED] = "nr_referenced", [F_NR_DEACTIVATED] = "nr_deactivated",
+		[F_NR_ACTIVATE0] = "nr_activate0", [F_NR_ACTIVATE1] = "nr_activate1",
+		[F_ROOT] = "root", [F_LEVEL] = "level", [F_PID] = "pid", [F_STR] = "str",
+	};
+
+	return (unsigned int)f < F__COUNT ? names[f] : "?";
+}
+
+bool rr_field_in_range(enum rr_field f, uint64_t x)
+{
+	int64_t sx = (int64_t)x;
+
+	switch (f) {
+	case F_VAL:
+	case F_ITEM:
+	case F_ROOT:
+	case F_LEVEL:
+		return sx >= INT32_MIN && sx <= INT32_MAX;
+	case F_PID:
+	case F_NID:
+		return sx >= 0 && sx <= INT32_MAX;
+	case F_PRIORITY:
+		return x <= RR_DEF_PRIORITY;
+	case F_LRU:
+		return x < RR_NR_LRU;
+	case F_ID:
+		return x <= INT64_MAX;
+	case F_FORCE:
+	case F_NEEDS_FLUSH:
+	case F_FILE:
+		return x <= 1;
+	case F_FLAGS:
+		return x <= INT32_MAX;
+	case F_STR:
+	case F__COUNT:
+		return true;
+	default:	/* page counts */
+		return x <= RR_MAX_EVENT_PAGES;
+	}
+}
+
 void rr_event_set_field(struct rr_event *ev, enum rr_field f, uint64_t v)
 {
 	switch (f) {

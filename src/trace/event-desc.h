@@ -19,6 +19,7 @@
 #ifndef RR_TRACE_EVENT_DESC_H
 #define RR_TRACE_EVENT_DESC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,29 @@ extern const size_t rr_nr_known_events;
 
 /* The descriptor of event @name (@len bytes, no system prefix), or NULL. */
 const struct rr_event_desc *rr_event_desc_find(const char *name, size_t len);
+
+/* The largest page count an event may carry: 2^52 pages (16 EiB of 4 KiB
+ * pages); no kernel prints more. */
+#define RR_MAX_EVENT_PAGES (1ULL << 52)
+/* DEF_PRIORITY of include/linux/mmzone.h: priorities run 12 down to 0 */
+#define RR_DEF_PRIORITY 12
+
+/**
+ * rr_field_in_range() - can a kernel have put @x in field @f?
+ * @x: the decoded value; signed fields sign-extended to 64 bits.
+ *
+ * Counts are pages (unsigned long in the tracepoints) up to
+ * RR_MAX_EVENT_PAGES; ints (val, item, cgroup root and level) fit 32 bits;
+ * pids and node ids are 0..INT32_MAX; priority is 0..DEF_PRIORITY (12);
+ * lru is an enum lru_list (0..4, LRU_UNEVICTABLE); ids (cgroup_id(), a
+ * u64 kernfs id) are at most INT64_MAX; force/needs_flush/file are 0 or 1.
+ * Both readers drop an event holding any other value, count it, and flag
+ * the episodes around it, as for a lost event.
+ */
+bool rr_field_in_range(enum rr_field f, uint64_t x);
+
+/* A field's name as the binary format of a recent release calls it. */
+const char *rr_field_name(enum rr_field f);
 
 /**
  * rr_event_set_field() - store one decoded field value in @ev

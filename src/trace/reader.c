@@ -39,6 +39,8 @@ const char *tracecmd_get_uname(struct tracecmd_input *handle);
 int tracecmd_page_size(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
+struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
 
 /* One numeric field of an event, where the record holds it. */
 struct slot {
@@ -72,7 +74,15 @@ struct buffer {
 	 * CPU in this walk (0: none yet): progress (see walked()) */
 	uint64_t *first_offset, *last_offset;
 	int nr_cpus;
+	/* per CPU: the timestamp of its last record as the probe read it
+	 * (RR_END_NONE: no data, RR_END_UNREADABLE: its last page cannot
+	 * be read), and of the last record this walk read (0: none yet) */
+	uint64_t *end_ts, *seen_ts;
+	const char *name;		/* "" for the top buffer */
 };
+
+#define RR_END_NONE 0
+#define RR_END_UNREADABLE UINT64_MAX
 
 struct rr_trace {
 	char *path;			/* as the user named it */
@@ -91,6 +101,12 @@ struct rr_trace {
 	bool threaded;			/* read on a thread of its own */
 	uint64_t records;		/* records read by this walk */
 	struct decoder invalid_id;	/* of every id no format can have */
+	/* the probe's per-CPU ends (see struct buffer), in handle order */
+	uint64_t *probe_ends;
+	int nr_probe_ends;
+	/* events up to this time are flagged as around lost ones: a CPU's
+	 * records stopped before its last one (damaged data) */
+	uint64_t damage_until_ns;
 };
 
 /* iterate()'s "libtracecmd failed" (callbacks return other values) */
@@ -277,65 +293,150 @@ static int has_magic(const char *path, struct rr_error *err)
 	return 0;
 }
 
-/* Open @path and every buffer instance in it, as the real open does. */
-static int open_all(const char *path)
+/* The timestamp of CPU @cpu's last record in @h, RR_END_NONE when the CPU
+ * has no record, RR_END_UNREADABLE when it has but its last cannot be read. */
+static uint64_t cpu_end(struct tracecmd_input *h, int cpu)
+{
+	struct tep_record *first = tracecmd_read_cpu_first(h, cpu), *last;
+	uint64_t end;
+
+	if (!first)
+		return RR_END_NONE;
+	tracecmd_free_record(first);
+	last = tracecmd_read_cpu_last(h, cpu);
+	if (!last)
+		return RR_END_UNREADABLE;
+	end = last->ts ? last->ts : 1;
+	tracecmd_free_record(last);
+	return end == RR_END_UNREADABLE ? end - 1 : end;
+}
+
+static void put_u64(int fd, uint64_t v)
+{
+	if (write(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		_exit(4);
+}
+
+/*
+ * Open @path and every buffer instance in it, as the real open does, and
+ * write to @fd the count, then the timestamp of the last record of every
+ * CPU of every buffer in the order open_file() keeps them (see cpu_end()).
+ */
+static int open_all(const char *path, int fd)
 {
 	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	int n;
+	struct tracecmd_input **in;
+	int n, total;
 
 	if (!h)
 		return -1;
 	n = tracecmd_buffer_instances(h);
+	in = calloc((size_t)n + 1, sizeof(*in));
+	if (!in)
+		_exit(4);
+	in[0] = h;
+	total = tracecmd_cpus(h) > 0 ? tracecmd_cpus(h) : 0;
 	for (int i = 0; i < n; i++) {
-		struct tracecmd_input *in = tracecmd_buffer_instance_handle(h, i);
-
-		if (!in) {
-			tracecmd_close(h);
+		in[i + 1] = tracecmd_buffer_instance_handle(h, i);
+		if (!in[i + 1])
 			return -1;
-		}
-		/* an instance handle holds a reference on its parent */
-		tracecmd_close(in);
+		total += tracecmd_cpus(in[i + 1]) > 0 ? tracecmd_cpus(in[i + 1]) : 0;
 	}
-	tracecmd_close(h);
+	put_u64(fd, (uint64_t)total);
+	for (int i = 0; i <= n; i++)
+		for (int c = 0; c < tracecmd_cpus(in[i]); c++)
+			put_u64(fd, cpu_end(in[i], c));
 	return 0;
 }
+
+/*
+ * Called in the probe's child when defined: the fuzzing harness
+ * (tests/fuzz) makes a sanitizer report there end the child quietly, as a
+ * crash would, instead of being taken for a finding.
+ */
+extern void rr_probe_child_hook(void) __attribute__((weak));
 
 /*
  * libtracecmd 1.3 crashes on some damaged files while opening them (a
  * double free on a header cut short, a SIGSEGV on a v6 file truncated by a
  * byte).  Open the file once in a child first: a child that dies means the
- * file is corrupt, and the real open is not attempted.
+ * file is corrupt, and the real open is not attempted.  The child also
+ * reads where each CPU's data ends (@ends, @nr_ends; malloc'd, NULL when
+ * not told), for the walk to see a CPU whose records stop early.
  */
-static int probe_open(const char *path, struct rr_error *err)
+static int probe_open(const char *path, uint64_t **ends, int *nr_ends, struct rr_error *err)
 {
-	int status;
+	uint64_t *v = NULL, count = 0;
+	size_t got = 0, want = sizeof(count);
+	int status, fds[2];
 	pid_t pid;
 
+	*ends = NULL;
+	*nr_ends = 0;
+	if (pipe2(fds, O_CLOEXEC))
+		return 0;	/* no probe: proceed */
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return 0;	/* no probe: proceed */
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return 0;
+	}
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_WRONLY);
 
+		close(fds[0]);
 		rr_cleanup_in_child();
+		if (rr_probe_child_hook)
+			rr_probe_child_hook();
 		if (devnull >= 0) {	/* silence sanitizer reports in the child */
 			dup2(devnull, STDERR_FILENO);
 			dup2(devnull, STDOUT_FILENO);
 		}
-		_exit(open_all(path) ? 3 : 0);
+		_exit(open_all(path, fds[1]) ? 3 : 0);
 	}
+	close(fds[1]);
+	/* the count, then that many ends */
+	for (;;) {
+		ssize_t r = read(fds[0], (char *)(v ? (void *)v : (void *)&count) + got, want - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+		if (got < want)
+			continue;
+		if (v || !count || count > 1u << 20)
+			break;
+		v = calloc((size_t)count, sizeof(*v));
+		if (!v)
+			break;
+		got = 0;
+		want = (size_t)count * sizeof(*v);
+	}
+	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			free(v);
 			return 0;
-	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3))
+		}
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3)) {
+		if (WEXITSTATUS(status) == 0 && v && got == want) {
+			*ends = v;
+			*nr_ends = (int)count;
+		} else {
+			free(v);
+		}
 		return 0;
+	}
+	free(v);
 	if (WIFSIGNALED(status))
 		rr_error_set(err, path, "corrupt or truncated trace file (the trace reader "
-			     "library died with signal %d opening it)", WTERMSIG(status));
+			     "library died with signal %d opening it or reading the ends of its data)", WTERMSIG(status));
 	else
 		rr_error_set(err, path, "corrupt or truncated trace file (the trace reader "
-			     "library failed opening it, status %d)", WEXITSTATUS(status));
+			     "library failed opening it or reading the ends of its data, status %d)", WEXITSTATUS(status));
 	return -1;
 }
 
@@ -400,7 +501,8 @@ static bool compressed_data(const char *path)
 static struct rr_trace *open_file(const char *path, struct rr_error *err)
 {
 	struct rr_trace *t;
-	int i, n;
+	uint64_t *ends;
+	int i, n, nr_ends, at = 0;
 
 	int magic = has_magic(path, err);
 
@@ -423,14 +525,17 @@ static struct rr_trace *open_file(const char *path, struct rr_error *err)
 	}
 	tracecmd_set_loglevel(TEP_LOG_WARNING);
 	tep_set_loglevel(TEP_LOG_WARNING);
-	if (probe_open(path, err))
+	if (probe_open(path, &ends, &nr_ends, err))
 		return NULL;
 
 	t = calloc(1, sizeof(*t));
 	if (!t) {
+		free(ends);
 		rr_error_set(err, path, "out of memory");
 		return NULL;
 	}
+	t->probe_ends = ends;
+	t->nr_probe_ends = nr_ends;
 	t->path = strdup(path);
 	t->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!t->handle) {
@@ -469,10 +574,18 @@ static struct rr_trace *open_file(const char *path, struct rr_error *err)
 			b->nr_cpus = 0;
 		b->first_offset = calloc((size_t)b->nr_cpus + 1, sizeof(*b->first_offset));
 		b->last_offset = calloc((size_t)b->nr_cpus + 1, sizeof(*b->last_offset));
-		if (!b->first_offset || !b->last_offset) {
+		b->end_ts = calloc((size_t)b->nr_cpus + 1, sizeof(*b->end_ts));
+		b->seen_ts = calloc((size_t)b->nr_cpus + 1, sizeof(*b->seen_ts));
+		if (!b->first_offset || !b->last_offset || !b->end_ts || !b->seen_ts) {
 			rr_error_set(err, path, "out of memory");
 			goto fail;
 		}
+		b->name = i ? tracecmd_buffer_instance_name(t->handle, i - 1) : "";
+		if (!b->name)
+			b->name = "?";
+		/* the probe's ends, when it told as many CPUs as this open has */
+		for (int c = 0; c < b->nr_cpus; c++, at++)
+			b->end_ts[c] = at < t->nr_probe_ends ? t->probe_ends[at] : RR_END_NONE;
 		b->swap = tep_is_file_bigendian(b->tep) != tep_is_local_bigendian(b->tep);
 		tracecmd_set_private(t->handles[i], b);
 		if (add_decoders(t, b)) {
@@ -480,6 +593,10 @@ static struct rr_trace *open_file(const char *path, struct rr_error *err)
 			goto fail;
 		}
 	}
+	if (at != t->nr_probe_ends)	/* (not the same file any more?) */
+		for (i = 0; i < t->nr_handles; i++)
+			memset(t->buffers[i].end_ts, 0,
+			       (size_t)t->buffers[i].nr_cpus * sizeof(*t->buffers[i].end_ts));
 	t->threaded = true;
 	{
 		struct stat st;
@@ -625,6 +742,23 @@ static inline void walked(struct rr_trace *t, struct buffer *b, int cpu, uint64_
 		publish_walked(t);
 }
 
+/*
+ * Drop a record whose field @field holds @v, a value no kernel writes there
+ * (a damaged or crafted file): count it, keep the first for the warning,
+ * and flag the episodes around it as for a lost event.
+ */
+static void malformed(struct rr_trace *t, const struct decoder *dec,
+		      const struct tep_record *rec, const char *field, uint64_t v)
+{
+	if (!t->info.malformed_events++)
+		snprintf(t->info.first_malformed, sizeof(t->info.first_malformed),
+			 "%s at %llu.%06llu s (CPU %d): %s = %lld", dec->event->name,
+			 (unsigned long long)(rec->ts / 1000000000),
+			 (unsigned long long)(rec->ts % 1000000000 / 1000), rec->cpu, field,
+			 (long long)v);
+	t->pending_lost++;
+}
+
 /* @cpu_of_all counts the CPUs of every buffer before this one: the record's
  * own CPU is rec->cpu */
 static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_of_all,
@@ -640,6 +774,22 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 	(void)cpu_of_all;
 
 	walked(t, b, rec->cpu, rec->offset);
+	if (rec->cpu >= 0 && rec->cpu < b->nr_cpus) {
+		if (rec->ts < b->seen_ts[rec->cpu]) {	/* one CPU's data is in time order */
+			if (!t->info.backwards_records++)
+				snprintf(t->info.first_backwards, sizeof(t->info.first_backwards),
+					 "CPU %d%s%s: %llu.%06llu s after %llu.%06llu s", rec->cpu,
+					 *b->name ? " of buffer " : "", b->name,
+					 (unsigned long long)(rec->ts / 1000000000),
+					 (unsigned long long)(rec->ts % 1000000000 / 1000),
+					 (unsigned long long)(b->seen_ts[rec->cpu] / 1000000000),
+					 (unsigned long long)(b->seen_ts[rec->cpu] % 1000000000 / 1000));
+			t->pending_lost++;
+		}
+		b->seen_ts[rec->cpu] = rec->ts;
+	}
+	if (t->damage_until_ns && rec->ts <= t->damage_until_ns)
+		t->pending_lost++;	/* (a CPU's records in this window are missing) */
 	if (rec->missed_events > 0) {
 		t->info.nr_missed_events += (uint64_t)rec->missed_events;
 		t->pending_lost += (uint64_t)rec->missed_events;
@@ -659,11 +809,22 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 	ev.cpu = rec->cpu;
 	ev.pid = b->common_ok ? (int)num(&b->pid, rec->data, rec->size, b->swap) :
 		 tep_data_pid(b->tep, rec);
+	if (ev.pid < 0) {
+		malformed(t, dec, rec, "common_pid", (uint64_t)(int64_t)ev.pid);
+		return 0;
+	}
+	for (int i = 0; i < dec->nr_slots; i++) {
+		enum rr_field f = (enum rr_field)dec->slot[i].field;
+		uint64_t v = num(&dec->slot[i], rec->data, rec->size, b->swap);
+
+		if (!rr_field_in_range(f, v)) {
+			malformed(t, dec, rec, rr_field_name(f), v);
+			return 0;
+		}
+		rr_event_set_field(&ev, f, v);
+	}
 	ev.lost_before = t->pending_lost;	/* also losses before skipped records */
 	t->pending_lost = 0;
-	for (int i = 0; i < dec->nr_slots; i++)
-		rr_event_set_field(&ev, (enum rr_field)dec->slot[i].field,
-				   num(&dec->slot[i], rec->data, rec->size, b->swap));
 	if (dec->str) {
 		int len = 0;
 		const char *s = tep_get_field_raw(NULL, dec->event, dec->str->name, rec, &len, 0);
@@ -686,6 +847,103 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 	return t->cb_ret;
 }
 
+/*
+ * CPU @cpu of buffer @b has no record left.  If the probe saw a later last
+ * record (or could not read its last page), the data between is damaged:
+ * note it, and flag every event up to that last record's time as one around
+ * lost events (the kernel wrote records there that cannot be read).
+ */
+static void cpu_done(struct rr_trace *t, struct buffer *b, int cpu)
+{
+	uint64_t end = b->end_ts[cpu], seen = b->seen_ts[cpu];
+	struct rr_trace_info *info = &t->info;
+
+	if (end == RR_END_NONE || (end != RR_END_UNREADABLE && seen >= end))
+		return;
+	if (!info->damaged_cpus++) {
+		if (end == RR_END_UNREADABLE)
+			snprintf(info->first_damage, sizeof(info->first_damage),
+				 "CPU %d%s%s: its last page cannot be read; its records stop at "
+				 "%llu.%06llu s", cpu, *b->name ? " of buffer " : "", b->name,
+				 (unsigned long long)(seen / 1000000000),
+				 (unsigned long long)(seen % 1000000000 / 1000));
+		else
+			snprintf(info->first_damage, sizeof(info->first_damage),
+				 "CPU %d%s%s: its records stop at %llu.%06llu s, but its last "
+				 "record is at %llu.%06llu s", cpu, *b->name ? " of buffer " : "",
+				 b->name, (unsigned long long)(seen / 1000000000),
+				 (unsigned long long)(seen % 1000000000 / 1000),
+				 (unsigned long long)(end / 1000000000),
+				 (unsigned long long)(end % 1000000000 / 1000));
+	}
+	if (!info->damage_from_ns || (seen ? seen : 1) < info->damage_from_ns)
+		info->damage_from_ns = seen ? seen : 1;
+	if (end > t->damage_until_ns)
+		t->damage_until_ns = end;
+	if (seen)
+		info->damaged_cpus_read++;
+	t->pending_lost++;
+}
+
+/*
+ * Every CPU of every buffer merged by time, as tracecmd_iterate_events_multi()
+ * does, but knowing when a CPU runs out (cpu_done()).  Return the callback's
+ * non-zero value, or 0 at the end.
+ */
+static int merge_walk(struct rr_trace *t)
+{
+	int nr = 0, ret = 0;
+	struct tep_record **next;
+	int *hi, *cpu;
+
+	for (int i = 0; i < t->nr_handles; i++)
+		nr += t->buffers[i].nr_cpus;
+	next = calloc((size_t)nr + 1, sizeof(*next));
+	hi = calloc((size_t)nr + 1, sizeof(*hi));
+	cpu = calloc((size_t)nr + 1, sizeof(*cpu));
+	if (!next || !hi || !cpu) {
+		free(next);
+		free(hi);
+		free(cpu);
+		return RR_TRACE_OOM;
+	}
+	nr = 0;
+	for (int i = 0; i < t->nr_handles; i++)
+		for (int c = 0; c < t->buffers[i].nr_cpus; c++, nr++) {
+			hi[nr] = i;
+			cpu[nr] = c;
+			next[nr] = tracecmd_peek_data(t->handles[i], c);
+			if (!next[nr])
+				cpu_done(t, &t->buffers[i], c);
+		}
+	for (;;) {
+		struct tep_record *rec;
+		int best = -1;
+
+		for (int k = 0; k < nr; k++)
+			if (next[k] && (best < 0 || next[k]->ts < next[best]->ts))
+				best = k;
+		if (best < 0)
+			break;
+		rec = tracecmd_read_data(t->handles[hi[best]], cpu[best]);
+		if (!rec) {	/* (peeked, so readable: never) */
+			next[best] = NULL;
+			continue;
+		}
+		ret = record_cb(t->handles[hi[best]], rec, best, t);
+		tracecmd_free_record(rec);
+		if (ret)
+			break;
+		next[best] = tracecmd_peek_data(t->handles[hi[best]], cpu[best]);
+		if (!next[best])
+			cpu_done(t, &t->buffers[hi[best]], cpu[best]);
+	}
+	free(next);
+	free(hi);
+	free(cpu);
+	return ret;
+}
+
 /* Walk every buffer in time order on this thread. */
 static int iterate(struct rr_trace *trace, rr_event_cb cb, void *ctx)
 {
@@ -700,12 +958,17 @@ static int iterate(struct rr_trace *trace, rr_event_cb cb, void *ctx)
 
 		memset(b->first_offset, 0, (size_t)b->nr_cpus * sizeof(*b->first_offset));
 		memset(b->last_offset, 0, (size_t)b->nr_cpus * sizeof(*b->last_offset));
+		memset(b->seen_ts, 0, (size_t)b->nr_cpus * sizeof(*b->seen_ts));
 	}
+	trace->damage_until_ns = 0;
+	trace->info.damaged_cpus = 0;
+	trace->info.damaged_cpus_read = 0;
+	trace->info.damage_from_ns = 0;
+	trace->info.backwards_records = 0;
 	rr_trace_info_progress(&trace->info, 0);
 	/* tracecmd_open() and tracecmd_buffer_instance_handle() already
 	 * loaded the data sections */
-	ret = tracecmd_iterate_events_multi(trace->handles, trace->nr_handles,
-					    record_cb, trace);
+	ret = merge_walk(trace);
 	publish_walked(trace);
 	if (trace->cb_ret)
 		return trace->cb_ret;
@@ -759,6 +1022,8 @@ int rr_trace_for_each(struct rr_trace *trace, rr_event_cb cb, void *ctx,
 	int ret;
 
 	trace->info.nr_skipped_events = 0;
+	trace->info.malformed_events = 0;
+	trace->info.first_malformed[0] = 0;
 	for (int i = 0; i < trace->info.nr_skipped_names; i++)
 		trace->info.skipped[i].count = 0;
 	if (trace->text)
@@ -788,8 +1053,11 @@ void rr_trace_close(struct rr_trace *t)
 		free(t->buffers[i].by_id);
 		free(t->buffers[i].first_offset);
 		free(t->buffers[i].last_offset);
+		free(t->buffers[i].end_ts);
+		free(t->buffers[i].seen_ts);
 	}
 	free(t->buffers);
+	free(t->probe_ends);
 	rr_text_close(t->text);
 	if (t->spool) {
 		unlink(t->spool);

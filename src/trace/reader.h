@@ -43,13 +43,25 @@ struct rr_trace_info {
 	uint64_t nr_skipped_events;
 	struct { char name[64]; uint64_t count; } skipped[RR_SKIPPED_NAMES];
 	int nr_skipped_names;		/* the rest count under "(other)" */
+	/* events dropped because a field held a value no kernel writes
+	 * (rr_field_in_range()) or could not be parsed; the first, as
+	 * "line N: event: text" (text) or "event at SECONDS s (CPU N): field F = V" */
+	uint64_t malformed_events;
+	char first_malformed[160];
+	/* trace.dat: CPUs whose records stop before the last one their data
+	 * holds (a damaged or truncated file), how many of them gave any
+	 * record, when the first stopped (ns), and the first as text; records
+	 * whose time goes back within one CPU's data */
+	int damaged_cpus, damaged_cpus_read;
+	uint64_t damage_from_ns;
+	char first_damage[200];
+	uint64_t backwards_records;
+	char first_backwards[120];
 	/* text only */
 	uint64_t text_lines;		/* lines read */
 	uint64_t text_other_lines;	/* neither an event, a comment nor blank */
 	uint64_t text_backwards;	/* events whose timestamp went back */
-	uint64_t text_malformed_events;	/* dropped: a value malformed or out of range */
 	char text_first_other[100];	/* "line N: ..." of the first other line */
-	char text_first_malformed[100];
 	bool timestamps_synthetic;	/* bare lines: event order, no time */
 	bool page_size_assumed;		/* text: no page size in the file */
 	/* text: the releases (MAJOR * 100 + MINOR) the print formats fit,

@@ -303,46 +303,10 @@ static bool parse_num(const char *s, size_t n, uint64_t *out)
 	return true;
 }
 
-/*
- * Is @x a value field @f can hold?  The kernel prints counts of pages
- * (unsigned long), ints and u64 ids; a negative count, a count beyond
- * 2^52 pages (16 EiB of 4 KiB pages) or a priority outside 0..12 cannot
- * come from it.
- */
-static bool in_range(enum rr_field f, uint64_t x)
-{
-	int64_t sx = (int64_t)x;
-
-	switch (f) {
-	case F_VAL:
-	case F_ITEM:
-	case F_ROOT:
-	case F_LEVEL:
-		return sx >= INT32_MIN && sx <= INT32_MAX;
-	case F_PID:
-	case F_NID:
-		return sx >= 0 && sx <= INT32_MAX;
-	case F_PRIORITY:
-		return x <= 12;
-	case F_LRU:
-		return x <= 4;
-	case F_ID:
-		return x <= INT64_MAX;
-	case F_FORCE:
-	case F_NEEDS_FLUSH:
-	case F_FILE:
-		return x <= 1;
-	case F_FLAGS:
-		return x <= INT32_MAX;
-	default:	/* page counts */
-		return x <= (1ULL << 52);
-	}
-}
-
 static bool field_value(enum rr_field f, const struct kv *v, uint64_t *out)
 {
 	if (parse_num(v->val, v->val_len, out))
-		return in_range(f, *out);
+		return rr_field_in_range(f, *out);
 	switch (f) {
 	case F_LRU:
 		return !rr_parse_lru_name(v->val, v->val_len, out);
@@ -575,9 +539,9 @@ static int one_line(struct pass *ps, char *s)
 		ps->last_ts = ev.ts_ns;
 	if (!decode(d, &l, &ev)) {
 		/* dropped: for the episodes around it, like a lost event */
-		if (!ps->info->text_malformed_events++)
-			snprintf(ps->info->text_first_malformed,
-				 sizeof(ps->info->text_first_malformed), "line %llu: %.*s: %.60s",
+		if (!ps->info->malformed_events++)
+			snprintf(ps->info->first_malformed,
+				 sizeof(ps->info->first_malformed), "line %llu: %.*s: %.60s",
 				 (unsigned long long)ps->info->text_lines, (int)l.event_len,
 				 l.event, l.body);
 		ps->pending_lost++;
@@ -608,7 +572,7 @@ static int run(const char *path, struct pass *ps, struct rr_error *err)
 	ps->info->text_lines = 0;
 	ps->info->text_other_lines = 0;
 	ps->info->text_backwards = 0;
-	ps->info->text_malformed_events = 0;
+	ps->info->malformed_events = 0;
 	ps->info->nr_missed_events = 0;
 	rr_trace_info_progress(ps->info, 0);
 	while ((n = getline(&buf, &cap, fp)) > 0) {

@@ -238,7 +238,7 @@ static void test_old_fields_and_bad_values(void)
 	CU_ASSERT_EQUAL(g.ev[1].nr_reclaimed, 31);
 	CU_ASSERT_EQUAL(g.ev[2].nr_reclaimed, 12);
 	CU_ASSERT_EQUAL(g.ev[2].lost_before, 3);	/* the three dropped lines */
-	CU_ASSERT_EQUAL(info.text_malformed_events, 3);
+	CU_ASSERT_EQUAL(info.malformed_events, 3);
 	CU_ASSERT_EQUAL(info.era_hi, 410);
 }
 
