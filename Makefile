@@ -8,6 +8,7 @@
 #   make bench    speed and memory on large recorded traces (bench/README.md)
 #   make install  the binary, man pages, plug-in header, pkg-config file (PREFIX)
 #   make install-dev  all of it but the binary: for building plug-ins
+#   make uninstall    remove what install put there (same PREFIX, DESTDIR)
 
 VERSION := 0.2.0
 PKGS := libtracefs libtraceevent libtracecmd jansson cunit libbpf
@@ -115,12 +116,12 @@ TEST_PLUGIN := $(addprefix $(BUILD)/tests/plugins/,ceil-file.so bad-abi.so no-en
 	named-kernel.so einval.so short-v2.so future-abi.so ceil-file-v1.so sleepy.so segv.so) \
 	$(BUILD)/examples/policy-example.so $(BUILD)/examples/senpai-chunk.so
 
-.PHONY: all deps test-deps demo check asan clean help unit install install-dev bench
+.PHONY: all deps test-deps demo check asan clean help unit install install-dev uninstall bench
 
 all: reclaim-replay
 
 help:
-	@sed -n '2,11p' Makefile
+	@sed -n '2,12p' Makefile
 
 deps:
 	$(Q)./scripts/deps.sh $(foreach p,$(PKGS),$(p):$(DEB_$(p)))
@@ -244,20 +245,31 @@ $(BUILD)/reclaim-replay: $(MAIN_OBJ) $(LIB_OBJS)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+# Every page of man/ (policy(7) is made from its .in file).
+MAN_PAGES := $(sort $(wildcard man/*.[157]) man/reclaim-replay-policy.7)
+INSTALLED := $(PREFIX)/bin/reclaim-replay $(PREFIX)/include/reclaim-replay/policy.h \
+	$(PREFIX)/share/pkgconfig/reclaim-replay.pc \
+	$(foreach m,$(MAN_PAGES),$(PREFIX)/share/man/man$(subst .,,$(suffix $(m)))/$(notdir $(m)))
 
 install: reclaim-replay install-dev
 	install -D -m 755 reclaim-replay $(DESTDIR)$(PREFIX)/bin/reclaim-replay
 
 # What plug-in authors need: the header, its pkg-config file, the pages.
-install-dev:
+install-dev: $(MAN_PAGES)
 	install -D -m 644 include/reclaim-replay/policy.h \
 		$(DESTDIR)$(PREFIX)/include/reclaim-replay/policy.h
-	for m in man/*.1; do install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/$$(basename $$m); done
-	for m in man/*.5; do install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man5/$$(basename $$m); done
-	for m in man/*.7; do install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/$$(basename $$m); done
-	@mkdir -p $(DESTDIR)$(PREFIX)/share/pkgconfig
+	for m in $(MAN_PAGES); do \
+		install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$${m##*.}/$${m##*/} || exit 1; \
+	done
+	@mkdir -p $(BUILD)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' reclaim-replay.pc.in \
-		>$(DESTDIR)$(PREFIX)/share/pkgconfig/reclaim-replay.pc
+		>$(BUILD)/reclaim-replay.pc
+	install -D -m 644 $(BUILD)/reclaim-replay.pc $(DESTDIR)$(PREFIX)/share/pkgconfig/reclaim-replay.pc
+
+# Removes what install put there (the directories it shares with others stay).
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rmdir $(DESTDIR)$(PREFIX)/include/reclaim-replay 2>/dev/null || true
 
 # The policy(7) page's EXAMPLE is examples/senpai-chunk.c.
 man/reclaim-replay-policy.7: man/reclaim-replay-policy.7.in examples/senpai-chunk.c scripts/man-example.sh

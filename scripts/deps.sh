@@ -4,7 +4,8 @@
 # Arguments: [--tests] pkgconfig-name:debian-package ...  (from the Makefile)
 # Also checks: pkg-config, uthash (header only), trace-cmd, jq and
 # python3-jsonschema (tests); with --tests also chromium, which the tests
-# use to render the --html page headless, and valgrind.
+# use to render the --html page headless, valgrind, and mandoc, whose lint
+# the man pages must pass (tests/cli/t86-docs.sh).
 # Does nothing when everything is present.  As root it runs apt-get; as
 # another user it prints the one command to run and fails.
 set -eu
@@ -30,6 +31,7 @@ command -v jq >/dev/null 2>&1 || missing="$missing jq"
 if [ "$tests" -eq 1 ]; then
 	command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 	command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
+	command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 fi
 
 [ -z "$missing" ] && exit 0

@@ -3,11 +3,12 @@
 # Make man/reclaim-replay-policy.7 from its .in file, with the source of
 # examples/senpai-chunk.c as the EXAMPLE, escaped for troff (backslash,
 # hyphen, a leading dot or quote).  --extract PAGE prints the example of a
-# page back as C source (tests/cli/t82-plugins.sh compares it with the file).
+# page (its first .EX block) back as C source (tests/cli/t82-plugins.sh
+# compares it with the file).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${1:-}" = --extract ]; then
-	sed -n '/^\.EX$/,/^\.EE$/p' "$2" | sed '1d;$d' |
+	sed -n '/^\.EX$/,/^\.EE$/{p;/^\.EE$/q}' "$2" | sed '1d;$d' |
 		sed -e 's/^\\&//' -e 's/\\-/-/g' -e 's/\\e/\\/g'
 	exit 0
 fi

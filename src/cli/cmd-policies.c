@@ -20,7 +20,9 @@ static const char policies_usage[] =
 	"mirrors, and the hooks of the plug-in ABI.  With SPECs (a built-in, a\n"
 	"'+' composition, or ./x.so[:key=value,...]), load each as compare -p\n"
 	"would and show its components, their ABI versions, and which one\n"
-	"decides each decision.\n";
+	"decides each decision.\n"
+	"\n"
+	"  -h, --help               this text\n";
 
 /* "a,b": the hooks @pol sets, from the descriptor table. */
 static void hooks_of(const struct rr_policy *pol, char *buf, size_t len)
