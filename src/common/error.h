@@ -17,4 +17,12 @@ struct rr_error {
 void rr_error_set(struct rr_error *err, const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Put "@fmt...: " before @err's message, and name @file when @err names
+ * none (a stage that knew no file, such as the simulator, failed inside a
+ * replay of @file).  An @err naming a file (a plug-in) keeps it.
+ */
+void rr_error_context(struct rr_error *err, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

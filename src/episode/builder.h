@@ -152,6 +152,9 @@ int rr_builder_finish(struct rr_builder *b);
 
 struct rr_builder_stats {
 	uint64_t events;
+	/* snapshot memcg lines dropped: a value no kernel gives */
+	uint64_t markers_malformed;
+	char first_malformed_marker[96];
 	uint64_t episodes[RR_KIND__COUNT];	/* closed, by kind */
 	uint64_t replay_ended[RR_KIND__COUNT];	/* replayable ones with an end */
 	uint64_t unterminated_episodes;	/* replayable ones without an end */

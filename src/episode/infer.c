@@ -204,7 +204,7 @@ void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 
 	if (!m || m->v.baseline_known || !t->batch_sum_valid || t->batch.mglru ||
 	    p < 0 || p > RR_DEF_PRIORITY || !m->v.online || m->v.rmdir_ns ||
-	    !t->batch.nr_requested || m->min_bytes > 0 || m->low_bytes > 0)
+	    !t->batch.nr_requested || rr_memcg_protected(m))
 		return;
 	need = (int64_t)(t->batch.nr_requested << p);
 	if (t->batch_sum - need < m->v.lru_low[l]) {

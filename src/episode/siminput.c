@@ -18,6 +18,15 @@ struct walk_ctx {
 	size_t n, cap;
 };
 
+/* memory.min/low of a snapshot in pages: "max" is PAGE_COUNTER_MAX
+ * (LONG_MAX / PAGE_SIZE, include/linux/page_counter.h); unknown is none */
+static uint64_t protection_pages(int64_t bytes, unsigned int page_shift)
+{
+	if (bytes == RR_MARKER_BYTES_MAX)
+		return (uint64_t)INT64_MAX >> page_shift;
+	return bytes > 0 ? (uint64_t)bytes >> page_shift : 0;
+}
+
 static int preorder(struct walk_ctx *w, const struct rr_memcg *m, int parent)
 {
 	const struct rr_memcg_vals *v;
@@ -53,8 +62,8 @@ static int preorder(struct walk_ctx *w, const struct rr_memcg *m, int parent)
 	 * parent's out, which is not modelled: no protection is assumed there
 	 * (docs/kernel-model.md 22.2) */
 	if (parent == 0) {
-		sm->min_pages = m->min_bytes > 0 ? (uint64_t)m->min_bytes >> w->page_shift : 0;
-		sm->low_pages = m->low_bytes > 0 ? (uint64_t)m->low_bytes >> w->page_shift : 0;
+		sm->min_pages = protection_pages(m->min_bytes, w->page_shift);
+		sm->low_pages = protection_pages(m->low_bytes, w->page_shift);
 	}
 	rr_memcg_rstat_lru(m, w->ep->epoch, sm->rstat_lru_pages);
 	for (int i = 0; i < m->nr_children; i++)

@@ -51,6 +51,14 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
 
 	if (mc->id <= 0)
 		return 0;
+	if (mc->malformed) {	/* dropped, counted, the episodes around flagged */
+		if (!b->stats.markers_malformed++)
+			snprintf(b->stats.first_malformed_marker,
+				 sizeof(b->stats.first_malformed_marker),
+				 "memcg id=%lld: %s out of range", mc->id, mc->malformed);
+		rr_episodes_lost(b);
+		return 0;
+	}
 	m = rr_state_memcg(&b->st, (uint64_t)mc->id);
 	if (!m)
 		return -1;
@@ -61,7 +69,7 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
 	m->min_bytes = mc->min_bytes;
 	m->low_bytes = mc->low_bytes;
 	m->snapshotted = true;
-	if (mc->min_bytes > 0 || mc->low_bytes > 0)
+	if (rr_memcg_protected(m))
 		b->stats.snapshot_protected++;
 	if (m->limit_bytes > (1LL << 60))
 		m->limit_bytes = -1;	/* v1 "unlimited" is a huge number */

@@ -169,7 +169,7 @@ static struct rr_memcg *memcg_new(struct rr_state *st, uint64_t id)
 	}
 	m->id = id;
 	m->v.online = true;
-	m->min_bytes = m->low_bytes = -1;
+	m->min_bytes = m->low_bytes = RR_MARKER_BYTES_UNKNOWN;
 	m->v.swappiness = st->default_swappiness;
 	m->born_epoch = st->epoch;
 	m->released_epoch = UINT64_MAX;
@@ -193,6 +193,8 @@ struct rr_memcg *rr_state_memcg(struct rr_state *st, uint64_t id)
 	return m;
 }
 
+static void remove_child(struct rr_memcg *parent, struct rr_memcg *child);
+
 static int add_child(struct rr_memcg *parent, struct rr_memcg *child)
 {
 	int i;
@@ -212,6 +214,33 @@ static int add_child(struct rr_memcg *parent, struct rr_memcg *child)
 	parent->nr_children++;
 	child->parent = parent;
 	return 0;
+}
+
+/* Is @a @m itself or one of its ancestors?  (The tree has no cycle: every
+ * link goes through link_child(), so the walk ends at the root.) */
+static bool ancestor_or_self(const struct rr_memcg *a, const struct rr_memcg *m)
+{
+	for (; m; m = m->parent)
+		if (m == a)
+			return true;
+	return false;
+}
+
+/*
+ * Make @child a child of @parent unless that would close a cycle (a
+ * damaged or crafted trace naming a memcg's own descendant as its parent):
+ * then @child stays where it is, the conflict is counted, and 0 is returned.
+ * Return -1 on ENOMEM.
+ */
+static int link_child(struct rr_state *st, struct rr_memcg *parent, struct rr_memcg *child)
+{
+	if (ancestor_or_self(child, parent)) {
+		st->tree_conflicts++;
+		return 0;
+	}
+	if (child->parent)
+		remove_child(child->parent, child);
+	return add_child(parent, child);
 }
 
 static struct rr_memcg *find_path(struct rr_state *st, const char *path, size_t len)
@@ -282,7 +311,7 @@ static int take_path(struct rr_state *st, struct rr_memcg *m, const char *path, 
 		struct rr_memcg *c = other->children[0];
 
 		remove_child(other, c);
-		if (add_child(m, c))
+		if (c != m && link_child(st, m, c))
 			return -1;
 	}
 	if (other->parent)
@@ -320,11 +349,11 @@ static int set_path(struct rr_state *st, struct rr_memcg *m, const char *raw,
 	m->path = copy;
 	m->named = true;
 	HASH_ADD_KEYPTR(hh_path, st->by_path, m->path, strlen(m->path), m);
-	if (!m->parent && len > 1) {
-		parent = parent_of(st, path, len);
-		if (parent && parent != m && add_child(parent, m))
-			return -1;
-	}
+	/* the path says where it is: a memcg named anew (an id reused for
+	 * another cgroup, or a hostile trace) moves to its new parent */
+	parent = len > 1 ? parent_of(st, path, len) : NULL;
+	if (parent && parent != m->parent && link_child(st, parent, m))
+		return -1;
 	return 0;
 }
 

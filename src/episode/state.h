@@ -28,6 +28,7 @@
 
 #include "../common/lru.h"
 #include "../trace/event.h"
+#include "../markers/markers.h"
 
 /* node_stat_item numbers of the WORKINGSET items the model reads
  * (docs/kernel-model.md §15; measured on 6.18). */
@@ -92,7 +93,9 @@ struct rr_memcg {
 	uint64_t created_ns;		/* its cgroup_mkdir, 0 if it predates the trace */
 	int64_t ws_activate[RR_NR_LRU_TYPES];	/* exact local counts */
 	int64_t limit_bytes;		/* from a snapshot: -1 none, 0 unknown */
-	int64_t min_bytes, low_bytes;	/* memory.min/low from a snapshot, -1 unknown */
+	/* memory.min/low from a snapshot: RR_MARKER_BYTES_MAX ("max"),
+	 * RR_MARKER_BYTES_UNKNOWN, or bytes */
+	int64_t min_bytes, low_bytes;
 	bool snapshotted;		/* a snapshot marker described it */
 	/* the view before the last flush, and when that flush was: a decision
 	 * taken before it read the older values */
@@ -124,6 +127,9 @@ struct rr_state {
 	uint64_t nr_flushes;
 	unsigned int nr_memcgs;
 	bool oom;			/* a version or a parent could not be made */
+	/* cgroup paths that would have made a memcg its own ancestor (a
+	 * damaged or crafted trace): the link was refused */
+	uint64_t tree_conflicts;
 	/* epochs: 1, 2, ... one per episode start state; the open ones */
 	uint64_t epoch;
 	uint64_t min_open_epoch, max_open_epoch;	/* 0 when none is open */
@@ -160,6 +166,13 @@ void rr_state_epoch_end(struct rr_state *st, uint64_t epoch);
 bool rr_memcg_in_epoch(const struct rr_memcg *m, uint64_t epoch);
 /* @m's values as of @epoch (an open one); 0 means now. */
 const struct rr_memcg_vals *rr_memcg_at(const struct rr_memcg *m, uint64_t epoch);
+
+/* Did a snapshot give @m a memory.min or memory.low ("max" included)? */
+static inline bool rr_memcg_protected(const struct rr_memcg *m)
+{
+	return m->min_bytes > 0 || m->low_bytes > 0 || m->min_bytes == RR_MARKER_BYTES_MAX ||
+	       m->low_bytes == RR_MARKER_BYTES_MAX;
+}
 
 /* The exact local size of one list, in pages: the running sum plus the
  * smallest start size consistent with it staying >= 0. */

@@ -6,6 +6,7 @@
  */
 #include "markers.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,24 @@ static long long num(const char *s, size_t len, const char *key, long long def)
 	char buf[64];
 
 	return val(s, len, key, buf, sizeof(buf)) ? strtoll(buf, NULL, 10) : def;
+}
+
+/* memory.min or memory.low in bytes: "max" or -1 (how `record` writes
+ * "max"), a count of bytes, else RR_MARKER_BYTES_UNKNOWN */
+static long long protection(const char *s, size_t len, const char *key)
+{
+	char buf[64], *end;
+	long long v;
+
+	if (!val(s, len, key, buf, sizeof(buf)))
+		return RR_MARKER_BYTES_UNKNOWN;
+	if (!strcmp(buf, "max"))
+		return RR_MARKER_BYTES_MAX;
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	if (errno || end == buf || *end || v < -1)
+		return RR_MARKER_BYTES_UNKNOWN;
+	return v;
 }
 
 static void str(const char *s, size_t len, const char *key, char *out, size_t outsz)
@@ -108,11 +127,21 @@ static void parse_memcg(const char *s, size_t len, struct rr_marker_memcg *mc)
 	mc->id = num(s, len, "id", -1);
 	mc->level = num(s, len, "level", -1);
 	mc->swappiness = num(s, len, "swappiness", -1);
-	for (int l = 0; l < RR_NR_LRU; l++)
-		mc->lru_pages[l] = (uint64_t)num(s, len, rr_lru_names[l], 0);
+	mc->malformed = NULL;
+	for (int l = 0; l < RR_NR_LRU; l++) {
+		long long v = num(s, len, rr_lru_names[l], 0);
+
+		/* (a list of more than 2^40 pages, 4 PiB of 4 KiB pages, or a
+		 * negative one: no kernel has written it) */
+		if (v < 0 || (unsigned long long)v > RR_MARKER_MAX_PAGES) {
+			mc->malformed = rr_lru_names[l];
+			v = 0;
+		}
+		mc->lru_pages[l] = (uint64_t)v;
+	}
 	mc->limit_bytes = num(s, len, "limit_bytes", 0);
-	mc->min_bytes = num(s, len, "min_bytes", -1);
-	mc->low_bytes = num(s, len, "low_bytes", -1);
+	mc->min_bytes = protection(s, len, "min_bytes");
+	mc->low_bytes = protection(s, len, "low_bytes");
 	str(s, len, "path", mc->path, sizeof(mc->path));
 }
 

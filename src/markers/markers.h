@@ -30,6 +30,13 @@
 /* Version of the "meta" line (its version= key). */
 #define RR_MARKER_VERSION 1
 
+/* memory.min/low of a memcg line: "max" (written -1 by every recorder
+ * version), and not known */
+#define RR_MARKER_BYTES_MAX (-1LL)
+#define RR_MARKER_BYTES_UNKNOWN INT64_MIN
+/* the largest LRU size (pages) a memcg line may give: 2^40 */
+#define RR_MARKER_MAX_PAGES (1ULL << 40)
+
 enum rr_marker_kind {
 	RR_MARKER_NONE,			/* not a marker of ours */
 	RR_MARKER_META,			/* "meta ...": the system, once, first */
@@ -77,7 +84,12 @@ struct rr_marker_memcg {
 	uint64_t lru_pages[RR_NR_LRU];	/* local sizes in pages; 0 absent */
 	long long limit_bytes;		/* memory.max / limit_in_bytes; -1 "max"
 					 * or unlimited, 0 absent */
-	long long min_bytes, low_bytes;	/* -1 absent */
+	/* memory.min/low: RR_MARKER_BYTES_MAX when the file said "max",
+	 * RR_MARKER_BYTES_UNKNOWN when the key is absent or malformed */
+	long long min_bytes, low_bytes;
+	/* the first key holding a value no kernel gives (an LRU size below 0
+	 * or above RR_MARKER_MAX_PAGES), or NULL */
+	const char *malformed;
 	char path[4096];		/* "/a/b" relative to the hierarchy; "" absent */
 };
 

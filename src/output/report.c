@@ -31,7 +31,8 @@ struct cg {
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 	uint64_t isolate_bound[RR_NR_EVICTABLE_LRU];	/* max nr_requested << priority */
 	int swappiness;			/* -1 unknown */
-	int64_t limit_bytes, min_bytes, low_bytes;	/* -1 unknown / none */
+	int64_t limit_bytes;		/* -1 unknown / none */
+	int64_t min_bytes, low_bytes;	/* RR_MARKER_BYTES_MAX / _UNKNOWN, or bytes */
 	bool snapshotted;
 	uint64_t batches, scanned[2], reclaimed[2], active_scanned[2], pageouts;
 	struct cell prio[NPRIO + 1];
@@ -497,6 +498,16 @@ static json_t *inferred_json(const struct rr_report *r, const struct rr_trace_in
 	return arr;
 }
 
+/* memory.min/low of a snapshot: bytes, "max", or null when not known */
+static json_t *protection_json(bool snapshotted, int64_t bytes)
+{
+	if (!snapshotted || bytes == RR_MARKER_BYTES_UNKNOWN || bytes < -1)
+		return json_null();
+	if (bytes == RR_MARKER_BYTES_MAX)
+		return json_string("max");
+	return rr_json_u64((uint64_t)bytes);
+}
+
 json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 		       const json_t *assumed)
 {
@@ -574,10 +585,8 @@ json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 					    json_integer(c->swappiness) : json_null());
 			json_object_set_new(o, "limit_bytes", c->snapshotted && c->limit_bytes > 0 ?
 					    rr_json_u64((uint64_t)c->limit_bytes) : json_null());
-			json_object_set_new(o, "min_bytes", c->snapshotted && c->min_bytes >= 0 ?
-					    rr_json_u64((uint64_t)c->min_bytes) : json_null());
-			json_object_set_new(o, "low_bytes", c->snapshotted && c->low_bytes >= 0 ?
-					    rr_json_u64((uint64_t)c->low_bytes) : json_null());
+			json_object_set_new(o, "min_bytes", protection_json(c->snapshotted, c->min_bytes));
+			json_object_set_new(o, "low_bytes", protection_json(c->snapshotted, c->low_bytes));
 			for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
 				json_object_set_new(lru, rr_lru_names[l], rr_json_u64(sizes[l]));
 			json_object_set_new(lru, "source", json_string(c->lru_source ? c->lru_source :

@@ -131,8 +131,13 @@ static int run_policies(struct replay *r, const struct rr_episode *ep,
 	start = rr_cursor_index(in, c->pos_id[0]);
 	for (int p = 0; p < r->np; p++) {
 		in->cursor = rr_cursor_index(in, c->pos_id[p]);
-		if (rr_sim_run(in, &r->policies[p], &res[p], r->err))
+		if (rr_sim_run(in, &r->policies[p], &res[p], r->err)) {
+			rr_error_context(r->err, r->o->trace_path, "policy %s, episode at %llu.%06llu s",
+					 r->policies[p].name,
+					 (unsigned long long)(ep->start_ns / 1000000000),
+					 (unsigned long long)(ep->start_ns % 1000000000 / 1000));
 			return -1;
+		}
 		rr_cursor_moved(c, p, in, res[p].cursor);
 	}
 	in->cursor = start;	/* where the baseline began, for the fidelity check */
@@ -320,6 +325,20 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 			 "them are flagged lost_events", (unsigned long long)bs->shrink_without_isolate,
 			 bs->shrink_without_isolate == 1 ? "" : "s",
 			 bs->shrink_without_isolate == 1 ? "it" : "them");
+		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+	}
+	if (r->names && r->names->tree_conflicts) {
+		snprintf(msg, sizeof(msg), "%llu cgroup path%s would make a memcg its own "
+			 "ancestor (one id named at two levels): ignored; the cgroup tree may "
+			 "be wrong", (unsigned long long)r->names->tree_conflicts,
+			 r->names->tree_conflicts == 1 ? "" : "s");
+		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+	}
+	if (bs->markers_malformed) {
+		snprintf(msg, sizeof(msg), "%llu snapshot line%s dropped: a value out of range "
+			 "(first: %s); the episodes around them are flagged lost_events",
+			 (unsigned long long)bs->markers_malformed,
+			 bs->markers_malformed == 1 ? "" : "s", bs->first_malformed_marker);
 		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 	if (ti->damaged_cpus) {

@@ -37,7 +37,9 @@ static int scenario_requests(struct replay *r, const struct rr_scenario *sc)
 		ep.nr_to_reclaim_basis = "scenario";
 		ep.no_recording = true;
 		for (int p = 0; p < r->np && !ret; p++)
-			ret = rr_sim_run(&in, &r->policies[p], &res[p], r->err);
+			if ((ret = rr_sim_run(&in, &r->policies[p], &res[p], r->err)))
+				rr_error_context(r->err, r->o->trace_path, "policy %s, requests[%d]",
+						 r->policies[p].name, q);
 		if (!ret)
 			ret = rr_replay_emit(r, &ep, res, NULL);
 		for (int p = 0; p < r->np; p++)

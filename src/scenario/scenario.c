@@ -190,6 +190,10 @@ static int add_cgroup(struct ctx *c, struct rr_scenario *sc, json_t *jc, int idx
 		fail(c, where, "swappiness must be 0..200");
 		goto bad;
 	}
+	if (cg->min_pages > RR_SCENARIO_MAX_PAGES || cg->low_pages > RR_SCENARIO_MAX_PAGES) {
+		fail(c, where, "min_pages and low_pages must be at most 2^40 pages");
+		goto bad;
+	}
 	cg->swappiness = (int)sw;
 	if (index_cgroup(sc, sc->nr_cgroups)) {
 		fail(c, where, "out of memory");
@@ -205,9 +209,14 @@ static int add_cgroup(struct ctx *c, struct rr_scenario *sc, json_t *jc, int idx
 				fail(c, at, "not an object");
 			goto bad;
 		}
-		for (int l = 0; l < RR_NR_LRU; l++)
+		for (int l = 0; l < RR_NR_LRU; l++) {
 			if (get_u64(c, lru, lru_keys[l], at, false, 0, &cg->lru_pages[l]))
 				goto bad;
+			if (cg->lru_pages[l] > RR_SCENARIO_MAX_PAGES) {
+				fail(c, at, "an LRU list larger than 2^40 pages (no machine has one)");
+				goto bad;
+			}
+		}
 	}
 	frac = json_object_get(jc, "scan_fraction");
 	if (frac) {
@@ -287,7 +296,7 @@ static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int id
 	}
 	if (get_bool(c, jr, "may_swap", where, true, &rq->may_swap))
 		return -1;
-	if (rq->kind == RR_KIND_PROACTIVE && rq->nr_pages > (1ULL << 40))
+	if (rq->nr_pages > RR_SCENARIO_MAX_PAGES)
 		return fail(c, where, "request larger than 2^40 pages");
 	return 0;
 }

@@ -16,6 +16,11 @@
 
 #define RR_SCENARIO_VERSION 1
 
+/* The largest page count a scenario may give (an LRU list, memory.min/low,
+ * a request): 2^40 pages, 4 PiB of 4 KiB pages, beyond any machine; more is
+ * an error, so that no input drives unbounded simulation work. */
+#define RR_SCENARIO_MAX_PAGES (1ULL << 40)
+
 struct rr_scenario_cgroup {
 	char *path;			/* "/", "/a", "/a/b" */
 	int parent;			/* index, -1 for "/" */

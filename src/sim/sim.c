@@ -376,6 +376,16 @@ static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU
 		fraction[RR_LRU_FILE] = m->override_fraction[RR_LRU_FILE];
 		denominator = m->override_denominator ? m->override_denominator : 1;
 	} else if (balance == SCAN_FRACT) {
+		/* the kernel's u64 products (swappiness * (total_cost + 1)) stay
+		 * below 2^64 for any cost a machine accrues; larger ones come from
+		 * damaged input and would wrap */
+		if (r->sc_anon_cost > RR_SIM_MAX_COST || r->sc_file_cost > RR_SIM_MAX_COST) {
+			rr_error_set(r->err, "", "reclaim costs of %llu (anon) and %llu (file) pages "
+				     "exceed 2^52: get_scan_count()'s fractions would overflow "
+				     "(input out of range?)", (unsigned long long)r->sc_anon_cost,
+				     (unsigned long long)r->sc_file_cost);
+			return -1;
+		}
 		rr_scan_fractions(r->in->km, r->sc_anon_cost, r->sc_file_cost,
 				  swappiness, &fraction[RR_LRU_ANON], &fraction[RR_LRU_FILE], &denominator);
 	}
@@ -398,8 +408,20 @@ static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU
 				.priority = r->priority, .lru = lru,
 				.memcg_online = m->online, .memcg_id = m->id,
 			};
-			uint64_t v = 0;
-			int ret = rr_hook_scan_fract_target(r->pol, &a, &v);
+			uint64_t v = 0, product;
+			int ret;
+
+			/* scan * fraction[file] is a u64 product in the kernel too:
+			 * one past 2^64 is input no machine gives, not a target */
+			if (__builtin_mul_overflow(scan, fraction[t], &product) ||
+			    product > UINT64_MAX - denominator) {
+				rr_error_set(r->err, "", "scan target of %llu pages times a fraction "
+					     "of %llu/%llu overflows 64 bits (input out of range?)",
+					     (unsigned long long)scan, (unsigned long long)fraction[t],
+					     (unsigned long long)denominator);
+				return -1;
+			}
+			ret = rr_hook_scan_fract_target(r->pol, &a, &v);
 
 			if (ret) {
 				rr_error_set(r->err, r->pol->name,
@@ -468,6 +490,15 @@ static int shrink_lruvec(struct run *r, int mi)
 				nr[lru] -= b;
 				local += shrink_list(r, mi, lru, b);
 			}
+		}
+		if (r->out->batches > RR_SIM_MAX_BATCHES) {
+			rr_error_set(r->err, "", "the simulation exceeds %llu LRU batches (scan "
+				     "targets of %llu pages at priority %d): LRU sizes beyond what "
+				     "the replay simulates (input out of range?)",
+				     (unsigned long long)RR_SIM_MAX_BATCHES,
+				     (unsigned long long)(targets[0] + targets[1] + targets[2] +
+							  targets[3]), r->priority);
+			return -1;
 		}
 		if (local < r->nr_to_reclaim || scan_adjusted || proportional)
 			continue;

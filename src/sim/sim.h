@@ -198,6 +198,20 @@ struct rr_sim_result {
  * Return: 0, or -1 with @err set (a hook failed; out of memory; input
  * with no memcgs or more than 2^20 chunk calls).
  */
+/*
+ * The most LRU batches (each at most SWAP_CLUSTER_MAX pages) one
+ * rr_sim_run() simulates: 2^26, i.e. 2^31 pages scanned (8 TiB of 4 KiB
+ * pages), about a second of work.  Real episodes stay far below (a 1 TiB
+ * memory.reclaim is 2^23 batches); sizes that need more come from damaged or
+ * crafted input, and the run fails with an error saying so instead of
+ * running for hours.
+ */
+#define RR_SIM_MAX_BATCHES (1ULL << 26)
+
+/* The largest anon/file reclaim cost (pages) get_scan_count() takes:
+ * beyond 2^52 its u64 fractions would wrap; rr_sim_run() fails instead. */
+#define RR_SIM_MAX_COST (1ULL << 52)
+
 int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *policy,
 	       struct rr_sim_result *out, struct rr_error *err);
 

@@ -94,8 +94,26 @@ static bool parse_ts(const char *s, size_t n, uint64_t *ns)
 	return true;
 }
 
+/* The most CPUs a text trace may name (NR_CPUS is at most 8192 in the
+ * kernel's Kconfig; room to spare) */
+#define RR_TEXT_MAX_CPUS 65536
+
+/* The CPU number at @s (digits), or -1 beyond RR_TEXT_MAX_CPUS - 1. */
+static int cpu_number(const char *s)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || v >= RR_TEXT_MAX_CPUS)
+		return -1;
+	return (int)v;
+}
+
 /* "comm-pid", "comm-pid (  tgid) [cpu] flags", "comm-pid  0d..1.",
- * "comm  pid [cpu]" (perf script) */
+ * "comm  pid [cpu]" (perf script); l->cpu is -1 when the CPU column holds
+ * a number no machine has */
 static void parse_header(char *h, size_t n, struct line *l)
 {
 	char *lb = NULL, *end;
@@ -116,14 +134,14 @@ static void parse_header(char *h, size_t n, struct line *l)
 				lb = p;
 		}
 	if (lb) {
-		l->cpu = (int)strtol(lb + 1, NULL, 10);
+		l->cpu = cpu_number(lb + 1);
 		*lb = 0;
 	} else {
 		/* -l: the last token is the CPU glued to the flags */
 		char *sp = strrchr(h, ' ');
 
 		if (sp && isdigit((unsigned char)sp[1])) {
-			l->cpu = (int)strtol(sp + 1, NULL, 10);
+			l->cpu = cpu_number(sp + 1);
 			*sp = 0;
 		}
 	}
@@ -493,12 +511,19 @@ static int one_line(struct pass *ps, char *s)
 			snprintf(ps->info->text_first_other, sizeof(ps->info->text_first_other),
 				 "line %llu: %.80s", (unsigned long long)ps->info->text_lines, s);
 		return 0;
-	case L_CPUS:
-		ps->info->nr_cpus = atoi(strchr(s, '=') + 1);
+	case L_CPUS: {
+		int n = cpu_number(strchr(s, '=') + 1);
+
+		if (n > 0)
+			ps->info->nr_cpus = n;
 		return 0;
-	case L_LOST:
-		ps->pending_lost += lost;
-		ps->info->nr_missed_events += lost;
+	}
+	case L_LOST:	/* (saturating: a hostile count must not wrap) */
+		ps->pending_lost = ps->pending_lost + lost < ps->pending_lost ? UINT64_MAX :
+				   ps->pending_lost + lost;
+		ps->info->nr_missed_events = ps->info->nr_missed_events + lost <
+					     ps->info->nr_missed_events ? UINT64_MAX :
+					     ps->info->nr_missed_events + lost;
 		return 0;
 	case L_EVENT:
 		break;
@@ -537,7 +562,7 @@ static int one_line(struct pass *ps, char *s)
 	}
 	if (ev.ts_ns > ps->last_ts)
 		ps->last_ts = ev.ts_ns;
-	if (!decode(d, &l, &ev)) {
+	if ((l.has_header && l.cpu < 0) || !decode(d, &l, &ev)) {
 		/* dropped: for the episodes around it, like a lost event */
 		if (!ps->info->malformed_events++)
 			snprintf(ps->info->first_malformed,
@@ -616,6 +641,12 @@ struct rr_text *rr_text_open(const char *path, struct rr_trace_info *info,
 		return NULL;
 	if (!info->text_lines) {
 		rr_error_set(err, path, "not a trace: empty");
+		return NULL;
+	}
+	if (!ps.events && !info->text_other_lines) {
+		rr_error_set(err, path, "holds no trace events: only comment and blank lines "
+			     "(a paste of an empty buffer? enable the vmscan events while "
+			     "tracing, or use reclaim-replay record)");
 		return NULL;
 	}
 	if (!ps.events) {

@@ -208,9 +208,30 @@ static void test_marker_path_keys(void)
 	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(line, sizeof(line) - 1, false, &m), RR_MARKER_MEMCG);
 	CU_ASSERT_EQUAL(m.memcg.id, 9);
 	CU_ASSERT_EQUAL(m.memcg.swappiness, -1);
-	CU_ASSERT_EQUAL(m.memcg.min_bytes, -1);
+	CU_ASSERT_EQUAL(m.memcg.min_bytes, RR_MARKER_BYTES_UNKNOWN);	/* absent */
 	CU_ASSERT_EQUAL(m.memcg.lru_pages[0], 3);
 	CU_ASSERT_STRING_EQUAL(m.memcg.path, "/x swappiness=5 min_bytes=7");
+}
+
+/* memory.min/low "max": record writes -1, "max" reads the same; a value
+ * no file gives is not known (a bug fixed: -1 read as "not known") */
+static void test_marker_protection_max(void)
+{
+	static const char line[] = "reclaim-replay: memcg id=9 level=1 min_bytes=-1 low_bytes=max "
+				   "path=/x";
+	static const char bad[] = "reclaim-replay: memcg id=9 level=1 min_bytes=-2 low_bytes=12k "
+				  "inactive_file=-1 path=/x";
+	struct rr_marker m;
+
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(line, sizeof(line) - 1, false, &m), RR_MARKER_MEMCG);
+	CU_ASSERT_EQUAL(m.memcg.min_bytes, RR_MARKER_BYTES_MAX);
+	CU_ASSERT_EQUAL(m.memcg.low_bytes, RR_MARKER_BYTES_MAX);
+	CU_ASSERT_PTR_NULL(m.memcg.malformed);
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(bad, sizeof(bad) - 1, false, &m), RR_MARKER_MEMCG);
+	CU_ASSERT_EQUAL(m.memcg.min_bytes, RR_MARKER_BYTES_UNKNOWN);
+	CU_ASSERT_EQUAL(m.memcg.low_bytes, RR_MARKER_BYTES_UNKNOWN);
+	CU_ASSERT_STRING_EQUAL(m.memcg.malformed, "inactive_file");
+	CU_ASSERT_EQUAL(m.memcg.lru_pages[2], 0);
 }
 
 int register_record_tests(void)
@@ -219,6 +240,7 @@ int register_record_tests(void)
 
 	if (!s || !CU_add_test(s, "cgroup v2 snapshot (fake tree)", test_v2_snapshot) ||
 	    !CU_add_test(s, "a memcg marker's path holds no keys", test_marker_path_keys) ||
+	    !CU_add_test(s, "memory.min/low \"max\" and bad marker values", test_marker_protection_max) ||
 	    !CU_add_test(s, "cgroup v1 snapshot (fake tree)", test_v1_snapshot) ||
 	    !CU_add_test(s, "event filters from item numbers", test_item_filters))
 		return -1;

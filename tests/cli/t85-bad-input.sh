@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The bad-input corpus: each damaged, crafted or absurd input gives exit 1
+# (2 for usage) and one message naming the file and the problem, or a
+# warning saying what was dropped; never a crash, a hang, a sanitizer report
+# (under `make asan` any report aborts: the exit status says so), an output
+# file created by a failing run, or an existing one changed.
+. "$(dirname "$0")/../lib.sh"
+
+F=$TOP/tests/fixtures/text/linux-6.18.txt
+D=$TOP/traces
+C=$TMP/corpus
+mkdir -p "$C"
+
+# bad NAME WANT_EXIT PATTERN FILE [ARGS...]: report and compare (with -o onto
+# a new file and onto an existing one) both fail the same way, name FILE,
+# and leave no output behind.
+bad() {
+	local name=$1 want=$2 pat=$3 file=$4
+	shift 4
+	check_fails "$name: report" "$want" "$(printf '%s' "$file" | sed 's/[][\.*^$]/\\&/g'): .*$pat" \
+		timeout 60 "$RR" report "$file" "$@"
+	rm -f "$TMP/new.json"
+	check_fails "$name: compare -o" "$want" "$pat" \
+		timeout 60 "$RR" compare --kernel 6.18 -q "$file" -o "$TMP/new.json" "$@"
+	check_eq "$name: no output file" "absent" "$([ -e "$TMP/new.json" ] && echo present || echo absent)"
+	echo "an earlier result" >"$TMP/old.json"
+	timeout 60 "$RR" compare --kernel 6.18 -q "$file" -o "$TMP/old.json" "$@" >/dev/null 2>&1
+	check_eq "$name: an existing output left as it was" "an earlier result" "$(cat "$TMP/old.json")"
+}
+
+# warns NAME PATTERN FILE [ARGS...]: report succeeds and warns PATTERN
+# (naming FILE); prints report's stdout to $TMP/out
+warns() {
+	local name=$1 pat=$2 file=$3 rc
+	shift 3
+	timeout 60 "$RR" report "$file" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "$name: exit $rc, expected 0"
+		sed 's/^/    | /' "$TMP/err" | head -5
+	elif ! grep -Eq -- "$file: warning: .*$pat" "$TMP/err"; then
+		fail "$name: no warning matching '$pat'"
+		sed 's/^/    | /' "$TMP/err" | head -5
+	else
+		pass "$name"
+	fi
+}
+
+episodes() {	# the "memcg episodes the replay models: N" of the last report
+	sed -nE 's/^memcg episodes the replay models: ([0-9]+),.*/\1/p' "$TMP/out"
+}
+
+# ---- files that are not traces
+: >"$C/empty.txt"
+bad "empty file" 1 "not a trace: empty" "$C/empty.txt"
+printf '# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:2\n#\n' >"$C/paste.txt"
+bad "a paste of an empty ftrace buffer" 1 "only comment and blank lines" "$C/paste.txt"
+printf 'hello\nworld\n' >"$C/garbage.txt"
+bad "text without one trace line" 1 "not a trace" "$C/garbage.txt"
+head -c 4096 /dev/urandom | tr -d '\000' >"$C/random.bin"
+printf '\000' >>"$C/random.bin"
+bad "binary data, no magic" 1 "not a trace" "$C/random.bin"
+cp "$D/file-limit.dat" "$C/magic.dat"
+printf 'X' | dd of="$C/magic.dat" bs=1 seek=3 conv=notrunc 2>/dev/null
+bad "trace.dat with a wrong magic" 1 "not a trace" "$C/magic.dat"
+mkdir "$C/dir.dat"
+bad "a directory" 1 "is a directory" "$C/dir.dat"
+
+# ---- trace.dat cut short: v6 (record's) and v7 (trace-cmd extract's)
+for t in file-limit extract-file-limit; do
+	size=$(stat -c %s "$D/$t.dat")
+	for pct in 1 10 50 90 99; do
+		head -c $((size * pct / 100)) "$D/$t.dat" >"$C/$t-$pct.dat"
+		bad "$t.dat cut at $pct %" 1 "(corrupt or truncated|cannot read trace.dat headers)" \
+			"$C/$t-$pct.dat"
+	done
+done
+
+# ---- damaged trace.dat data: named, flagged, never silent
+# a byte that makes an isolate event's lru -1090519040 (an array index)
+cp "$D/anon-swap.dat" "$C/lru.dat"
+printf '\277' | dd of="$C/lru.dat" bs=1 seek=1522223 conv=notrunc 2>/dev/null
+warns "a negative lru in a trace.dat is dropped and named" \
+	"1 event dropped: .*mm_vmscan_lru_isolate at 4287.791718 s \\(CPU 1\\): lru = -1090519040" "$C/lru.dat"
+check_eq "... and its episode is flagged lost_events" "1" \
+	"$("$RR" report --json "$C/lru.dat" 2>/dev/null | jq '.episodes_by_kind.memcg.lost_events')"
+# 8 bytes of CPU 1's compressed v7 data: its records stop 0.39 s early
+cp "$D/extract-file-limit.dat" "$C/chunk.dat"
+printf '\377\377\377\377\377\377\377\377' | dd of="$C/chunk.dat" bs=1 seek=1157179 conv=notrunc 2>/dev/null
+warns "a damaged v7 chunk is named with the time its CPU's records stop" \
+	"CPU 1 of buffer rr-6245: its records stop at 294.131482 s, but its last record is at 294.517923 s" \
+	"$C/chunk.dat"
+check_eq "... its episodes are flagged lost_events" "1" \
+	"$("$RR" report --json "$C/chunk.dat" 2>/dev/null | jq '.episodes_by_kind.memcg.lost_events')"
+# a timestamp delta that throws one record 3200 s ahead of its CPU's next
+cp "$D/extract-file-limit.dat" "$C/time.dat"
+printf '\377\377\377\377\377\377\377\377' | dd of="$C/time.dat" bs=1 seek=1143000 conv=notrunc 2>/dev/null
+warns "records going back in time within a CPU are named" \
+	"records? of a CPU go(es)? back in time \\(first: CPU 0 of buffer rr-6245: 294.010678 s after 3508.505205 s\\)" \
+	"$C/time.dat"
+
+# ---- text: values no kernel prints, dropped and named
+sed '4s/nr_scanned=32 /nr_scanned=18446744073709551615 /' "$F" >"$C/huge.txt"
+warns "2^64-1 pages scanned" "1 event dropped: .*line 4: mm_vmscan_lru_isolate" "$C/huge.txt"
+sed '7s/priority=12/priority=-3/' "$F" >"$C/prio.txt"
+warns "a negative priority" "1 event dropped: .*line 7: mm_vmscan_lru_shrink_inactive" "$C/prio.txt"
+sed '4s/ 0d\.\.1\. / [2147483647] 0d..1. /' "$F" >"$C/cpu.txt"
+warns "a CPU column of 2^31-1" "1 event dropped: .*line 4" "$C/cpu.txt"
+{ head -3 "$F"; echo "this line is not a trace event"; echo "(nor is this one)"; tail -n +4 "$F"; } >"$C/mixed.txt"
+warns "garbage lines among events are counted and the first named" \
+	"2 of 26 lines are no trace event.* \\(first: line 4: this line is not a trace event\\)" "$C/mixed.txt"
+check_eq "... and the events around them still replay" "1" "$(episodes)"
+sed 's/memcg_id=1234/memcg_id=987654321/' "$F" >"$C/unknown-id.txt"
+check "a memcg id no cgroup event named replays" timeout 60 "$RR" report "$C/unknown-id.txt"
+
+# a cgroup id named first /a/b, then /a: the tree must stay a tree
+body=$(sed -n '3,16p' "$F" | sed 's/memcg_id=1234/memcg_id=10/')
+{
+	echo "   mkdir-4241    1d..1.   100.000100: cgroup_mkdir:         root=4 id=10 level=2 path=/a/b"
+	echo "   mkdir-4241    1d..1.   100.000101: cgroup_mkdir:         root=4 id=10 level=1 path=/a"
+	echo "$body"
+} >"$C/self-parent.txt"
+check "an id renamed from /a/b to /a (its own stand-in parent) ends" \
+	timeout 20 "$RR" report "$C/self-parent.txt"
+check "... compare too" timeout 20 "$RR" compare --kernel 6.18 -q "$C/self-parent.txt"
+{
+	echo "   mkdir-4241    1d..1.   100.000100: cgroup_mkdir:         root=4 id=10 level=1 path=/a"
+	echo "   mkdir-4241    1d..1.   100.000101: cgroup_mkdir:         root=4 id=11 level=2 path=/a/b"
+	echo "   mkdir-4241    1d..1.   100.000102: cgroup_mkdir:         root=4 id=10 level=3 path=/a/b/c"
+	echo "$body"
+} >"$C/cycle.txt"
+warns "an id renamed under its own child is refused and counted" \
+	"1 cgroup path would make a memcg its own ancestor" "$C/cycle.txt"
+
+# a snapshot claiming 2^62 pages on a list
+meta="   reclaim-replay-1  [000]    99.000000: tracing_mark_write: reclaim-replay: meta version=1 kernel_release=6.18.0 page_size=4096"
+snap() {
+	echo "$meta"
+	echo "   reclaim-replay-1  [000]    99.000001: tracing_mark_write: reclaim-replay: snapshot begin when=start"
+	echo "   reclaim-replay-1  [000]    99.000002: tracing_mark_write: reclaim-replay: memcg id=1234 level=1 swappiness=60 inactive_anon=0 active_anon=0 inactive_file=$1 active_file=0 unevictable=0 limit_bytes=-1 min_bytes=0 low_bytes=0 path=/work"
+	echo "   reclaim-replay-1  [000]    99.000003: tracing_mark_write: reclaim-replay: snapshot end when=start cgroups=1"
+	tail -n +2 "$F"
+}
+snap 4611686018427387904 >"$C/snap-huge.txt"
+warns "a snapshot line of 2^62 pages is dropped and named" \
+	"1 snapshot line dropped: .*memcg id=1234: inactive_file out of range" "$C/snap-huge.txt"
+snap -5 >"$C/snap-negative.txt"
+warns "a negative snapshot size is dropped" "1 snapshot line dropped" "$C/snap-negative.txt"
+
+# ---- scenarios
+sc() { printf '%s\n' "$1" >"$C/$2.json"; }
+sc '{ "scenario": 1 }' no-kernel
+bad "scenario without kernel" 1 "kernel: missing" "$C/no-kernel.json"
+sc '{ "scenario": 1, "kernel": "6.18", "cgroups": [ { "path": "/" }, { "path": "/a", "lru": { "inactive_file": "many" } } ], "requests": [ { "kind": "limit", "cgroup": "/a" } ] }' wrong-type
+bad "scenario with a string page count" 1 "cgroups\\[1\\]\\.lru" "$C/wrong-type.json"
+sc '{ "scenario": 1, "kernel": "6.18", "cgroups": [ { "path": "/" } ], "requests": [ { "cgroup": "/" } ] }' no-kind
+bad "scenario request without kind" 1 "kind missing" "$C/no-kind.json"
+sc '{ "scenario": 1, "kernel": "6.18", "cgroups": [ { "path": "/" }, { "path": "/a" } ], "requests": [ { "kind": "limit", "cgroup": "/a", "nr_pages": 9223372036854775808 } ] }' limit-2-63
+bad "a limit request of 2^63 pages" 1 "not valid JSON: too big integer" "$C/limit-2-63.json"
+sc '{ "scenario": 1, "kernel": "6.18", "cgroups": [ { "path": "/" }, { "path": "/a" } ], "requests": [ { "kind": "limit", "cgroup": "/a", "nr_pages": 4611686018427387904 } ] }' limit-2-62
+bad "a limit request of 2^62 pages" 1 "requests\\[0\\].*larger than 2\\^40 pages" "$C/limit-2-62.json"
+sc '{ "scenario": 1, "kernel": "6.18", "cgroups": [ { "path": "/" }, { "path": "/a", "lru": { "inactive_file": 1099511627777 } } ], "requests": [ { "kind": "limit", "cgroup": "/a" } ] }' lru-2-40
+bad "an LRU list of 2^40 + 1 pages" 1 "larger than 2\\^40 pages" "$C/lru-2-40.json"
+sc '{ "scenario": 1, "kernel": "6.18", "swap": false, "cgroups": [ { "path": "/" }, { "path": "/a", "lru": { "inactive_file": 1099511627776 } } ], "requests": [ { "kind": "proactive", "cgroup": "/a", "nr_pages": 1099511627776 } ] }' work
+check_fails "2^40 pages to reclaim: the work bound ends it with the reason" 1 \
+	"work.json: policy kernel, requests\\[0\\]: the simulation exceeds 67108864 LRU batches" \
+	timeout 120 "$RR" compare -q "$C/work.json"
+sc '{ "scenario": 1, "kernel": "6.18", "swap": true, "cgroups": [ { "path": "/" }, { "path": "/a", "lru": { "inactive_anon": 1099511627776, "active_file": 1099511627776 }, "scan_fraction": { "anon": 4503599627370496, "file": 1, "denominator": 2 } } ], "requests": [ { "kind": "limit", "cgroup": "/a", "nr_pages": 32 } ] }' fraction
+check_fails "a scan fraction whose product passes 2^64 is an error, not a wrap" 1 \
+	"fraction.json: policy kernel, requests\\[0\\]: scan target of [0-9]+ pages times a fraction of 4503599627370496/2 overflows 64 bits" \
+	timeout 60 "$RR" compare -q "$C/fraction.json"
+
+# ---- a policy built for another ABI
+if [ -e "$BUILD/tests/plugins/bad-abi.so" ]; then
+	check_fails "a plug-in of the wrong ABI is refused, naming it" 1 "bad-abi.so: .*ABI" \
+		"$RR" compare -q "$D/file-limit.dat" -p "$BUILD/tests/plugins/bad-abi.so" -o "$TMP/p.json"
+	check_eq "... and writes nothing" "absent" "$([ -e "$TMP/p.json" ] && echo present || echo absent)"
+else
+	skip "the test plug-ins are not built (make check builds them)"
+fi
+
+# ---- usage errors are exit 2
+check_fails "an unknown option is a usage error" 2 "unknown option|unrecognized option|invalid option" \
+	"$RR" report --no-such-option "$F"
+check_fails "a negative --offline-delay-ms is a usage error" 2 "offline-delay-ms" \
+	"$RR" compare --offline-delay-ms -5 "$F"
+
+finish
