@@ -17,6 +17,7 @@
 #include "text.h"
 
 #include <errno.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -30,6 +31,7 @@
 
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-utils.h>
+#include <traceevent/kbuffer.h>
 
 /*
  * Exported by libtracecmd.so.1 but declared only in trace-cmd's private
@@ -107,6 +109,7 @@ struct rr_trace {
 	/* events up to this time are flagged as around lost ones: a CPU's
 	 * records stopped before its last one (damaged data) */
 	uint64_t damage_until_ns;
+	unsigned long bad_pages_seen;	/* page_layout.bad_pages at the last cpu_done() */
 };
 
 /* iterate()'s "libtracecmd failed" (callbacks return other values) */
@@ -255,6 +258,66 @@ int tep_vprint(const char *name, enum tep_loglevel level, bool print_err,
 			lib_diag.first[--n] = 0;
 	}
 	return 0;
+}
+
+/*
+ * The ring-buffer page layout of the file being read (set at open): a page
+ * holds a u64 timestamp, a `long` commit (the data's size in bytes, flags
+ * in its top bits) and the data.  libtraceevent 1.7's kbuffer trusts the
+ * commit: a damaged one sends it reading past the page (a SIGSEGV found by
+ * fuzzing).  kbuffer_load_subbuffer() below checks it first.
+ */
+static struct {
+	int page_size;			/* bytes; 0: not known, no check */
+	int long_size;			/* 4 or 8 */
+	bool swap;			/* the file's byte order is not ours */
+	unsigned long bad_pages;	/* pages refused */
+} page_layout;
+
+static uint64_t page_long(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	if (page_layout.long_size == 4) {
+		uint32_t w;
+
+		memcpy(&w, p, 4);
+		v = page_layout.swap ? __builtin_bswap32(w) : w;
+	} else {
+		memcpy(&v, p, 8);
+		if (page_layout.swap)
+			v = __builtin_bswap64(v);
+	}
+	return v;
+}
+
+/*
+ * Interposed on libtraceevent's (libtracecmd calls it through the PLT): a
+ * page whose commit says more data than the page holds is refused (-1, as
+ * libtraceevent refuses a NULL page), and the walk of its CPU ends there,
+ * which the reader then reports as damage (cpu_done()).  COMMIT_MASK is
+ * (1 << 27) - 1 in kbuffer-parse.c, the flags RB_MISSED_* are above it.
+ */
+int kbuffer_load_subbuffer(struct kbuffer *kbuf, void *subbuffer)
+{
+	static int (*real)(struct kbuffer *, void *);
+	int (*fn)(struct kbuffer *, void *) = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
+
+	if (!fn) {
+		*(void **)&fn = dlsym(RTLD_NEXT, "kbuffer_load_subbuffer");
+		if (!fn)
+			return -1;
+		__atomic_store_n(&real, fn, __ATOMIC_RELEASE);
+	}
+	if (subbuffer && page_layout.page_size > 8 + page_layout.long_size) {
+		uint64_t size = page_long((const unsigned char *)subbuffer + 8) & ((1u << 27) - 1);
+
+		if (size > (uint64_t)(page_layout.page_size - 8 - page_layout.long_size)) {
+			__atomic_add_fetch(&page_layout.bad_pages, 1, __ATOMIC_RELAXED);
+			return -1;
+		}
+	}
+	return fn(kbuf, subbuffer);
 }
 
 /* 0: a trace.dat; 1: no trace-cmd magic (maybe a text trace); -1: error */
@@ -498,6 +561,45 @@ static bool compressed_data(const char *path)
 	return at < n && h[at] && strcmp((const char *)h + at, "none");
 }
 
+/*
+ * Read the page layout (see page_layout) from the trace.dat header: magic
+ * (3), "tracing" (7), the version string, endian (1: 0 little, 1 big),
+ * long size (1), page size (4, in the file's order); trace-cmd.dat.v7(5).
+ */
+static int set_page_layout(const char *path, struct rr_error *err)
+{
+	unsigned char h[64];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(h, 1, sizeof(h) - 1, f) : 0, at;
+	uint32_t ps;
+
+	if (f)
+		fclose(f);
+	memset(&page_layout, 0, sizeof(page_layout));
+	h[n] = 0;
+	at = 10 + strnlen((const char *)h + 10, n > 10 ? n - 10 : 0) + 1;
+	if (n < 12 || at + 6 > n) {
+		rr_error_set(err, path, "cannot read trace.dat headers (truncated)");
+		return -1;
+	}
+	memcpy(&ps, h + at + 2, 4);
+	page_layout.swap = (h[at] != 0) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	if (page_layout.swap)
+		ps = __builtin_bswap32(ps);
+	page_layout.long_size = h[at + 1] == 4 ? 4 : 8;
+	if (h[at + 1] != 4 && h[at + 1] != 8) {
+		rr_error_set(err, path, "trace.dat header: a long of %d bytes (4 or 8 expected)",
+			     h[at + 1]);
+		return -1;
+	}
+	if (ps < 64 || ps > (1u << 24)) {
+		rr_error_set(err, path, "trace.dat header: a page size of %u bytes", ps);
+		return -1;
+	}
+	page_layout.page_size = (int)ps;
+	return 0;
+}
+
 static struct rr_trace *open_file(const char *path, struct rr_error *err)
 {
 	struct rr_trace *t;
@@ -525,6 +627,8 @@ static struct rr_trace *open_file(const char *path, struct rr_error *err)
 	}
 	tracecmd_set_loglevel(TEP_LOG_WARNING);
 	tep_set_loglevel(TEP_LOG_WARNING);
+	if (set_page_layout(path, err))
+		return NULL;
 	if (probe_open(path, &ends, &nr_ends, err))
 		return NULL;
 
@@ -857,11 +961,21 @@ static void cpu_done(struct rr_trace *t, struct buffer *b, int cpu)
 {
 	uint64_t end = b->end_ts[cpu], seen = b->seen_ts[cpu];
 	struct rr_trace_info *info = &t->info;
+	unsigned long bad = __atomic_load_n(&page_layout.bad_pages, __ATOMIC_RELAXED);
+	bool refused = bad != t->bad_pages_seen;	/* (a page of this CPU's, last) */
 
-	if (end == RR_END_NONE || (end != RR_END_UNREADABLE && seen >= end))
+	t->bad_pages_seen = bad;
+	if (!refused && (end == RR_END_NONE || (end != RR_END_UNREADABLE && seen >= end)))
 		return;
 	if (!info->damaged_cpus++) {
-		if (end == RR_END_UNREADABLE)
+		if (refused)
+			snprintf(info->first_damage, sizeof(info->first_damage),
+				 "CPU %d%s%s: a page of its data says it holds more than a page; "
+				 "its records stop at %llu.%06llu s", cpu,
+				 *b->name ? " of buffer " : "", b->name,
+				 (unsigned long long)(seen / 1000000000),
+				 (unsigned long long)(seen % 1000000000 / 1000));
+		else if (end == RR_END_UNREADABLE)
 			snprintf(info->first_damage, sizeof(info->first_damage),
 				 "CPU %d%s%s: its last page cannot be read; its records stop at "
 				 "%llu.%06llu s", cpu, *b->name ? " of buffer " : "", b->name,
@@ -878,7 +992,7 @@ static void cpu_done(struct rr_trace *t, struct buffer *b, int cpu)
 	}
 	if (!info->damage_from_ns || (seen ? seen : 1) < info->damage_from_ns)
 		info->damage_from_ns = seen ? seen : 1;
-	if (end > t->damage_until_ns)
+	if (end != RR_END_NONE && end > t->damage_until_ns)
 		t->damage_until_ns = end;
 	if (seen)
 		info->damaged_cpus_read++;
@@ -961,6 +1075,7 @@ static int iterate(struct rr_trace *trace, rr_event_cb cb, void *ctx)
 		memset(b->seen_ts, 0, (size_t)b->nr_cpus * sizeof(*b->seen_ts));
 	}
 	trace->damage_until_ns = 0;
+	trace->bad_pages_seen = __atomic_load_n(&page_layout.bad_pages, __ATOMIC_RELAXED);
 	trace->info.damaged_cpus = 0;
 	trace->info.damaged_cpus_read = 0;
 	trace->info.damage_from_ns = 0;

@@ -100,6 +100,17 @@ warns "records going back in time within a CPU are named" \
 	"records? of a CPU go(es)? back in time \\(first: CPU 0 of buffer rr-6245: 294.010678 s after 3508.505205 s\\)" \
 	"$C/time.dat"
 
+# a page header (v6, CPU 1's fourth page) whose commit says 128 MiB of data:
+# libtraceevent read past the page (found by fuzzing); now refused
+cp "$D/file-limit.dat" "$C/page.dat"
+printf '\377\377\377\007\000\000\000\000' | dd of="$C/page.dat" bs=1 seek=$((98304 + 4096 * 3 + 8)) conv=notrunc 2>/dev/null
+warns "a page saying it holds more than a page is refused and named" \
+	"CPU 1: a page of its data says it holds more than a page; its records stop at 4136.107226 s" \
+	"$C/page.dat"
+check_eq "... the rest is read: CPU 0's episodes are all there" \
+	"$("$RR" report --json "$D/file-limit.dat" 2>/dev/null | jq '.episodes_by_kind.memcg.count')" \
+	"$("$RR" report --json "$C/page.dat" 2>/dev/null | jq '.episodes_by_kind.memcg.count')"
+
 # ---- text: values no kernel prints, dropped and named
 sed '4s/nr_scanned=32 /nr_scanned=18446744073709551615 /' "$F" >"$C/huge.txt"
 warns "2^64-1 pages scanned" "1 event dropped: .*line 4: mm_vmscan_lru_isolate" "$C/huge.txt"
