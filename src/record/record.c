@@ -90,6 +90,50 @@ static int read_int_file(const char *path, int def)
 	return v;
 }
 
+/* Whether /proc/filesystems lists @type. */
+static bool has_filesystem(const char *type)
+{
+	FILE *f = fopen("/proc/filesystems", "r");
+	char line[256];
+	bool found = false;
+
+	if (!f)
+		return true;	/* cannot tell: let the mount say */
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *name = strrchr(line, '\t');
+
+		name = name ? name + 1 : line;
+		name[strcspn(name, "\n")] = 0;
+		found = !strcmp(name, type);
+	}
+	fclose(f);
+	return found;
+}
+
+/* Whether tracefs is mounted: itself, or under a mounted debugfs (whose
+ * tracing directory mounts it when looked at). */
+static bool tracefs_mounted(void)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char line[1024], dev[256], mnt[512], type[64], path[600];
+	bool found = false;
+
+	if (!f)
+		return true;	/* cannot tell: let libtracefs look */
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%255s %511s %63s", dev, mnt, type) != 3)
+			continue;
+		if (!strcmp(type, "tracefs"))
+			found = true;
+		else if (!strcmp(type, "debugfs")) {
+			snprintf(path, sizeof(path), "%s/tracing/trace", mnt);
+			found = !access(path, F_OK);
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 static long long swap_total_kb(void)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
@@ -280,8 +324,19 @@ static int enable(struct rec *r, const char *sys, const char *ev, bool required,
 	size_t n = strlen(enabled);
 
 	if (tracefs_event_enable(r->inst, sys, ev) < 0) {
+		int e = errno;
+		char where[300];
+		bool exists;
+
+		snprintf(where, sizeof(where), "events/%s%s%s", sys, ev ? "/" : "", ev ? ev : "");
+		exists = tracefs_file_exists(r->inst, where);
 		if (required) {
-			rr_error_set(r->err, "", "cannot enable event %s:%s", sys, ev ? ev : "*");
+			if (!exists)
+				rr_error_set(r->err, "", "this kernel has no %s:%s event (no %s in tracefs): "
+					     "record needs it", sys, ev ? ev : "*", where);
+			else
+				rr_error_set(r->err, "", "cannot enable event %s:%s: %s", sys,
+					     ev ? ev : "*", strerror(e ? e : EINVAL));
 			return -1;
 		}
 		fprintf(stderr, "reclaim-replay: warning: event %s:%s not available on this kernel\n",
@@ -664,7 +719,13 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 		rr_error_set(err, "", "record needs root for tracefs and cgroupfs (run it with sudo)");
 		return -1;
 	}
-	tracing = tracefs_tracing_dir();
+	if (!has_filesystem("tracefs")) {
+		rr_error_set(err, "/proc/filesystems", "this kernel has no tracefs (it is built "
+			     "without CONFIG_TRACING): record cannot work here");
+		return -1;
+	}
+	/* (libtracefs would mount it: a change to the system left behind) */
+	tracing = tracefs_mounted() ? tracefs_tracing_dir() : NULL;
 	if (!tracing) {
 		rr_error_set(err, "/sys/kernel/tracing",
 			     "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
@@ -672,8 +733,12 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	}
 	snprintf(instances, sizeof(instances), "%s/instances", tracing);
 	if (access(instances, W_OK)) {
-		rr_error_set(err, instances, "cannot create a tracefs instance here: %s "
-			     "(read-only tracefs?)", strerror(errno));
+		if (errno == EROFS)
+			rr_error_set(err, instances, "tracefs is mounted read-only: no tracefs instance "
+				     "can be made (%s)", strerror(errno));
+		else
+			rr_error_set(err, instances, "cannot create a tracefs instance here: %s",
+				     strerror(errno));
 		return -1;
 	}
 	if (!opts->force && !access(opts->output, F_OK)) {

@@ -176,7 +176,23 @@ static void test_v1_snapshot(void)
 	put("proc/cgroups", "cpu\t1\t3\t1\n");
 	snprintf(proc, sizeof(proc), "%s/proc", base);
 	CU_ASSERT_EQUAL(rr_cgroup_fs_find(&fs, proc, &err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "memory controller is not enabled"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no memory cgroup controller (it is built "
+					      "without CONFIG_MEMCG)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.file, "/proc/cgroups"));
+	snprintf(proc, sizeof(proc), "rm -rf '%s'", base);
+	CU_ASSERT_EQUAL(system(proc), 0);
+
+	/* each missing piece said apart: disabled, or not mounted */
+	make_base();
+	put("proc/cgroups", "memory\t4\t3\t0\n");
+	snprintf(proc, sizeof(proc), "%s/proc", base);
+	CU_ASSERT_EQUAL(rr_cgroup_fs_find(&fs, proc, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "memory cgroup controller is disabled"));
+	put("proc/cgroups", "memory\t4\t3\t1\n");
+	put("proc/mounts", "cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0\n");
+	CU_ASSERT_EQUAL(rr_cgroup_fs_find(&fs, proc, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "memory cgroup controller is not mounted"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.file, "/proc/mounts"));
 	snprintf(proc, sizeof(proc), "rm -rf '%s'", base);
 	CU_ASSERT_EQUAL(system(proc), 0);
 }
