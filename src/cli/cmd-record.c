@@ -2,6 +2,7 @@
 /* `reclaim-replay record [-o FILE] [options] [-- CMD ARGS...]` */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,11 @@ static const char record_usage[] =
 	"      --snapshot-interval MS\n"
 	"                           also snapshot every cgroup every MS ms\n"
 	"  -q, --quiet              no summary on stderr\n"
-	"  -h, --help               this text\n";
+	"  -h, --help               this text\n"
+	"\n"
+	"Exit status: 0 the whole recording is in FILE; 1 error (no FILE);\n"
+	"2 usage; 3 FILE written but incomplete (CMD failed, or the disk\n"
+	"filled); 128+N signal N stopped it before CMD ended or --duration.\n";
 
 /* "64M" -> bytes; 0 on a bad value */
 static unsigned long long parse_size(const char *s)
@@ -53,6 +58,106 @@ static unsigned long long parse_size(const char *s)
 	if (*end == 'B' || *end == 'b')
 		end++;
 	return *end ? 0 : v;
+}
+
+/* A trace was written, but it does not cover what was asked: CMD failed,
+ * or the disk filled (record(1), EXIT STATUS). */
+#define RECORD_EXIT_INCOMPLETE 3
+
+static const char *sig_name(int sig, char *buf, size_t len)
+{
+	static const struct { int sig; const char *name; } names[] = {
+		{ SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" }, { SIGQUIT, "SIGQUIT" },
+		{ SIGILL, "SIGILL" }, { SIGABRT, "SIGABRT" }, { SIGBUS, "SIGBUS" },
+		{ SIGFPE, "SIGFPE" }, { SIGKILL, "SIGKILL" }, { SIGSEGV, "SIGSEGV" },
+		{ SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" }, { SIGTERM, "SIGTERM" },
+		{ SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].sig == sig)
+			return names[i].name;
+	snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+/* Why the writes of the recorded data stopped, in words. */
+static const char *write_failure(int e)
+{
+	switch (e) {
+	case ENOSPC: return "the disk is full";
+	case EDQUOT: return "the disk quota is used up";
+	case EFBIG: return "the file size limit (ulimit -f) is reached";
+	default: return "a write failed";
+	}
+}
+
+/*
+ * Say how the recording ended when it is not the whole of what was asked,
+ * each line naming the trace; returns the exit status (or ends the
+ * process by the signal that stopped the recording).
+ */
+static int record_outcome(const struct rr_record_opts *o, const struct rr_record_result *res)
+{
+	const char *file = res->saved_as[0] ? res->saved_as : o->output;
+	const char *cmd = o->argv ? o->argv[0] : NULL;
+	char s1[32], left_out[96] = "";
+	int ret = RR_EXIT_OK;
+
+	if (res->dropped_bytes)
+		snprintf(left_out, sizeof(left_out), ", less its newest %llu KiB, left out to fit",
+			 (unsigned long long)(res->dropped_bytes >> 10));
+	if (res->saved_as[0]) {
+		int e = res->output_errno;
+
+		fprintf(stderr, "reclaim-replay: %s: cannot be written (%s%s); the trace was saved as "
+			"%s instead\n", o->output, strerror(e), e == ENOENT || e == ENOTDIR ?
+			": its directory was removed during the recording" : "", res->saved_as);
+		ret = RR_EXIT_ERROR;
+	}
+	if (res->write_errno) {
+		fprintf(stderr, "reclaim-replay: %s: recording stopped after %.1f s: %s (%s)%s; "
+			"the trace holds the events up to then%s\n", file, res->seconds,
+			write_failure(res->write_errno), strerror(res->write_errno),
+			res->cmd_stopped ? ", and CMD was stopped" : "", left_out);
+		if (ret == RR_EXIT_OK)
+			ret = RECORD_EXIT_INCOMPLETE;
+	} else if (res->dropped_bytes) {
+		fprintf(stderr, "reclaim-replay: %s: the disk had no room for the whole trace: it "
+			"holds the recording%s\n", file, left_out);
+		if (ret == RR_EXIT_OK)
+			ret = RECORD_EXIT_INCOMPLETE;
+	}
+	if (cmd && !res->cmd_stopped && res->cmd_status >= 0) {
+		if (WIFEXITED(res->cmd_status) && WEXITSTATUS(res->cmd_status))
+			fprintf(stderr, "reclaim-replay: %s: %s failed (exit status %d); the trace holds "
+				"the recording up to its end\n", file, cmd,
+				WEXITSTATUS(res->cmd_status));
+		else if (WIFSIGNALED(res->cmd_status))
+			fprintf(stderr, "reclaim-replay: %s: %s was killed by %s%s; the trace holds the "
+				"recording up to its end\n", file, cmd,
+				sig_name(WTERMSIG(res->cmd_status), s1, sizeof(s1)),
+				WCOREDUMP(res->cmd_status) ? " (core dumped)" : "");
+		if ((WIFEXITED(res->cmd_status) && WEXITSTATUS(res->cmd_status)) ||
+		    WIFSIGNALED(res->cmd_status))
+			if (ret == RR_EXIT_OK)
+				ret = RECORD_EXIT_INCOMPLETE;
+	}
+	/* a signal is the way to end a recording of neither CMD nor
+	 * --duration; otherwise it cut the recording short */
+	if (res->stop_signal && (cmd || o->duration_s)) {
+		fprintf(stderr, "reclaim-replay: %s: recording stopped by %s after %.1f s, before %s; "
+			"the trace holds the events up to then%s\n", file,
+			sig_name(res->stop_signal, s1, sizeof(s1)), res->seconds,
+			!cmd ? "--duration ended" : WIFSIGNALED(res->cmd_status) &&
+			WTERMSIG(res->cmd_status) == SIGKILL ? "CMD ended (it outlived SIGTERM: killed)"
+			: "CMD ended (it was sent SIGTERM)", left_out);
+		/* end as the signal would have: a calling script stops too */
+		signal(res->stop_signal, SIG_DFL);
+		raise(res->stop_signal);
+		return 128 + res->stop_signal;
+	}
+	return ret;
 }
 
 static long parse_long(const char *s, long min, long max)
@@ -184,20 +289,22 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!o.quiet) {
 		fprintf(stderr, "reclaim-replay: %s: %llu bytes, %d CPUs, %d memory cgroups in the "
-			"snapshot, %llu events lost\n", o.output, (unsigned long long)res.bytes,
-			res.nr_cpus, res.nr_cgroups, (unsigned long long)res.lost_events);
+			"snapshot, %llu events lost\n", res.saved_as[0] ? res.saved_as : o.output,
+			(unsigned long long)res.bytes, res.nr_cpus, res.nr_cgroups,
+			(unsigned long long)res.lost_events);
 		if (res.lost_events)
 			for (int cpu = 0; cpu < res.nr_cpus && cpu < 256; cpu++)
 				if (res.lost_per_cpu[cpu])
 					fprintf(stderr, "reclaim-replay: CPU %d lost %llu events (use a "
 						"bigger --buffer-kb)\n", cpu,
 						(unsigned long long)res.lost_per_cpu[cpu]);
-		if (res.cmd_status >= 0 && WIFEXITED(res.cmd_status))
-			fprintf(stderr, "reclaim-replay: %s exited with status %d\n", o.argv[0],
-				WEXITSTATUS(res.cmd_status));
-		else if (res.cmd_status >= 0 && WIFSIGNALED(res.cmd_status))
-			fprintf(stderr, "reclaim-replay: %s was killed by signal %d\n", o.argv[0],
-				WTERMSIG(res.cmd_status));
+		if (res.cmd_status >= 0 && res.cmd_stopped)
+			fprintf(stderr, "reclaim-replay: %s was stopped at the end of the recording (%s)\n",
+				o.argv[0], WIFSIGNALED(res.cmd_status) && WTERMSIG(res.cmd_status) == SIGKILL
+				? "SIGKILL: it outlived SIGTERM" : "SIGTERM");
+		else if (res.cmd_status >= 0 && WIFEXITED(res.cmd_status) &&
+			 !WEXITSTATUS(res.cmd_status))
+			fprintf(stderr, "reclaim-replay: %s exited with status 0\n", o.argv[0]);
 	}
-	return RR_EXIT_OK;
+	return record_outcome(&o, &res);
 }

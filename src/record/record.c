@@ -10,11 +10,15 @@
  * end they are flushed and joined into the trace.dat.
  *
  * Undo: the instance (and the events, filters and buffer size, which live
- * in it), the child cgroup and every temporary file are removed on every
- * exit path, and on SIGINT/SIGTERM/SIGHUP, which stop the recording
- * normally.  An instance left by a recorder killed with SIGKILL is found
- * by its name (reclaim-replay-<pid>, pid gone) and removed by the next run.
- * The top-level tracing state is never touched.
+ * in it), the child cgroup (with what CMD left in it) and every temporary
+ * file are removed on every exit path, and on SIGINT/SIGTERM/SIGHUP, which
+ * stop the recording with a trace of what came before (record(1) gives
+ * the exit status of each way to end).  A write of the recorded data that
+ * fails (a full disk) stops the recording, and the trace keeps what was
+ * written; a trace whose directory is gone goes to $TMPDIR.  An instance
+ * left by a recorder killed with SIGKILL is found by its name
+ * (reclaim-replay-<pid>, pid gone) and removed by the next run.  The
+ * top-level tracing state is never touched, nor is tracefs mounted.
  */
 #include "record.h"
 
@@ -44,9 +48,14 @@
 
 static volatile sig_atomic_t stop_signal;
 
+static volatile sig_atomic_t signals_seen;
+/* the dispositions before ours: restored at the end, and in CMD */
+static struct sigaction old_int, old_term, old_hup;
+
 static void on_signal(int sig)
 {
 	stop_signal = sig;
+	signals_seen++;
 }
 
 struct rec {
@@ -57,6 +66,7 @@ struct rec {
 	int *cpu_fd;
 	char **cpu_path;
 	int nr_cpus;
+	int write_errno;	/* a write of recorded data failed: stop */
 	char cgroup_dir[1400];
 	bool cgroup_made;
 	pid_t child;
@@ -88,6 +98,50 @@ static int read_int_file(const char *path, int def)
 		v = def;
 	fclose(f);
 	return v;
+}
+
+/* Whether /proc/filesystems lists @type. */
+static bool has_filesystem(const char *type)
+{
+	FILE *f = fopen("/proc/filesystems", "r");
+	char line[256];
+	bool found = false;
+
+	if (!f)
+		return true;	/* cannot tell: let the mount say */
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *name = strrchr(line, '\t');
+
+		name = name ? name + 1 : line;
+		name[strcspn(name, "\n")] = 0;
+		found = !strcmp(name, type);
+	}
+	fclose(f);
+	return found;
+}
+
+/* Whether tracefs is mounted: itself, or under a mounted debugfs (whose
+ * tracing directory mounts it when looked at). */
+static bool tracefs_mounted(void)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char line[1024], dev[256], mnt[512], type[64], path[600];
+	bool found = false;
+
+	if (!f)
+		return true;	/* cannot tell: let libtracefs look */
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%255s %511s %63s", dev, mnt, type) != 3)
+			continue;
+		if (!strcmp(type, "tracefs"))
+			found = true;
+		else if (!strcmp(type, "debugfs")) {
+			snprintf(path, sizeof(path), "%s/tracing/trace", mnt);
+			found = !access(path, F_OK);
+		}
+	}
+	fclose(f);
+	return found;
 }
 
 static long long swap_total_kb(void)
@@ -126,12 +180,28 @@ static void remove_stale_instances(void)
 	tracefs_list_free(names);
 }
 
-static void kill_and_rmdir(const char *dir)
+/*
+ * Remove the cgroup @dir and the cgroups a workload made inside it, killing
+ * the tasks left in them (SIGKILL: the cgroup is the recorder's, and its
+ * workload has ended).  Returns 0, or -1 with errno when @dir stays.
+ */
+static int kill_and_rmdir(const char *dir)
 {
 	char path[1500];
+	struct dirent *de;
+	DIR *d;
 	FILE *f;
 	int pid;
 
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		kill_and_rmdir(path);
+	}
+	if (d)
+		closedir(d);
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 	for (int i = 0; i < 50; i++) {
 		bool any = false;
@@ -145,10 +215,10 @@ static void kill_and_rmdir(const char *dir)
 		}
 		fclose(f);
 		if (!any && (!rmdir(dir) || errno == ENOENT))
-			return;
+			return 0;
 		usleep(20000);
 	}
-	rmdir(dir);
+	return rmdir(dir) && errno != ENOENT ? -1 : 0;
 }
 
 /* Remove the cgroups of recorders that died without cleaning up. */
@@ -280,8 +350,19 @@ static int enable(struct rec *r, const char *sys, const char *ev, bool required,
 	size_t n = strlen(enabled);
 
 	if (tracefs_event_enable(r->inst, sys, ev) < 0) {
+		int e = errno;
+		char where[300];
+		bool exists;
+
+		snprintf(where, sizeof(where), "events/%s%s%s", sys, ev ? "/" : "", ev ? ev : "");
+		exists = tracefs_file_exists(r->inst, where);
 		if (required) {
-			rr_error_set(r->err, "", "cannot enable event %s:%s", sys, ev ? ev : "*");
+			if (!exists)
+				rr_error_set(r->err, "", "this kernel has no %s:%s event (no %s in tracefs): "
+					     "record needs it", sys, ev ? ev : "*", where);
+			else
+				rr_error_set(r->err, "", "cannot enable event %s:%s: %s", sys,
+					     ev ? ev : "*", strerror(e ? e : EINVAL));
 			return -1;
 		}
 		fprintf(stderr, "reclaim-replay: warning: event %s:%s not available on this kernel\n",
@@ -394,32 +475,44 @@ static void remove_cgroup(struct rec *r)
 {
 	if (!r->cgroup_made)
 		return;
-	/* tasks of the workload may still be exiting */
-	for (int i = 0; i < 50; i++) {
-		if (!rmdir(r->cgroup_dir) || errno == ENOENT) {
-			r->cgroup_made = false;
-			register_cgroup(NULL, false);
-			return;
-		}
-		usleep(20000);
+	/* CMD has ended; what it left behind (a daemon, cgroups it made
+	 * inside, tasks still exiting) goes with the cgroup */
+	if (!kill_and_rmdir(r->cgroup_dir)) {
+		r->cgroup_made = false;
+		register_cgroup(NULL, false);
+		return;
 	}
-	fprintf(stderr, "reclaim-replay: warning: %s: cannot remove the cgroup (tasks left in "
-		"it?): %s\n", r->cgroup_dir, strerror(errno));
+	fprintf(stderr, "reclaim-replay: warning: %s: cannot remove the cgroup: %s\n",
+		r->cgroup_dir, strerror(errno));
 }
 
+/* Fork CMD, move it into the cgroup, let it exec.  Returns its pid, or -1
+ * with r->err set when it could not be started or its exec failed (an
+ * O_CLOEXEC pipe carries exec's errno back). */
 static pid_t start_cmd(struct rec *r)
 {
-	int sync[2];
+	int sync[2], exec_err[2], e = 0;
 	pid_t pid;
+	ssize_t n;
 	char c;
 
 	if (pipe(sync)) {
 		rr_error_set(r->err, "", "pipe: %s", strerror(errno));
 		return -1;
 	}
+	if (pipe2(exec_err, O_CLOEXEC)) {
+		rr_error_set(r->err, "", "pipe: %s", strerror(errno));
+		close(sync[0]);
+		close(sync[1]);
+		return -1;
+	}
 	pid = fork();
 	if (pid < 0) {
 		rr_error_set(r->err, "", "fork: %s", strerror(errno));
+		close(sync[0]);
+		close(sync[1]);
+		close(exec_err[0]);
+		close(exec_err[1]);
 		return -1;
 	}
 	if (!pid) {
@@ -428,22 +521,27 @@ static pid_t start_cmd(struct rec *r)
 		/* keep no tracefs files open in CMD (an open trace_marker keeps
 		 * the instance busy) and none of ours */
 		for (int fd = 3; fd < (maxfd > 0 && maxfd < 65536 ? maxfd : 1024); fd++)
-			if (fd != sync[0])
+			if (fd != sync[0] && fd != exec_err[1])
 				close(fd);
 		/* wait until the parent moved us into the cgroup */
 		if (read(sync[0], &c, 1) != 1)
 			_exit(127);
 		close(sync[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
 		if (r->cgroup_made)
 			setenv("RECLAIM_REPLAY_CGROUP", r->cgroup_dir, 1);
 		execvp(r->o->argv[0], r->o->argv);
-		fprintf(stderr, "reclaim-replay: %s: cannot run: %s\n", r->o->argv[0], strerror(errno));
+		e = errno;
+		if (write(exec_err[1], &e, sizeof(e)) != sizeof(e))
+			_exit(126);
 		_exit(127);
 	}
 	close(sync[0]);
+	close(exec_err[1]);
 	if (r->cgroup_made) {
 		char v[32];
 
@@ -452,6 +550,7 @@ static pid_t start_cmd(struct rec *r)
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, 0);
 			close(sync[1]);
+			close(exec_err[0]);
 			return -1;
 		}
 	}
@@ -459,7 +558,50 @@ static pid_t start_cmd(struct rec *r)
 	if (write(sync[1], &c, 1) != 1)
 		c = 0;
 	close(sync[1]);
+	/* end of file: the exec succeeded */
+	do
+		n = read(exec_err[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(exec_err[0]);
+	if (n == sizeof(e)) {
+		waitpid(pid, NULL, 0);
+		rr_error_set(r->err, r->o->argv[0], "cannot run: %s (nothing was recorded)",
+			     strerror(e));
+		return -1;
+	}
 	return pid;
+}
+
+/*
+ * End CMD: SIGTERM, then SIGKILL after RR_RECORD_STOP_GRACE_MS or at a
+ * second stopping signal, so that a CMD that ignores SIGTERM cannot hang
+ * the recorder.  The ring buffers are drained meanwhile.  Returns CMD's
+ * waitpid() status.
+ */
+static long drain(struct rec *r);
+
+static int stop_child(struct rec *r)
+{
+	sig_atomic_t seen = signals_seen;
+	int status = 0;
+
+	kill(r->child, SIGTERM);
+	for (int ms = 0; ; ms += 20) {
+		pid_t w = waitpid(r->child, &status, WNOHANG);
+
+		if (w == r->child || (w < 0 && errno != EINTR))
+			break;
+		if (ms >= RR_RECORD_STOP_GRACE_MS || signals_seen != seen) {
+			kill(r->child, SIGKILL);
+			while (waitpid(r->child, &status, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		drain(r);
+		usleep(20000);
+	}
+	r->child = 0;
+	return status;
 }
 
 static int open_readers(struct rec *r)
@@ -497,16 +639,26 @@ static int open_readers(struct rec *r)
 	return 0;
 }
 
-/* Move what the ring buffers hold to the per-CPU files; bytes moved. */
+/* Move what the ring buffers hold to the per-CPU files; bytes moved.  A
+ * write that fails for want of room (or on an I/O error) sets
+ * r->write_errno, and nothing more is written: the files keep the data
+ * up to then (a partial last page is left out when the trace is made). */
+static void note_write_error(struct rec *r, int n)
+{
+	if (n < 0 && (errno == ENOSPC || errno == EDQUOT || errno == EFBIG || errno == EIO))
+		r->write_errno = errno;
+}
+
 static long drain(struct rec *r)
 {
 	long total = 0;
 
-	for (int c = 0; c < r->nr_cpus; c++) {
+	for (int c = 0; c < r->nr_cpus && !r->write_errno; c++) {
 		int n;
 
 		while ((n = tracefs_cpu_write(r->tcpu[c], r->cpu_fd[c], true)) > 0)
 			total += n;
+		note_write_error(r, n);
 	}
 	return total;
 }
@@ -546,11 +698,8 @@ static uint64_t lost_events(struct rec *r, struct rr_record_result *res)
 
 static void cleanup(struct rec *r)
 {
-	if (r->child > 0) {
-		kill(r->child, SIGTERM);
-		waitpid(r->child, NULL, 0);
-		r->child = 0;
-	}
+	if (r->child > 0)
+		stop_child(r);
 	remove_cgroup(r);
 	for (int c = 0; r->tcpu && c < r->nr_cpus; c++)
 		if (r->tcpu[c])
@@ -610,10 +759,18 @@ static void proactive(struct rec *r)
 	marker(r, line);
 }
 
+/*
+ * Join the per-CPU data into the trace: under a temporary name next to the
+ * output, renamed once whole.  When no file can be made there (its
+ * directory was removed during the recording, say), the data is not
+ * thrown away: the trace goes to ${TMPDIR:-/tmp}, named in res->saved_as.
+ */
 static int write_output(struct rec *r, struct rr_record_result *res)
 {
 	static const char *const systems[] = { "vmscan", "memcg", "cgroup", NULL };
 	const char *tracing = tracefs_tracing_dir();
+	const char *tmpdir = getenv("TMPDIR");
+	const char *name = r->o->output;
 	char *tmp;
 	struct stat st;
 	int fd, ret;
@@ -624,25 +781,40 @@ static int write_output(struct rec *r, struct rr_record_result *res)
 	}
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		rr_error_set(r->err, r->o->output, "cannot create: %s", strerror(errno));
+		res->output_errno = errno;
 		free(tmp);
-		return -1;
+		if (asprintf(&tmp, "%s/reclaim-replay-%d-XXXXXX.dat", tmpdir && *tmpdir ? tmpdir : "/tmp",
+			     (int)getpid()) < 0) {
+			rr_error_set(r->err, r->o->output, "out of memory");
+			return -1;
+		}
+		fd = mkstemps(tmp, 4);
+		if (fd < 0) {
+			rr_error_set(r->err, r->o->output, "cannot create: %s; nor %s: %s (the recorded "
+				     "data is lost)", strerror(res->output_errno), tmp, strerror(errno));
+			free(tmp);
+			return -1;
+		}
+		snprintf(res->saved_as, sizeof(res->saved_as), "%s", tmp);
+		name = res->saved_as;
 	}
-	ret = rr_tracedat_write(fd, tracing, systems, r->page_size, r->nr_cpus,
-				(const char *const *)r->cpu_path, r->o->output, r->err);
+	ret = rr_tracedat_write(fd, tracing, systems, r->page_size, r->nr_cpus, r->cpu_fd, name,
+				&res->dropped_bytes, r->err);
 	if (!ret && (fsync(fd) || fchmod(fd, 0644))) {
-		rr_error_set(r->err, r->o->output, "write failed: %s", strerror(errno));
+		rr_error_set(r->err, name, "write failed: %s", strerror(errno));
 		ret = -1;
 	}
 	if (!ret && fstat(fd, &st) == 0)
 		res->bytes = (uint64_t)st.st_size;
 	close(fd);
-	if (!ret && rename(tmp, r->o->output)) {
+	if (!ret && !res->saved_as[0] && rename(tmp, r->o->output)) {
 		rr_error_set(r->err, r->o->output, "cannot write: %s", strerror(errno));
 		ret = -1;
 	}
-	if (ret)
+	if (ret) {
 		unlink(tmp);
+		res->saved_as[0] = 0;
+	}
 	free(tmp);
 	return ret;
 }
@@ -655,7 +827,7 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	char name[64], instances[1024];
 	const char *tracing;
 	struct timespec start, last_proactive, last_snapshot;
-	bool proactive_done = false;
+	bool proactive_done = false, ended = false;
 	int ret = -1, status;
 
 	memset(res, 0, sizeof(*res));
@@ -664,7 +836,13 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 		rr_error_set(err, "", "record needs root for tracefs and cgroupfs (run it with sudo)");
 		return -1;
 	}
-	tracing = tracefs_tracing_dir();
+	if (!has_filesystem("tracefs")) {
+		rr_error_set(err, "/proc/filesystems", "this kernel has no tracefs (it is built "
+			     "without CONFIG_TRACING): record cannot work here");
+		return -1;
+	}
+	/* (libtracefs would mount it: a change to the system left behind) */
+	tracing = tracefs_mounted() ? tracefs_tracing_dir() : NULL;
 	if (!tracing) {
 		rr_error_set(err, "/sys/kernel/tracing",
 			     "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
@@ -672,8 +850,12 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	}
 	snprintf(instances, sizeof(instances), "%s/instances", tracing);
 	if (access(instances, W_OK)) {
-		rr_error_set(err, instances, "cannot create a tracefs instance here: %s "
-			     "(read-only tracefs?)", strerror(errno));
+		if (errno == EROFS)
+			rr_error_set(err, instances, "tracefs is mounted read-only: no tracefs instance "
+				     "can be made (%s)", strerror(errno));
+		else
+			rr_error_set(err, instances, "cannot create a tracefs instance here: %s",
+				     strerror(errno));
 		return -1;
 	}
 	if (!opts->force && !access(opts->output, F_OK)) {
@@ -689,14 +871,20 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	remove_stale_cgroups();
 	remove_stale_instances();
 
+	/* SIGINT and SIGTERM always stop the recording cleanly, even in a
+	 * background job of a script (where SIGINT comes ignored); SIGHUP
+	 * stays ignored under nohup */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 	stop_signal = 0;
+	signals_seen = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, NULL, &old_hup);
+	if (old_hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 
 	snprintf(name, sizeof(name), INSTANCE_PREFIX "%d", (int)getpid());
 	r.inst = tracefs_instance_create(name);
@@ -750,36 +938,46 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 		if (r.child > 0 && waitpid(r.child, &status, WNOHANG) == r.child) {
 			res->cmd_status = status;
 			r.child = 0;
+			ended = true;
 			break;
 		}
 		/* whole milliseconds: --duration 1 once stopped after 0.1 s */
-		if (opts->duration_s && ms_since(&start) >= (long long)opts->duration_s * 1000)
+		if (opts->duration_s && ms_since(&start) >= (long long)opts->duration_s * 1000) {
+			ended = true;
 			break;
+		}
 		if (!opts->argv && !opts->duration_s && stop_signal)
+			break;
+		if (r.write_errno)	/* the disk is full: what we have is the trace */
 			break;
 		if (moved < 4096)
 			usleep(20000);
 	}
-	if (r.child > 0) {	/* stopped by a signal or --duration */
-		kill(r.child, SIGTERM);
-		waitpid(r.child, &status, 0);
-		res->cmd_status = status;
-		r.child = 0;
+	res->seconds = (double)ms_since(&start) / 1000.0;
+	/* (a signal after CMD's end or --duration did not cut anything) */
+	res->stop_signal = ended ? 0 : stop_signal;
+	res->write_errno = r.write_errno;
+	if (r.child > 0) {	/* stopped by a signal, --duration or a full disk */
+		res->cmd_stopped = true;
+		res->cmd_status = stop_child(&r);
 	}
-	if (snapshot(&r, "end", NULL))
+	/* with no room left the end of the recording cannot be stored */
+	if (!r.write_errno && snapshot(&r, "end", NULL))
 		goto out;
 	res->lost_events = lost_events(&r, res);
 	tracefs_trace_off(r.inst);
 	drain(&r);
-	for (int c = 0; c < r.nr_cpus; c++)
-		tracefs_cpu_flush_write(r.tcpu[c], r.cpu_fd[c]);
+	for (int c = 0; c < r.nr_cpus && !r.write_errno; c++)
+		note_write_error(&r, tracefs_cpu_flush_write(r.tcpu[c], r.cpu_fd[c]));
+	if (r.write_errno && !res->write_errno)	/* the last drain filled it */
+		res->write_errno = r.write_errno;
 	res->nr_cpus = r.nr_cpus;
 	remove_cgroup(&r);
 	ret = write_output(&r, res);
 out:
 	cleanup(&r);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	return ret;
 }

@@ -205,8 +205,14 @@ int rr_cgroup_fs_find(struct rr_cgroup_fs *fs, const char *proc_root, struct rr_
 		}
 	}
 	fclose(f);
-	if (fs->hierarchy_id < 0 || !enabled) {
-		rr_error_set(err, path, "the memory controller is not enabled");
+	if (fs->hierarchy_id < 0) {
+		rr_error_set(err, path, "this kernel has no memory cgroup controller (it is built "
+			     "without CONFIG_MEMCG)");
+		return -1;
+	}
+	if (!enabled) {
+		rr_error_set(err, path, "the memory cgroup controller is disabled (cgroup_disable="
+			     "memory on the kernel command line?)");
 		return -1;
 	}
 	fs->version = fs->hierarchy_id ? 1 : 2;
@@ -233,7 +239,12 @@ int rr_cgroup_fs_find(struct rr_cgroup_fs *fs, const char *proc_root, struct rr_
 	}
 	fclose(f);
 	if (!fs->root[0]) {
-		rr_error_set(err, path, "no cgroup v%d mount with the memory controller", fs->version);
+		if (fs->version == 1)
+			rr_error_set(err, path, "the memory cgroup controller is not mounted (no cgroup "
+				     "v1 mount with it: mount -t cgroup -o memory none /sys/fs/cgroup/memory)");
+		else
+			rr_error_set(err, path, "cgroup v2 is not mounted (mount -t cgroup2 none "
+				     "/sys/fs/cgroup)");
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/self/cgroup", proc_root);

@@ -3,15 +3,23 @@
  * The recorder's cgroup snapshot on fake cgroupfs trees: cgroup v2 (this
  * machine has only v1 memory cgroups), where memory.stat is hierarchical
  * and the local sizes are the difference to the children, and v1, where
- * memory.stat is local already.  No root needed.
+ * memory.stat is local already.  The trace.dat writer's move of the
+ * per-CPU data, and what it leaves out when the trace cannot be whole.
+ * No root needed.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../src/record/sysinfo.h"
+#include "../../src/record/tracedat.h"
 #include "../../src/markers/markers.h"
 #include "unit.h"
 
@@ -176,7 +184,23 @@ static void test_v1_snapshot(void)
 	put("proc/cgroups", "cpu\t1\t3\t1\n");
 	snprintf(proc, sizeof(proc), "%s/proc", base);
 	CU_ASSERT_EQUAL(rr_cgroup_fs_find(&fs, proc, &err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "memory controller is not enabled"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no memory cgroup controller (it is built "
+					      "without CONFIG_MEMCG)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.file, "/proc/cgroups"));
+	snprintf(proc, sizeof(proc), "rm -rf '%s'", base);
+	CU_ASSERT_EQUAL(system(proc), 0);
+
+	/* each missing piece said apart: disabled, or not mounted */
+	make_base();
+	put("proc/cgroups", "memory\t4\t3\t0\n");
+	snprintf(proc, sizeof(proc), "%s/proc", base);
+	CU_ASSERT_EQUAL(rr_cgroup_fs_find(&fs, proc, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "memory cgroup controller is disabled"));
+	put("proc/cgroups", "memory\t4\t3\t1\n");
+	put("proc/mounts", "cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0\n");
+	CU_ASSERT_EQUAL(rr_cgroup_fs_find(&fs, proc, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "memory cgroup controller is not mounted"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.file, "/proc/mounts"));
 	snprintf(proc, sizeof(proc), "rm -rf '%s'", base);
 	CU_ASSERT_EQUAL(system(proc), 0);
 }
@@ -234,6 +258,145 @@ static void test_marker_protection_max(void)
 	CU_ASSERT_EQUAL(m.memcg.lru_pages[2], 0);
 }
 
+/* A per-CPU file of whole 4 KiB ring-buffer pages whose headers hold
+ * the time stamps @ts (each page filled with its time stamp's byte), and
+ * @partial bytes of a page cut short. */
+static int cpu_file(const char *name, const uint64_t *ts, int n, size_t partial)
+{
+	char path[512], page[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", base, name);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	for (int i = 0; i < n; i++) {
+		memset(page, (int)ts[i], sizeof(page));
+		memcpy(page, &ts[i], sizeof(ts[i]));
+		CU_ASSERT_EQUAL(write(fd, page, sizeof(page)), (ssize_t)sizeof(page));
+	}
+	memset(page, 0xee, partial);
+	CU_ASSERT_EQUAL(write(fd, page, partial), (ssize_t)partial);
+	return fd;
+}
+
+/* The offsets and sizes after "flyrecord"; returns the header's length. */
+static size_t fly_table(const char *path, uint64_t table[4])
+{
+	static char buf[1 << 16];
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	for (size_t i = 0; i + 10 + 32 <= n; i++)
+		if (!memcmp(buf + i, "flyrecord", 10)) {
+			memcpy(table, buf + i + 10, 32);
+			return i + 10 + 32;
+		}
+	CU_FAIL("no flyrecord section");
+	return 0;
+}
+
+/* The byte of the page at @off of @path (pages are filled with it). */
+static int page_byte(const char *path, uint64_t off)
+{
+	unsigned char c = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || pread(fd, &c, 1, (off_t)off + 100) != 1)
+		c = 0;
+	if (fd >= 0)
+		close(fd);
+	return c;
+}
+
+static void test_tracedat_move_and_fit(void)
+{
+	static const char *const systems[] = { NULL };
+	const uint64_t ts0[] = { 10, 30, 50 }, ts1[] = { 20, 40 };
+	char tracing[300], out[300];
+	struct rr_error err = { "", "" };
+	uint64_t table[4], dropped = 99;
+	struct rlimit old, lim;
+	struct stat st;
+	int fds[2], fd;
+	size_t head;
+
+	make_base();
+	dir("tracing");
+	dir("tracing/events");
+	dir("tracing/events/ftrace");
+	put("tracing/events/header_page", "field: u64 timestamp;\n");
+	put("tracing/events/header_event", "type_len : 5 bits\n");
+	snprintf(tracing, sizeof(tracing), "%s/tracing", base);
+	snprintf(out, sizeof(out), "%s/whole.dat", base);
+
+	/* whole: each CPU's pages at their offsets, a cut page left out, the
+	 * per-CPU files emptied (moved, not copied) */
+	fds[0] = cpu_file("cpu0", ts0, 3, 0);
+	fds[1] = cpu_file("cpu1", ts1, 2, 100);
+	fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CU_ASSERT_EQUAL(rr_tracedat_write(fd, tracing, systems, 4096, 2, fds, out, &dropped, &err), 0);
+	close(fd);
+	CU_ASSERT_EQUAL(dropped, 0);
+	head = fly_table(out, table);
+	CU_ASSERT_EQUAL(table[0] % 4096, 0);
+	CU_ASSERT(table[0] >= head);
+	CU_ASSERT_EQUAL(table[1], 3 * 4096);
+	CU_ASSERT_EQUAL(table[2], table[0] + 3 * 4096);
+	CU_ASSERT_EQUAL(table[3], 2 * 4096);	/* the 100 bytes are not a page */
+	CU_ASSERT_EQUAL(page_byte(out, table[0]), 10);
+	CU_ASSERT_EQUAL(page_byte(out, table[0] + 2 * 4096), 50);
+	CU_ASSERT_EQUAL(page_byte(out, table[2] + 4096), 40);
+	CU_ASSERT(stat(out, &st) == 0 && (uint64_t)st.st_size == table[2] + table[3]);
+	for (int c = 0; c < 2; c++) {
+		CU_ASSERT(fstat(fds[c], &st) == 0 && st.st_size == 0);
+		close(fds[c]);
+	}
+
+	/* room for three pages of five (a file size limit): the two newest
+	 * across the CPUs (time stamps 50 on CPU 0, 40 on CPU 1) are left out */
+	fds[0] = cpu_file("cpu0", ts0, 3, 0);
+	fds[1] = cpu_file("cpu1", ts1, 2, 100);
+	snprintf(out, sizeof(out), "%s/cut.dat", base);
+	fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	getrlimit(RLIMIT_FSIZE, &old);
+	lim = old;
+	lim.rlim_cur = table[0] + 3 * 4096;
+	signal(SIGXFSZ, SIG_IGN);
+	CU_ASSERT_EQUAL(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	CU_ASSERT_EQUAL(rr_tracedat_write(fd, tracing, systems, 4096, 2, fds, out, &dropped, &err), 0);
+	setrlimit(RLIMIT_FSIZE, &old);
+	close(fd);
+	CU_ASSERT_EQUAL(dropped, 2 * 4096);
+	fly_table(out, table);
+	CU_ASSERT_EQUAL(table[1], 2 * 4096);
+	CU_ASSERT_EQUAL(table[3], 4096);
+	CU_ASSERT_EQUAL(page_byte(out, table[0] + 4096), 30);
+	CU_ASSERT_EQUAL(page_byte(out, table[2]), 20);
+	for (int c = 0; c < 2; c++)
+		close(fds[c]);
+
+	/* no room for even the headers: an error naming the file */
+	fds[0] = cpu_file("cpu0", ts0, 3, 0);
+	fds[1] = cpu_file("cpu1", ts1, 0, 0);
+	snprintf(out, sizeof(out), "%s/none.dat", base);
+	fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	lim.rlim_cur = 100;
+	CU_ASSERT_EQUAL(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	CU_ASSERT_EQUAL(rr_tracedat_write(fd, tracing, systems, 4096, 2, fds, out, &dropped, &err), -1);
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, SIG_DFL);
+	close(fd);
+	CU_ASSERT_STRING_EQUAL(err.file, out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no room for even the trace's"));
+	for (int c = 0; c < 2; c++)
+		close(fds[c]);
+	snprintf(out, sizeof(out), "rm -rf '%s'", base);
+	CU_ASSERT_EQUAL(system(out), 0);
+}
+
 int register_record_tests(void)
 {
 	CU_pSuite s = CU_add_suite("record", NULL, NULL);
@@ -242,7 +405,9 @@ int register_record_tests(void)
 	    !CU_add_test(s, "a memcg marker's path holds no keys", test_marker_path_keys) ||
 	    !CU_add_test(s, "memory.min/low \"max\" and bad marker values", test_marker_protection_max) ||
 	    !CU_add_test(s, "cgroup v1 snapshot (fake tree)", test_v1_snapshot) ||
-	    !CU_add_test(s, "event filters from item numbers", test_item_filters))
+	    !CU_add_test(s, "event filters from item numbers", test_item_filters) ||
+	    !CU_add_test(s, "trace.dat: data moved in, newest pages left out to fit",
+			 test_tracedat_move_and_fit))
 		return -1;
 	return 0;
 }
