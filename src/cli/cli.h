@@ -8,6 +8,8 @@
 #include "../common/error.h"
 
 /* Exit status (DESIGN.md): 0 ok, 1 error, 2 usage. */
+/* record also exits 3 (RECORD_EXIT_INCOMPLETE, cmd-record.c): a trace was
+ * written but is incomplete; a command stopped by a signal ends by it */
 enum { RR_EXIT_OK = 0, RR_EXIT_ERROR = 1, RR_EXIT_USAGE = 2 };
 
 int cmd_compare(int argc, char **argv);
