@@ -350,6 +350,17 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 			 (unsigned long long)(ti->damage_from_ns % 1000000000 / 1000));
 		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
+	if (ti->odd_pages) {
+		snprintf(msg, sizeof(msg), "%llu page%s of event data hold%s a damaged event "
+			 "header (first: the page of %llu.%06llu s): the events after it in the "
+			 "page are skipped; the episodes around %s are flagged lost_events",
+			 (unsigned long long)ti->odd_pages, ti->odd_pages == 1 ? "" : "s",
+			 ti->odd_pages == 1 ? "s" : "",
+			 (unsigned long long)(ti->first_odd_page_ns / 1000000000),
+			 (unsigned long long)(ti->first_odd_page_ns % 1000000000 / 1000),
+			 ti->odd_pages == 1 ? "it" : "them");
+		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+	}
 	if (ti->backwards_records) {
 		snprintf(msg, sizeof(msg), "%llu record%s of a CPU go%s back in time (first: %s): "
 			 "damaged data; the episodes around them are flagged lost_events",

@@ -110,6 +110,7 @@ struct rr_trace {
 	 * records stopped before its last one (damaged data) */
 	uint64_t damage_until_ns;
 	unsigned long bad_pages_seen;	/* page_layout.bad_pages at the last cpu_done() */
+	unsigned long odd_pages_seen;	/* page_layout.odd_pages at the last record */
 };
 
 /* iterate()'s "libtracecmd failed" (callbacks return other values) */
@@ -272,7 +273,56 @@ static struct {
 	int long_size;			/* 4 or 8 */
 	bool swap;			/* the file's byte order is not ours */
 	unsigned long bad_pages;	/* pages refused */
+	/* pages whose event headers do not walk to the page's data size
+	 * (page_events_walk()): libtraceevent skips their rest silently */
+	unsigned long odd_pages;
+	uint64_t first_odd_ts;		/* the first such page's time stamp */
 } page_layout;
+
+static uint32_t page_u32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return page_layout.swap ? __builtin_bswap32(v) : v;
+}
+
+/*
+ * Walk the event headers of a page's @size bytes of data @d as the kernel
+ * lays them out (struct ring_buffer_event, kernel/trace/ring_buffer.c: a
+ * u32 of type_len:5 and time_delta:27, then data; type_len 1..28 is that
+ * many 4-byte words, 0 a length in the next u32, 29 padding (a discarded
+ * event, or with time_delta 0 the rest of the page), 30 a time extend and
+ * 31 an absolute time stamp, 8 bytes each).  Return whether the walk lands
+ * on @size: a damaged header sends it elsewhere, where libtraceevent would
+ * end the page early without a word.  (Little-endian bit fields: the only
+ * layout this checks; a big-endian file is not walked.)
+ */
+static bool page_events_walk(const unsigned char *d, uint64_t size)
+{
+	uint64_t off = 0;
+
+	while (off + 4 <= size) {
+		uint32_t h = page_u32(d + off), type_len = h & 31, delta = h >> 5;
+		uint64_t len;
+
+		if (type_len >= 1 && type_len <= 28) {
+			len = 4 + 4 * (uint64_t)type_len;
+		} else if (type_len == 30 || type_len == 31) {
+			len = 8;
+		} else if (type_len == 29 && !delta) {
+			return true;	/* padding: the rest of the page */
+		} else {		/* 0, or a discarded event (29) */
+			if (off + 8 > size)
+				return false;
+			len = 4 + (uint64_t)page_u32(d + off + 4);
+			if (type_len == 0 && len < 8)
+				return false;
+		}
+		off += len;
+	}
+	return off == size;
+}
 
 static uint64_t page_long(const unsigned char *p)
 {
@@ -316,6 +366,11 @@ int kbuffer_load_subbuffer(struct kbuffer *kbuf, void *subbuffer)
 			__atomic_add_fetch(&page_layout.bad_pages, 1, __ATOMIC_RELAXED);
 			return -1;
 		}
+		if (!page_layout.swap &&
+		    !page_events_walk((const unsigned char *)subbuffer + 8 + page_layout.long_size,
+				      size) &&
+		    !__atomic_fetch_add(&page_layout.odd_pages, 1, __ATOMIC_RELAXED))
+			memcpy(&page_layout.first_odd_ts, subbuffer, 8);
 	}
 	return fn(kbuf, subbuffer);
 }
@@ -894,6 +949,12 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 	}
 	if (t->damage_until_ns && rec->ts <= t->damage_until_ns)
 		t->pending_lost++;	/* (a CPU's records in this window are missing) */
+	if (__atomic_load_n(&page_layout.odd_pages, __ATOMIC_RELAXED) != t->odd_pages_seen) {
+		/* a page whose tail libtraceevent skips was just loaded: its
+		 * events here are the ones before the damage */
+		t->odd_pages_seen = __atomic_load_n(&page_layout.odd_pages, __ATOMIC_RELAXED);
+		t->pending_lost++;
+	}
 	if (rec->missed_events > 0) {
 		t->info.nr_missed_events += (uint64_t)rec->missed_events;
 		t->pending_lost += (uint64_t)rec->missed_events;
@@ -1076,6 +1137,8 @@ static int iterate(struct rr_trace *trace, rr_event_cb cb, void *ctx)
 	}
 	trace->damage_until_ns = 0;
 	trace->bad_pages_seen = __atomic_load_n(&page_layout.bad_pages, __ATOMIC_RELAXED);
+	__atomic_store_n(&page_layout.odd_pages, 0, __ATOMIC_RELAXED);
+	trace->odd_pages_seen = 0;
 	trace->info.damaged_cpus = 0;
 	trace->info.damaged_cpus_read = 0;
 	trace->info.damage_from_ns = 0;
@@ -1084,6 +1147,8 @@ static int iterate(struct rr_trace *trace, rr_event_cb cb, void *ctx)
 	/* tracecmd_open() and tracecmd_buffer_instance_handle() already
 	 * loaded the data sections */
 	ret = merge_walk(trace);
+	trace->info.odd_pages = __atomic_load_n(&page_layout.odd_pages, __ATOMIC_RELAXED);
+	trace->info.first_odd_page_ns = page_layout.first_odd_ts;
 	publish_walked(trace);
 	if (trace->cb_ret)
 		return trace->cb_ret;

@@ -57,6 +57,10 @@ struct rr_trace_info {
 	char first_damage[200];
 	uint64_t backwards_records;
 	char first_backwards[120];
+	/* trace.dat: pages whose event headers do not add up to the page's
+	 * data (a damaged header: libtraceevent skips the rest of the page),
+	 * and the first one's time stamp (ns) */
+	uint64_t odd_pages, first_odd_page_ns;
 	/* text only */
 	uint64_t text_lines;		/* lines read */
 	uint64_t text_other_lines;	/* neither an event, a comment nor blank */
