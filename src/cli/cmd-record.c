@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,22 +40,30 @@ static const char record_usage[] =
 	"2 usage; 3 FILE written but incomplete (CMD failed, or the disk\n"
 	"filled); 128+N signal N stopped it before CMD ended or --duration.\n";
 
-/* "64M" -> bytes; 0 on a bad value */
+/* "64M" -> bytes; 0 on a bad value, or one above INT64_MAX bytes (what
+ * memory.max, memory.reclaim and the markers take: a size that wraps is
+ * refused, not written negative) */
 static unsigned long long parse_size(const char *s)
 {
 	char *end;
 	unsigned long long v;
+	int shift = 0;
 
 	errno = 0;
+	if (*s == '-' || *s == '+')
+		return 0;
 	v = strtoull(s, &end, 10);
 	if (errno || end == s)
 		return 0;
 	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
 	default: break;
 	}
+	if (v > ((unsigned long long)INT64_MAX >> shift))
+		return 0;
+	v <<= shift;
 	if (*end == 'B' || *end == 'b')
 		end++;
 	return *end ? 0 : v;

@@ -34,6 +34,9 @@
  * version), and not known */
 #define RR_MARKER_BYTES_MAX (-1LL)
 #define RR_MARKER_BYTES_UNKNOWN INT64_MIN
+/* the longest line a recorder writes: the kernel keeps about 4 KiB of a
+ * trace_marker write (4085 bytes of text measured on 6.18) */
+#define RR_MARKER_MAX_LINE_BYTES 4000
 /* the largest LRU size (pages) a memcg line may give: 2^40 */
 #define RR_MARKER_MAX_PAGES (1ULL << 40)
 

@@ -376,6 +376,13 @@ static int walk_dir(struct walk *w, const char *dir, int level, unsigned long lo
 		rr_error_set(w->err, dir, "cgroup path too long for a marker line");
 		return -1;
 	}
+	/* the kernel keeps about 4 KiB of a trace_marker write (4085 bytes of
+	 * text on 6.18) and cuts the rest: a line that long leaves its path
+	 * out (the memcg is then known by its id) rather than lose its end */
+	if (strlen(RR_MARKER_PREFIX) + 1 + strlen(line) > RR_MARKER_MAX_LINE_BYTES) {
+		mc.path[0] = 0;
+		rr_marker_format_memcg(line, sizeof(line), &mc);
+	}
 	if (w->count == w->cap) {
 		char **nl = realloc(w->lines, (size_t)(w->cap = w->cap ? w->cap * 2 : 64) * sizeof(*nl));
 

@@ -27,7 +27,7 @@ static char base[256];
 
 static void put(const char *rel, const char *text)
 {
-	char path[512];
+	char path[8192];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", base, rel);
@@ -39,7 +39,7 @@ static void put(const char *rel, const char *text)
 
 static void dir(const char *rel)
 {
-	char path[512];
+	char path[8192];
 
 	snprintf(path, sizeof(path), "%s/%s", base, rel);
 	mkdir(path, 0755);
@@ -143,6 +143,64 @@ static void test_v2_snapshot(void)
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
 		CU_ASSERT_EQUAL(system(cmd), 0);
 	}
+}
+
+struct longest {
+	size_t max_len;		/* the longest line, bytes (with the prefix) */
+	int empty_paths, n;
+};
+
+static int measure(const char *line, void *ctx)
+{
+	struct longest *l = ctx;
+	size_t len = strlen(RR_MARKER_PREFIX) + 1 + strlen(line);
+	const char *p = strstr(line, " path=");
+
+	if (len > l->max_len)
+		l->max_len = len;
+	if (p && !p[6])
+		l->empty_paths++;
+	l->n++;
+	return 0;
+}
+
+/* A cgroup path of 3936 bytes: the kernel would cut its marker line at
+ * about 4 KiB, so the line leaves the path out (a bug fixed: the end of the
+ * path, with nothing after it, was lost silently). */
+static void test_long_path(void)
+{
+	struct rr_cgroup_fs fs;
+	struct rr_error err;
+	struct longest l = { 0, 0, 0 };
+	char mounts[600], proc[300], rel[4400] = "cg", comp[246], cmd[300];
+	const char *stat = "inactive_anon 0\nactive_anon 0\ninactive_file 4096\n"
+			   "active_file 0\nunevictable 0\n";
+
+	make_base();
+	put("proc/cgroups", "memory\t0\t17\t1\n");
+	snprintf(mounts, sizeof(mounts), "cgroup2 %s/cg cgroup2 rw 0 0\n", base);
+	put("proc/mounts", mounts);
+	put("proc/self/cgroup", "0::/\n");
+	put("cg/memory.stat", stat);
+	memset(comp, 'x', 245);
+	comp[245] = 0;
+	for (int i = 0; i < 16; i++) {	/* 16 * 246 = 3936 bytes of path */
+		char f[4500];
+
+		snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel), "/%s", comp);
+		dir(rel);
+		snprintf(f, sizeof(f), "%s/memory.stat", rel);
+		put(f, stat);
+	}
+	snprintf(proc, sizeof(proc), "%s/proc", base);
+	CU_ASSERT_EQUAL_FATAL(rr_cgroup_fs_find(&fs, proc, &err), 0);
+	CU_ASSERT_EQUAL(rr_cgroup_snapshot(&fs, 4096, 60, measure, &l, &err), 17);
+	CU_ASSERT_EQUAL(l.n, 17);
+	CU_ASSERT(l.max_len <= RR_MARKER_MAX_LINE_BYTES);
+	/* level 16 (3936 bytes of path) loses it; level 15 (3690) keeps it */
+	CU_ASSERT_EQUAL(l.empty_paths, 1);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
 static void test_v1_snapshot(void)
@@ -405,6 +463,7 @@ int register_record_tests(void)
 	    !CU_add_test(s, "a memcg marker's path holds no keys", test_marker_path_keys) ||
 	    !CU_add_test(s, "memory.min/low \"max\" and bad marker values", test_marker_protection_max) ||
 	    !CU_add_test(s, "cgroup v1 snapshot (fake tree)", test_v1_snapshot) ||
+	    !CU_add_test(s, "a path too long for a marker line is left out", test_long_path) ||
 	    !CU_add_test(s, "event filters from item numbers", test_item_filters) ||
 	    !CU_add_test(s, "trace.dat: data moved in, newest pages left out to fit",
 			 test_tracedat_move_and_fit))
