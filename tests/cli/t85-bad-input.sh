@@ -206,5 +206,9 @@ check_fails "an unknown option is a usage error" 2 "unknown option|unrecognized 
 	"$RR" report --no-such-option "$F"
 check_fails "a negative --offline-delay-ms is a usage error" 2 "offline-delay-ms" \
 	"$RR" compare --offline-delay-ms -5 "$F"
+check_fails "--proactive of 8 EiB (it wrapped negative) is a usage error" 2 "--proactive takes SIZE" \
+	"$RR" record --cgroup x --proactive 8589934592G -o "$TMP/r.dat" -- true
+check_fails "--memory-max of 2^64 bytes is a usage error" 2 "memory-max" \
+	"$RR" record --cgroup x --memory-max 18446744073709551616 -o "$TMP/r.dat" -- true
 
 finish
