@@ -350,6 +350,14 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 			 (unsigned long long)(ti->damage_from_ns % 1000000000 / 1000));
 		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
+	if (ti->no_format_records) {
+		snprintf(msg, sizeof(msg), "%llu record%s of an event id no format in the file "
+			 "defines (first: %s): damaged data; the episodes around %s are flagged "
+			 "lost_events", (unsigned long long)ti->no_format_records,
+			 ti->no_format_records == 1 ? "" : "s", ti->first_no_format,
+			 ti->no_format_records == 1 ? "it" : "them");
+		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+	}
 	if (ti->odd_pages) {
 		snprintf(msg, sizeof(msg), "%llu page%s of event data hold%s a damaged event "
 			 "header (first: the page of %llu.%06llu s): the events after it in the "

@@ -59,6 +59,7 @@ struct decoder {
 	struct tep_format_field *str;	/* the string field, or NULL */
 	int skip_slot;			/* RR_EV_NONE: slot in info.skipped */
 	bool skip_slot_known;		/* (trace->invalid_id: resolved once) */
+	bool no_format;			/* an id no format of the file defines */
 	int nr_slots;
 	struct slot slot[F__COUNT];
 };
@@ -847,6 +848,7 @@ static struct decoder *unknown_event(struct rr_trace *t, struct buffer *b, int i
 			t->invalid_id.type = RR_EV_NONE;
 			t->invalid_id.skip_slot = rr_trace_info_skip_slot(&t->info, "(unknown id)");
 			t->invalid_id.skip_slot_known = true;
+			t->invalid_id.no_format = true;
 		}
 		return &t->invalid_id;
 	}
@@ -857,6 +859,7 @@ static struct decoder *unknown_event(struct rr_trace *t, struct buffer *b, int i
 	e = tep_find_event(b->tep, id);
 	d->type = RR_EV_NONE;
 	d->skip_slot = rr_trace_info_skip_slot(&t->info, e ? e->name : "(unknown id)");
+	d->no_format = !e;
 	*slot = d;
 	return d;
 }
@@ -965,6 +968,14 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 	}
 	if (dec->type == RR_EV_NONE) {
 		rr_trace_info_count_skipped(&t->info, dec->skip_slot);
+		if (dec->no_format) {	/* no kernel writes it: damaged data */
+			if (!t->info.no_format_records++)
+				snprintf(t->info.first_no_format, sizeof(t->info.first_no_format),
+					 "id %d at %llu.%06llu s (CPU %d)", id,
+					 (unsigned long long)(rec->ts / 1000000000),
+					 (unsigned long long)(rec->ts % 1000000000 / 1000), rec->cpu);
+			t->pending_lost++;
+		}
 		return 0;
 	}
 
@@ -1203,6 +1214,7 @@ int rr_trace_for_each(struct rr_trace *trace, rr_event_cb cb, void *ctx,
 
 	trace->info.nr_skipped_events = 0;
 	trace->info.malformed_events = 0;
+	trace->info.no_format_records = 0;
 	trace->info.first_malformed[0] = 0;
 	for (int i = 0; i < trace->info.nr_skipped_names; i++)
 		trace->info.skipped[i].count = 0;

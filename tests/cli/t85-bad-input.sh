@@ -118,8 +118,16 @@ printf ' ' | dd of="$C/header.dat" bs=1 seek=198256 conv=notrunc 2>/dev/null
 warns "a damaged event header inside a page is named" \
 	"1 page of event data holds a damaged event header \\(first: the page of 4136.903234 s\\)" \
 	"$C/header.dat"
-check_eq "... and the episodes around it are flagged lost_events" "1" \
+check_eq "... and the episodes around it (and around the record of no format it gives) are flagged lost_events" "2" \
 	"$("$RR" report --json "$C/header.dat" 2>/dev/null | jq '.episodes_by_kind.memcg.lost_events')"
+
+# one byte of a record's event id: an id no format defines (the begin of an
+# episode went missing without a word)
+cp "$D/offline-child.dat" "$C/id.dat"
+printf '\323' | dd of="$C/id.dat" bs=1 seek=260137 conv=notrunc 2>/dev/null
+warns "a record of an id no format defines is named" \
+	"1 record of an event id no format in the file defines \\(first: id 54140 at 4137.090106 s \\(CPU 1\\)\\)" \
+	"$C/id.dat"
 
 # ---- text: values no kernel prints, dropped and named
 sed '4s/nr_scanned=32 /nr_scanned=18446744073709551615 /' "$F" >"$C/huge.txt"
