@@ -9,6 +9,7 @@
 #   make install  the binary, man pages, plug-in header, pkg-config file (PREFIX)
 #   make install-dev  all of it but the binary: for building plug-ins
 #   make uninstall    remove what install put there (same PREFIX, DESTDIR)
+#   make fuzz     libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/README.md)
 
 VERSION := 0.2.0
 PKGS := libtracefs libtraceevent libtracecmd jansson cunit libbpf
@@ -121,7 +122,7 @@ TEST_PLUGIN := $(addprefix $(BUILD)/tests/plugins/,ceil-file.so bad-abi.so no-en
 all: reclaim-replay
 
 help:
-	@sed -n '2,12p' Makefile
+	@sed -n '2,13p' Makefile
 
 deps:
 	$(Q)./scripts/deps.sh $(foreach p,$(PKGS),$(p):$(DEB_$(p)))
