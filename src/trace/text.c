@@ -577,12 +577,85 @@ static int one_line(struct pass *ps, char *s)
 	return ps->cb(&ev, ps->ctx);
 }
 
+/* The longest line read whole: no trace line comes near (a marker is at
+ * most 4 KiB); a longer one is skipped as not understood, so that a file of
+ * one endless line cannot take the memory. */
+#define RR_TEXT_MAX_LINE_BYTES (1u << 20)
+
+/* Lines out of a block of the file: no copy, no call per byte. */
+struct lines_in {
+	FILE *fp;
+	char *blk;		/* RR_TEXT_MAX_LINE_BYTES + a read's worth + 1 */
+	size_t len, pos;	/* bytes in blk; the next line's start */
+	bool eof;
+	uint64_t consumed;	/* bytes of the file handed out or skipped */
+};
+
+#define LINES_READ (256u << 10)
+
+/*
+ * The next line, with its newline, NUL-terminated in the block (valid
+ * until the next call): its length, 0 at the end of the file, -1 on
+ * ENOMEM or a read error (ferror()).  A line longer than
+ * RR_TEXT_MAX_LINE_BYTES is consumed whole; *@too_long is set and its
+ * start is returned.
+ */
+static ssize_t read_line(struct lines_in *in, char **line, bool *too_long)
+{
+	bool skipping = false;
+
+	*too_long = false;
+	if (!in->blk && !(in->blk = malloc(RR_TEXT_MAX_LINE_BYTES + LINES_READ + 1)))
+		return -1;
+	for (;;) {
+		char *nl = memchr(in->blk + in->pos, '\n', in->len - in->pos);
+		size_t got;
+
+		if (nl || (in->eof && in->pos < in->len)) {
+			size_t end = nl ? (size_t)(nl - in->blk) + 1 : in->len;
+			ssize_t n = (ssize_t)(end - in->pos);
+
+			if (skipping) {		/* the rest of a long line */
+				in->consumed += (uint64_t)n;
+				in->pos = end;
+				*too_long = true;
+				*line = in->blk;
+				in->blk[0] = 0;
+				return 1;
+			}
+			*line = in->blk + in->pos;
+			in->consumed += (uint64_t)n;
+			in->pos = end;
+			return n;
+		}
+		if (in->eof)
+			return 0;
+		if (in->len - in->pos >= RR_TEXT_MAX_LINE_BYTES) {
+			in->consumed += in->len - in->pos;	/* drop it, find its end */
+			in->pos = in->len = 0;
+			skipping = true;
+		}
+		memmove(in->blk, in->blk + in->pos, in->len - in->pos);
+		in->len -= in->pos;
+		in->pos = 0;
+		got = fread(in->blk + in->len, 1, LINES_READ, in->fp);
+		in->len += got;
+		in->blk[in->len] = 0;
+		if (got < LINES_READ) {
+			if (ferror(in->fp))
+				return -1;
+			in->eof = true;
+		}
+	}
+}
+
 static int run(const char *path, struct pass *ps, struct rr_error *err)
 {
 	FILE *fp = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0;
+	struct lines_in in = { .fp = fp };
+	char *buf;
 	ssize_t n;
+	bool too_long;
 	int ret = 0;
 
 	if (!fp) {
@@ -600,8 +673,17 @@ static int run(const char *path, struct pass *ps, struct rr_error *err)
 	ps->info->malformed_events = 0;
 	ps->info->nr_missed_events = 0;
 	rr_trace_info_progress(ps->info, 0);
-	while ((n = getline(&buf, &cap, fp)) > 0) {
-		rr_trace_info_progress(ps->info, ps->info->bytes_read + (uint64_t)n);
+	while ((n = read_line(&in, &buf, &too_long)) > 0) {
+		rr_trace_info_progress(ps->info, in.consumed);
+		if (too_long) {
+			ps->info->text_lines++;
+			if (!ps->info->text_other_lines++)
+				snprintf(ps->info->text_first_other,
+					 sizeof(ps->info->text_first_other),
+					 "line %llu: longer than 1 MiB",
+					 (unsigned long long)ps->info->text_lines);
+			continue;
+		}
 		if (memchr(buf, 0, (size_t)n)) {
 			rr_error_set(err, path,
 				     "not a trace: neither a trace.dat (no trace-cmd magic) "
@@ -625,8 +707,11 @@ static int run(const char *path, struct pass *ps, struct rr_error *err)
 	if (!ret && ferror(fp)) {
 		rr_error_set(err, path, "read error: %s", strerror(errno));
 		ret = -1;
+	} else if (!ret && n < 0) {
+		rr_error_set(err, path, "out of memory");
+		ret = -1;
 	}
-	free(buf);
+	free(in.blk);
 	fclose(fp);
 	return ret;
 }

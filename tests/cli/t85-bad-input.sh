@@ -140,6 +140,10 @@ warns "a CPU column of 2^31-1" "1 event dropped: .*line 4" "$C/cpu.txt"
 warns "garbage lines among events are counted and the first named" \
 	"2 of 26 lines are no trace event.* \\(first: line 4: this line is not a trace event\\)" "$C/mixed.txt"
 check_eq "... and the events around them still replay" "1" "$(episodes)"
+{ head -c 3000000 /dev/zero | tr '\000' x; echo; cat "$F"; } >"$C/long-line.txt"
+warns "a 3 MB line is skipped as not understood, not read into memory whole" \
+	"1 of 25 lines are no trace event.* \\(first: line 1: longer than 1 MiB\\)" "$C/long-line.txt"
+check_eq "... and the events after it replay" "1" "$(episodes)"
 sed 's/memcg_id=1234/memcg_id=987654321/' "$F" >"$C/unknown-id.txt"
 check "a memcg id no cgroup event named replays" timeout 60 "$RR" report "$C/unknown-id.txt"
 
