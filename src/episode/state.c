@@ -311,7 +311,15 @@ static int take_path(struct rr_state *st, struct rr_memcg *m, const char *path, 
 		struct rr_memcg *c = other->children[0];
 
 		remove_child(other, c);
-		if (c != m && link_child(st, m, c))
+		if (c == m)
+			continue;
+		if (ancestor_or_self(c, m)) {	/* (a hostile trace: keep it reachable) */
+			st->tree_conflicts++;
+			if (other->parent && add_child(other->parent, c))
+				return -1;
+			continue;
+		}
+		if (add_child(m, c))
 			return -1;
 	}
 	if (other->parent)

@@ -352,10 +352,20 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 	}
 	if (ti->no_format_records) {
 		snprintf(msg, sizeof(msg), "%llu record%s of an event id no format in the file "
-			 "defines (first: %s): damaged data; the episodes around %s are flagged "
-			 "lost_events", (unsigned long long)ti->no_format_records,
-			 ti->no_format_records == 1 ? "" : "s", ti->first_no_format,
-			 ti->no_format_records == 1 ? "it" : "them");
+			 "defines (first: %s): damaged data, or events recorded without their "
+			 "format; skipped", (unsigned long long)ti->no_format_records,
+			 ti->no_format_records == 1 ? "" : "s", ti->first_no_format);
+		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+	}
+	if (ti->bad_pages) {
+		snprintf(msg, sizeof(msg), "%llu page%s of event data refused (first: the page of "
+			 "%llu.%06llu s): %s header says %s more data than a page; %s records are "
+			 "lost and the episodes around them flagged lost_events",
+			 (unsigned long long)ti->bad_pages, ti->bad_pages == 1 ? "" : "s",
+			 (unsigned long long)(ti->first_bad_page_ns / 1000000000),
+			 (unsigned long long)(ti->first_bad_page_ns % 1000000000 / 1000),
+			 ti->bad_pages == 1 ? "its" : "their", ti->bad_pages == 1 ? "it holds" : "they hold",
+			 ti->bad_pages == 1 ? "its" : "their");
 		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 	if (ti->odd_pages) {

@@ -271,9 +271,14 @@ int tep_vprint(const char *name, enum tep_loglevel level, bool print_err,
  */
 static struct {
 	int page_size;			/* bytes; 0: not known, no check */
-	int long_size;			/* 4 or 8 */
+	/* the size of a page header's commit field: the kernel's long, from
+	 * the header_page format (the file header's long size is trace-cmd's
+	 * own, 4 from a 32-bit trace-cmd on a 64-bit kernel) */
+	int long_size;
 	bool swap;			/* the file's byte order is not ours */
+	bool no_walk;			/* pre-2.6.31 page layout: no page_events_walk() */
 	unsigned long bad_pages;	/* pages refused */
+	uint64_t first_bad_ts;		/* the first refused page's time stamp */
 	/* pages whose event headers do not walk to the page's data size
 	 * (page_events_walk()): libtraceevent skips their rest silently */
 	unsigned long odd_pages;
@@ -361,13 +366,20 @@ int kbuffer_load_subbuffer(struct kbuffer *kbuf, void *subbuffer)
 		__atomic_store_n(&real, fn, __ATOMIC_RELEASE);
 	}
 	if (subbuffer && page_layout.page_size > 8 + page_layout.long_size) {
-		uint64_t size = page_long((const unsigned char *)subbuffer + 8) & ((1u << 27) - 1);
+		uint64_t commit = page_long((const unsigned char *)subbuffer + 8);
+		uint64_t size = commit & ((1u << 27) - 1);
+		uint64_t room = (uint64_t)(page_layout.page_size - 8 - page_layout.long_size);
 
-		if (size > (uint64_t)(page_layout.page_size - 8 - page_layout.long_size)) {
-			__atomic_add_fetch(&page_layout.bad_pages, 1, __ATOMIC_RELAXED);
+		/* with RB_MISSED_EVENTS and RB_MISSED_STORED (bits 31, 30) the
+		 * count of missed events is a long after the data */
+		if (size > room || ((commit >> 30 & 3) == 3 && size + (uint64_t)page_layout.long_size > room)) {
+			/* libtracecmd goes on with the next page: its records are
+			 * lost; the next record read flags the episodes around */
+			if (!__atomic_fetch_add(&page_layout.bad_pages, 1, __ATOMIC_RELAXED))
+				memcpy(&page_layout.first_bad_ts, subbuffer, 8);
 			return -1;
 		}
-		if (!page_layout.swap &&
+		if (!page_layout.swap && !page_layout.no_walk &&
 		    !page_events_walk((const unsigned char *)subbuffer + 8 + page_layout.long_size,
 				      size) &&
 		    !__atomic_fetch_add(&page_layout.odd_pages, 1, __ATOMIC_RELAXED))
@@ -417,12 +429,18 @@ static int has_magic(const char *path, struct rr_error *err)
 static uint64_t cpu_end(struct tracecmd_input *h, int cpu)
 {
 	struct tep_record *first = tracecmd_read_cpu_first(h, cpu), *last;
+	unsigned long bad = page_layout.bad_pages;
 	uint64_t end;
 
 	if (!first)
 		return RR_END_NONE;
 	tracecmd_free_record(first);
 	last = tracecmd_read_cpu_last(h, cpu);
+	if (last && page_layout.bad_pages != bad) {
+		/* its last page was refused: what came back is of an earlier one */
+		tracecmd_free_record(last);
+		return RR_END_UNREADABLE;
+	}
 	if (!last)
 		return RR_END_UNREADABLE;
 	end = last->ts ? last->ts : 1;
@@ -449,6 +467,16 @@ static int open_all(const char *path, int fd)
 
 	if (!h)
 		return -1;
+	/* the page layout as the kernel wrote it, for this walk and the parent's */
+	{
+		struct tep_handle *tep = tracecmd_get_tep(h);
+		int ls = tep ? tep_get_header_page_size(tep) : 0;
+
+		if (ls == 4 || ls == 8)
+			page_layout.long_size = ls;
+		page_layout.no_walk = tep && tep_is_old_format(tep);
+		put_u64(fd, (uint64_t)page_layout.long_size | (page_layout.no_walk ? 1u << 8 : 0));
+	}
 	n = tracecmd_buffer_instances(h);
 	in = calloc((size_t)n + 1, sizeof(*in));
 	if (!in)
@@ -485,7 +513,7 @@ extern void rr_probe_child_hook(void) __attribute__((weak));
  */
 static int probe_open(const char *path, uint64_t **ends, int *nr_ends, struct rr_error *err)
 {
-	uint64_t *v = NULL, count = 0;
+	uint64_t *v = NULL, count = 0, layout = 0;
 	size_t got = 0, want = sizeof(count);
 	int status, fds[2];
 	pid_t pid;
@@ -515,7 +543,21 @@ static int probe_open(const char *path, uint64_t **ends, int *nr_ends, struct rr
 		_exit(open_all(path, fds[1]) ? 3 : 0);
 	}
 	close(fds[1]);
-	/* the count, then that many ends */
+	/* the kernel's page layout, then the count, then that many ends */
+	while (got < sizeof(layout)) {
+		ssize_t r = read(fds[0], (char *)&layout + got, sizeof(layout) - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	if (got == sizeof(layout) && ((layout & 0xff) == 4 || (layout & 0xff) == 8)) {
+		page_layout.long_size = (int)(layout & 0xff);
+		page_layout.no_walk = layout >> 8 & 1;
+	}
+	got = 0;
 	for (;;) {
 		ssize_t r = read(fds[0], (char *)(v ? (void *)v : (void *)&count) + got, want - got);
 
@@ -952,10 +994,12 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 	}
 	if (t->damage_until_ns && rec->ts <= t->damage_until_ns)
 		t->pending_lost++;	/* (a CPU's records in this window are missing) */
-	if (__atomic_load_n(&page_layout.odd_pages, __ATOMIC_RELAXED) != t->odd_pages_seen) {
-		/* a page whose tail libtraceevent skips was just loaded: its
-		 * events here are the ones before the damage */
+	if (__atomic_load_n(&page_layout.odd_pages, __ATOMIC_RELAXED) != t->odd_pages_seen ||
+	    __atomic_load_n(&page_layout.bad_pages, __ATOMIC_RELAXED) != t->bad_pages_seen) {
+		/* a page was refused, or one whose tail libtraceevent skips was
+		 * loaded, since the last record: events are missing here */
 		t->odd_pages_seen = __atomic_load_n(&page_layout.odd_pages, __ATOMIC_RELAXED);
+		t->bad_pages_seen = __atomic_load_n(&page_layout.bad_pages, __ATOMIC_RELAXED);
 		t->pending_lost++;
 	}
 	if (rec->missed_events > 0) {
@@ -968,14 +1012,14 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 	}
 	if (dec->type == RR_EV_NONE) {
 		rr_trace_info_count_skipped(&t->info, dec->skip_slot);
-		if (dec->no_format) {	/* no kernel writes it: damaged data */
-			if (!t->info.no_format_records++)
-				snprintf(t->info.first_no_format, sizeof(t->info.first_no_format),
-					 "id %d at %llu.%06llu s (CPU %d)", id,
-					 (unsigned long long)(rec->ts / 1000000000),
-					 (unsigned long long)(rec->ts % 1000000000 / 1000), rec->cpu);
-			t->pending_lost++;
-		}
+		/* a damaged record, or an event someone else enabled that the
+		 * file keeps no format of (trace-cmd record saves only the
+		 * formats of the events it was asked for): said, not flagged */
+		if (dec->no_format && !t->info.no_format_records++)
+			snprintf(t->info.first_no_format, sizeof(t->info.first_no_format),
+				 "id %d at %llu.%06llu s (CPU %d)", id,
+				 (unsigned long long)(rec->ts / 1000000000),
+				 (unsigned long long)(rec->ts % 1000000000 / 1000), rec->cpu);
 		return 0;
 	}
 
@@ -1033,21 +1077,11 @@ static void cpu_done(struct rr_trace *t, struct buffer *b, int cpu)
 {
 	uint64_t end = b->end_ts[cpu], seen = b->seen_ts[cpu];
 	struct rr_trace_info *info = &t->info;
-	unsigned long bad = __atomic_load_n(&page_layout.bad_pages, __ATOMIC_RELAXED);
-	bool refused = bad != t->bad_pages_seen;	/* (a page of this CPU's, last) */
 
-	t->bad_pages_seen = bad;
-	if (!refused && (end == RR_END_NONE || (end != RR_END_UNREADABLE && seen >= end)))
+	if (end == RR_END_NONE || (end != RR_END_UNREADABLE && seen >= end))
 		return;
 	if (!info->damaged_cpus++) {
-		if (refused)
-			snprintf(info->first_damage, sizeof(info->first_damage),
-				 "CPU %d%s%s: a page of its data says it holds more than a page; "
-				 "its records stop at %llu.%06llu s", cpu,
-				 *b->name ? " of buffer " : "", b->name,
-				 (unsigned long long)(seen / 1000000000),
-				 (unsigned long long)(seen % 1000000000 / 1000));
-		else if (end == RR_END_UNREADABLE)
+		if (end == RR_END_UNREADABLE)
 			snprintf(info->first_damage, sizeof(info->first_damage),
 				 "CPU %d%s%s: its last page cannot be read; its records stop at "
 				 "%llu.%06llu s", cpu, *b->name ? " of buffer " : "", b->name,
@@ -1147,8 +1181,8 @@ static int iterate(struct rr_trace *trace, rr_event_cb cb, void *ctx)
 		memset(b->seen_ts, 0, (size_t)b->nr_cpus * sizeof(*b->seen_ts));
 	}
 	trace->damage_until_ns = 0;
-	trace->bad_pages_seen = __atomic_load_n(&page_layout.bad_pages, __ATOMIC_RELAXED);
-	__atomic_store_n(&page_layout.odd_pages, 0, __ATOMIC_RELAXED);
+	/* (the counters count from the open: it loads each CPU's first page) */
+	trace->bad_pages_seen = 0;
 	trace->odd_pages_seen = 0;
 	trace->info.damaged_cpus = 0;
 	trace->info.damaged_cpus_read = 0;
@@ -1160,6 +1194,8 @@ static int iterate(struct rr_trace *trace, rr_event_cb cb, void *ctx)
 	ret = merge_walk(trace);
 	trace->info.odd_pages = __atomic_load_n(&page_layout.odd_pages, __ATOMIC_RELAXED);
 	trace->info.first_odd_page_ns = page_layout.first_odd_ts;
+	trace->info.bad_pages = __atomic_load_n(&page_layout.bad_pages, __ATOMIC_RELAXED);
+	trace->info.first_bad_page_ns = page_layout.first_bad_ts;
 	publish_walked(trace);
 	if (trace->cb_ret)
 		return trace->cb_ret;

@@ -61,6 +61,9 @@ struct rr_trace_info {
 	 * data (a damaged header: libtraceevent skips the rest of the page),
 	 * and the first one's time stamp (ns) */
 	uint64_t odd_pages, first_odd_page_ns;
+	/* trace.dat: pages refused because their header claims more data
+	 * than a page holds (their records are lost), the first one's time */
+	uint64_t bad_pages, first_bad_page_ns;
 	/* trace.dat: records of an event id no format in the file defines */
 	uint64_t no_format_records;
 	char first_no_format[80];
