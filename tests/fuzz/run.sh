@@ -61,7 +61,7 @@ run_one() {	# run_one TARGET: one line of figures on stdout
 	while [ "$left" -gt 0 ]; do
 		LSAN_OPTIONS=suppressions=$supp:print_suppressions=0:fast_unwind_on_malloc=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-			"$bin" -max_total_time="$left" -timeout=20 -rss_limit_mb=4096 -max_len=$maxlen \
+			"$bin" -max_total_time="$left" -timeout=60 -rss_limit_mb=4096 -malloc_limit_mb=8192 -max_len=$maxlen \
 			-print_final_stats=1 -artifact_prefix="$out/" "$corpus" >>"$log" 2>&1 || rc=1
 		r=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log" | tail -1)
 		total=$((total + ${r:-0}))
