@@ -9,6 +9,7 @@
  */
 #include "replay-local.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,61 +305,67 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 #undef ASSUME
 }
 
+/* One warning line about the input, printf-style. */
+static void warnf(struct replay *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void warnf(struct replay *r, const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
+}
+
 /* Warnings about the input (events the reader could not give). */
 static void warnings(struct replay *r, const struct rr_trace_info *ti,
 		     const struct rr_input_desc *in)
 {
 	const struct rr_builder_stats *bs = in->bs;
-	char msg[600];
-
 	if (!r->o->warn)
 		return;
 	if (in->reader_warnings) {
-		snprintf(msg, sizeof(msg), "the trace reader reported %u problem%s (first: %s); "
+		warnf(r, "the trace reader reported %u problem%s (first: %s); "
 			 "events may be missing", in->reader_warnings,
 			 in->reader_warnings == 1 ? "" : "s", in->reader_first_warning);
-		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 	if (bs->shrink_without_isolate) {
-		snprintf(msg, sizeof(msg), "%llu mm_vmscan_lru_shrink_* event%s without the "
+		warnf(r, "%llu mm_vmscan_lru_shrink_* event%s without the "
 			 "mm_vmscan_lru_isolate before %s: events are missing; the episodes around "
 			 "them are flagged lost_events", (unsigned long long)bs->shrink_without_isolate,
 			 bs->shrink_without_isolate == 1 ? "" : "s",
 			 bs->shrink_without_isolate == 1 ? "it" : "them");
-		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 	if (r->names && r->names->tree_conflicts) {
-		snprintf(msg, sizeof(msg), "%llu cgroup path%s would make a memcg its own "
+		warnf(r, "%llu cgroup path%s would make a memcg its own "
 			 "ancestor (one id named at two levels): ignored; the cgroup tree may "
 			 "be wrong", (unsigned long long)r->names->tree_conflicts,
 			 r->names->tree_conflicts == 1 ? "" : "s");
-		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 	if (bs->markers_malformed) {
-		snprintf(msg, sizeof(msg), "%llu snapshot line%s dropped: a value out of range "
+		warnf(r, "%llu snapshot line%s dropped: a value out of range "
 			 "(first: %s); the episodes around them are flagged lost_events",
 			 (unsigned long long)bs->markers_malformed,
 			 bs->markers_malformed == 1 ? "" : "s", bs->first_malformed_marker);
-		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 	if (ti->damaged_cpus) {
-		snprintf(msg, sizeof(msg), "the event data of %d CPU%s %s damaged (first: %s): "
+		warnf(r, "the event data of %d CPU%s %s damaged (first: %s): "
 			 "events from %llu.%06llu s on are missing; the episodes in that window "
 			 "are flagged lost_events", ti->damaged_cpus, ti->damaged_cpus == 1 ? "" : "s",
 			 ti->damaged_cpus == 1 ? "is" : "are", ti->first_damage,
 			 (unsigned long long)(ti->damage_from_ns / 1000000000),
 			 (unsigned long long)(ti->damage_from_ns % 1000000000 / 1000));
-		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 	if (ti->no_format_records) {
-		snprintf(msg, sizeof(msg), "%llu record%s of an event id no format in the file "
+		warnf(r, "%llu record%s of an event id no format in the file "
 			 "defines (first: %s): damaged data, or events recorded without their "
 			 "format; skipped", (unsigned long long)ti->no_format_records,
 			 ti->no_format_records == 1 ? "" : "s", ti->first_no_format);
-		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 	if (ti->bad_pages) {
-		snprintf(msg, sizeof(msg), "%llu page%s of event data refused (first: the page of "
+		warnf(r, "%llu page%s of event data refused (first: the page of "
 			 "%llu.%06llu s): %s header says %s more data than a page; %s records are "
 			 "lost and the episodes around them flagged lost_events",
 			 (unsigned long long)ti->bad_pages, ti->bad_pages == 1 ? "" : "s",
@@ -366,10 +373,9 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 			 (unsigned long long)(ti->first_bad_page_ns % 1000000000 / 1000),
 			 ti->bad_pages == 1 ? "its" : "their", ti->bad_pages == 1 ? "it holds" : "they hold",
 			 ti->bad_pages == 1 ? "its" : "their");
-		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 	if (ti->odd_pages) {
-		snprintf(msg, sizeof(msg), "%llu page%s of event data hold%s a damaged event "
+		warnf(r, "%llu page%s of event data hold%s a damaged event "
 			 "header (first: the page of %llu.%06llu s): the events after it in the "
 			 "page are skipped; the episodes around %s are flagged lost_events",
 			 (unsigned long long)ti->odd_pages, ti->odd_pages == 1 ? "" : "s",
@@ -377,31 +383,27 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 			 (unsigned long long)(ti->first_odd_page_ns / 1000000000),
 			 (unsigned long long)(ti->first_odd_page_ns % 1000000000 / 1000),
 			 ti->odd_pages == 1 ? "it" : "them");
-		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 	if (ti->backwards_records) {
-		snprintf(msg, sizeof(msg), "%llu record%s of a CPU go%s back in time (first: %s): "
+		warnf(r, "%llu record%s of a CPU go%s back in time (first: %s): "
 			 "damaged data; the episodes around them are flagged lost_events",
 			 (unsigned long long)ti->backwards_records,
 			 ti->backwards_records == 1 ? "" : "s", ti->backwards_records == 1 ? "es" : "",
 			 ti->first_backwards);
-		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 	if (ti->malformed_events) {
-		snprintf(msg, sizeof(msg), "%llu event%s dropped: a value malformed or out of "
+		warnf(r, "%llu event%s dropped: a value malformed or out of "
 			 "range; the episodes around them are flagged lost_events (first: %s)",
 			 (unsigned long long)ti->malformed_events,
 			 ti->malformed_events == 1 ? "" : "s", ti->first_malformed);
-		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 	if (ti->format != RR_FORMAT_TEXT)
 		return;
 	if (ti->text_other_lines) {
-		snprintf(msg, sizeof(msg), "%llu of %llu lines are no trace event, comment or "
+		warnf(r, "%llu of %llu lines are no trace event, comment or "
 			 "lost-events line; skipped (first: %s)",
 			 (unsigned long long)ti->text_other_lines, (unsigned long long)ti->text_lines,
 			 ti->text_first_other);
-		r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 	}
 }
 

@@ -126,39 +126,6 @@ const char *rr_field_name(enum rr_field f)
 	return (unsigned int)f < F__COUNT ? names[f] : "?";
 }
 
-bool rr_field_in_range(enum rr_field f, uint64_t x)
-{
-	int64_t sx = (int64_t)x;
-
-	switch (f) {
-	case F_VAL:
-	case F_ITEM:
-	case F_ROOT:
-	case F_LEVEL:
-		return sx >= INT32_MIN && sx <= INT32_MAX;
-	case F_PID:
-	case F_NID:
-		return sx >= 0 && sx <= INT32_MAX;
-	case F_PRIORITY:
-		return x <= RR_DEF_PRIORITY;
-	case F_LRU:
-		return x < RR_NR_LRU;
-	case F_ID:
-		return x <= INT64_MAX;
-	case F_FORCE:
-	case F_NEEDS_FLUSH:
-	case F_FILE:
-		return x <= 1;
-	case F_FLAGS:
-		return x <= INT32_MAX;
-	case F_STR:
-	case F__COUNT:
-		return true;
-	default:	/* page counts */
-		return x <= RR_MAX_EVENT_PAGES;
-	}
-}
-
 void rr_event_set_field(struct rr_event *ev, enum rr_field f, uint64_t v)
 {
 	switch (f) {

@@ -65,7 +65,38 @@ const struct rr_event_desc *rr_event_desc_find(const char *name, size_t len);
  * Both readers drop an event holding any other value, count it, and flag
  * the episodes around it, as for a lost event.
  */
-bool rr_field_in_range(enum rr_field f, uint64_t x);
+static inline bool rr_field_in_range(enum rr_field f, uint64_t x)
+{
+	int64_t sx = (int64_t)x;
+
+	switch (f) {
+	case F_VAL:
+	case F_ITEM:
+	case F_ROOT:
+	case F_LEVEL:
+		return sx >= INT32_MIN && sx <= INT32_MAX;
+	case F_PID:
+	case F_NID:
+		return sx >= 0 && sx <= INT32_MAX;
+	case F_PRIORITY:
+		return x <= RR_DEF_PRIORITY;
+	case F_LRU:
+		return x < RR_NR_LRU;
+	case F_ID:
+		return x <= INT64_MAX;
+	case F_FORCE:
+	case F_NEEDS_FLUSH:
+	case F_FILE:
+		return x <= 1;
+	case F_FLAGS:
+		return x <= INT32_MAX;
+	case F_STR:
+	case F__COUNT:
+		return true;
+	default:	/* page counts */
+		return x <= RR_MAX_EVENT_PAGES;
+	}
+}
 
 /* A field's name as the binary format of a recent release calls it. */
 const char *rr_field_name(enum rr_field f);
