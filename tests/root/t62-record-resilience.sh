@@ -114,12 +114,17 @@ check "no trace for it" test ! -e "$TMP/nf.dat"
 
 # 5. the disk fills (a 1 MiB tmpfs): the recording stops at once, the
 #    trace keeps what fits, no temporary file is left
+#    The workload makes the events itself (page cache read again and again
+#    under an 8 MiB limit): a quiet machine gives too few to fill anything.
+truncate -s 64M "$TMP/big"
+churn="while :; do cat '$TMP/big' >/dev/null; done"
+at_exit "for d in '$own/$cg-full' '$own/$cg-fsize'; do [ -d \"\$d\" ] && { cat \"\$d/cgroup.procs\" | xargs -r kill -9; sleep 0.2; rmdir \"\$d\"; }; done 2>/dev/null"
 if mount -t tmpfs -o size=1m rrt62 "$TMP/small"; then
 	t0=$(date +%s%N)
-	run "$RR" record -q -o "$TMP/small/full.dat" -- sleep 20
+	run "$RR" record -q --duration 15 --cgroup "$cg-full" --memory-max 8M -o "$TMP/small/full.dat" -- sh -c "$churn"
 	check_eq "disk full: exit 3" 3 "$rc"
 	t1=$(date +%s%N)
-	check "it stopped at once, not after CMD's 20 s" test $(( (t1 - t0) / 1000000 )) -lt 8000
+	check "it stopped at once (CMD never ends by itself)" test $(( (t1 - t0) / 1000000 )) -lt 8000
 	check "it says so, naming the file" \
 		said "small/full\.dat: recording stopped after [0-9.]+ s: the disk is full \(No space left on device\)"
 	check "the trace has events ($(events "$TMP/small/full.dat"))" test "$(events "$TMP/small/full.dat")" -gt 0
@@ -129,7 +134,7 @@ else
 	skip "cannot mount a tmpfs"
 fi
 # a file size limit is the same (the trace itself stays within it)
-run sh -c "ulimit -f 512; exec '$RR' record -q -o '$TMP/fsize.dat' -- sleep 20"
+run sh -c "ulimit -f 512; exec '$RR' record -q --duration 15 --cgroup '$cg-fsize' --memory-max 8M -o '$TMP/fsize.dat' -- sh -c \"$churn\""
 check_eq "ulimit -f: exit 3" 3 "$rc"
 check "it says so" said "fsize\.dat: recording stopped .*file size limit"
 check "the trace is within the limit" test "$(stat -c %s "$TMP/fsize.dat")" -le $((512 * 1024))
