@@ -259,6 +259,11 @@ static int copy_out(struct rr_outfile *o, struct rr_error *err)
 	return ret;
 }
 
+bool rr_outfile_renames(const struct rr_outfile *o)
+{
+	return o && o->target;
+}
+
 int rr_outfile_commit(struct rr_outfile *o, struct rr_error *err)
 {
 	int ret = 0;

@@ -194,5 +194,9 @@ FILE *rr_outfile_stream(struct rr_outfile *o);
 FILE *rr_outfile_spool(struct rr_outfile *o, struct rr_error *err);
 int rr_outfile_commit(struct rr_outfile *o, struct rr_error *err);
 void rr_outfile_abort(struct rr_outfile *o);
+/* Does rr_outfile_commit() rename a regular file into place (true), or
+ * write to standard output, a device or a pipe (false: what it writes there
+ * cannot be taken back, so such an output is committed before the others)? */
+bool rr_outfile_renames(const struct rr_outfile *o);
 
 #endif

@@ -6,9 +6,10 @@
  * episode: the listed ones go to the JSON outputs, every replayed one to
  * the --html bins.  At the end: the page is written into its temporary
  * file (if it cannot be, no JSON file is left either and --jsonl does not
- * write its last, summary, line), then the JSON document is put in place,
- * then the page (if the JSON cannot be, the page is removed), then the
- * --jsonl tail, the table or the report.
+ * write its last, summary, line); a page for a device or a pipe is written
+ * out then, as it cannot be taken back; then the JSON document is put in
+ * place, then a page for a file (if the JSON cannot be, the page is
+ * removed), then the --jsonl tail, the table or the report.
  */
 #include "replay-local.h"
 
@@ -130,6 +131,17 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 				     o->html_path, r->html_out, r->err)) {
 		json_decref(input);
 		return -1;
+	}
+	/* a page for a device or a pipe cannot be taken back: out first, so
+	 * that its failure leaves no JSON; a page for a file is renamed into
+	 * place only after the JSON is */
+	if (r->html_out && !rr_outfile_renames(r->html_out)) {
+		ret = rr_outfile_commit(r->html_out, r->err);
+		r->html_out = NULL;
+		if (ret) {
+			json_decref(input);
+			return -1;
+		}
 	}
 	if (r->root) {
 		summary = rr_json_summary(&r->totals, r->policies);

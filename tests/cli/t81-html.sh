@@ -237,6 +237,16 @@ fi
 	>/dev/null 2>&1
 check_eq "-o fails: exit 1 and no page left" "1 no" "$? $(test -e "$TMP/full.html" && echo yes || echo no)"
 check "  nor its temporary file" sh -c "! ls '$TMP'/full.html.tmp.* 2>/dev/null"
+# the other way round: a page for a full device fails before the JSON is put
+# in place (a JSON file was left, and -o - printed the whole document)
+echo "an earlier result" >"$TMP/kept.json"
+"$RR" compare -q "$TOP/traces/file-limit.dat" -o "$TMP/kept.json" --html /dev/full 2>"$TMP/err"
+check_eq "--html /dev/full: exit 1, -o's existing file untouched" "1 an earlier result" \
+	"$? $(cat "$TMP/kept.json")"
+check "  the message names the page" grep -q "/dev/full: write failed" "$TMP/err"
+check_eq "--html /dev/full with -o -: nothing on stdout" "0" \
+	"$("$RR" compare -q "$TOP/traces/file-limit.dat" -o - --html /dev/full 2>/dev/null | wc -c)"
+
 # a page that cannot be written fails before the replay, naming it
 check_fails "--html into a missing directory fails at once" 1 "nodir/p.html: cannot create" \
 	"$RR" compare -q "$TOP/traces/anon-swap.dat" --html "$TMP/nodir/p.html"
