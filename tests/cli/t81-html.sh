@@ -240,10 +240,10 @@ check "  nor its temporary file" sh -c "! ls '$TMP'/full.html.tmp.* 2>/dev/null"
 # the other way round: a page for a full device fails before the JSON is put
 # in place (a JSON file was left, and -o - printed the whole document)
 echo "an earlier result" >"$TMP/kept.json"
-"$RR" compare -q "$TOP/traces/file-limit.dat" -o "$TMP/kept.json" --html /dev/full 2>"$TMP/err"
+"$RR" compare -q "$TOP/traces/file-limit.dat" -o "$TMP/kept.json" --html /dev/full 2>"$TMP/full.err"
 check_eq "--html /dev/full: exit 1, -o's existing file untouched" "1 an earlier result" \
 	"$? $(cat "$TMP/kept.json")"
-check "  the message names the page" grep -q "/dev/full: write failed" "$TMP/err"
+check "  the message names the page" grep -q "/dev/full: write failed" "$TMP/full.err"
 check_eq "--html /dev/full with -o -: nothing on stdout" "0" \
 	"$("$RR" compare -q "$TOP/traces/file-limit.dat" -o - --html /dev/full 2>/dev/null | wc -c)"
 
