@@ -63,6 +63,34 @@ char *rr_utf8_dup(const char *s, size_t len)
 	return out;
 }
 
+char *rr_name_dup(const char *s, size_t len)
+{
+	char *valid = rr_utf8_dup(s, len), *out, *o;
+	const unsigned char *p;
+
+	if (!valid)
+		return NULL;
+	out = malloc(strlen(valid) * 4 + 1);
+	if (!out) {
+		free(valid);
+		return NULL;
+	}
+	o = out;
+	for (p = (const unsigned char *)valid; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			o += sprintf(o, "\\x%02x", *p);
+		} else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			o += sprintf(o, "\\x%02x\\x%02x", p[0], p[1]);
+			p++;
+		} else {
+			*o++ = (char)*p;
+		}
+	}
+	*o = 0;
+	free(valid);
+	return out;
+}
+
 /* How many bytes of @p make one unit (a C1 control is the two bytes of
  * its UTF-8 form), and how long it is once written: escaped "\xNN" per
  * byte for a C0 control, DEL and a C1 control, else as is. */

@@ -15,6 +15,13 @@
 char *rr_utf8_dup(const char *s, size_t len);
 
 /**
+ * rr_name_dup() - rr_utf8_dup(), and every control character (C0, DEL, C1)
+ * written "\xNN" as well: a cgroup name printed to a terminal must not
+ * carry escape sequences.  Return: as rr_utf8_dup().
+ */
+char *rr_name_dup(const char *s, size_t len);
+
+/**
  * rr_one_line() - @src as one printable line in @dst (@cap bytes, >= 8)
  * Text from outside (a plug-in's log line or error) must not move the
  * cursor or recolour a terminal: every control character (below 0x20, and

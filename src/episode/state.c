@@ -339,7 +339,7 @@ static int set_path(struct rr_state *st, struct rr_memcg *m, const char *raw,
 		    size_t raw_len)
 {
 	/* names are bytes; the outputs are UTF-8 JSON and text */
-	char *copy = rr_utf8_dup(raw, raw_len);
+	char *copy = rr_name_dup(raw, raw_len);
 	const char *path = copy;
 	size_t len;
 	struct rr_memcg *parent;

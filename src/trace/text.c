@@ -406,6 +406,16 @@ static bool decode(const struct rr_event_desc *d, struct line *l, struct rr_even
 		if (f == F_STR) {
 			ev->str = v->val;
 			ev->str_len = (int)v->val_len;
+			/* `path=%s` ends the line of cgroup_mkdir/rmdir/release: a
+			 * name may hold spaces and "=" ("/job x=1") */
+			if (d->type == RR_EV_CGROUP_MKDIR || d->type == RR_EV_CGROUP_RMDIR ||
+			    d->type == RR_EV_CGROUP_RELEASE) {
+				size_t len = strlen(v->val);
+
+				while (len && v->val[len - 1] == ' ')
+					len--;
+				ev->str_len = (int)len;
+			}
 			continue;
 		}
 		if (!field_value((enum rr_field)f, v, &x))

@@ -184,6 +184,24 @@ check "... compare too" timeout 20 "$RR" compare --kernel 6.18 -q "$C/self-paren
 warns "an id renamed under its own child is refused and counted" \
 	"1 cgroup path would make a memcg its own ancestor" "$C/cycle.txt"
 
+# cgroup names may hold spaces and "=": "/job x=1" and "/job x=2" are two
+# cgroups (both were read as "/job"); a name with escape sequences is
+# printed escaped, not sent to the terminal
+mk() { echo "   mkdir-4241    1d..1.   100.000100: cgroup_mkdir:         root=4 id=$1 level=1 path=$2"; }
+{
+	mk 1234 "/job x=1"
+	mk 1235 "/job x=2"
+	sed -n '3,16p' "$F"
+	sed -n '3,16p' "$F" | sed 's/memcg_id=1234/memcg_id=1235/; s/stress-4242/stress-4243/; s/100\.0001/100.0002/'
+} >"$C/spaces.txt"
+check "two cgroups named with a space and '='" "$RR" report "$C/spaces.txt"
+check_eq "... are two rows with their whole names" "/job x=1|/job x=2" \
+	"$("$RR" report --json "$C/spaces.txt" | jq -r '[.cgroups[].path | select(startswith("/job"))] | join("|")')"
+{ mk 1234 "$(printf '/\033]0;pwned\007\033[31mred')"; sed -n '3,16p' "$F"; } >"$C/escape.txt"
+check "a cgroup name holding escape sequences" "$RR" report "$C/escape.txt"
+check_eq "... is printed with them escaped" "1 0" \
+	"$(grep -c '\\x1b\]0;pwned\\x07' "$TMP/out") $(grep -c "$(printf '\033')" "$TMP/out")"
+
 # a snapshot claiming 2^62 pages on a list
 meta="   reclaim-replay-1  [000]    99.000000: tracing_mark_write: reclaim-replay: meta version=1 kernel_release=6.18.0 page_size=4096"
 snap() {
