@@ -26,6 +26,7 @@ struct drain_delta {
  */
 struct task {
 	int pid;
+	int nr_open_replayable;		/* of its open episodes, the replayable */
 	struct rr_episode *ep;		/* innermost open episode, NULL none */
 	/* this task's LRU deltas since its last vmscan event: the
 	 * lru_add_drain() of the next batch; kept while a replayable episode
@@ -70,6 +71,8 @@ struct rr_builder {
 	struct task *last_task;		/* cache of the last lookup */
 	struct task_memcg *task_memcgs;	/* hash by pid */
 	struct rr_episode *open;	/* every open episode (open_next list) */
+	struct rr_episode *fresh;	/* see rr_episode.fresh_next */
+	uint64_t nr_open_replayable;	/* open replayable episodes, all tasks */
 	struct rr_episode *free_eps;	/* closed episodes kept for reuse */
 	unsigned int nr_free_eps;
 	uint64_t next_seq, next_replay_seq;

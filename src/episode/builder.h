@@ -116,6 +116,11 @@ struct rr_episode {
 	/* the builder's links */
 	struct rr_episode *outer;	/* the task's stack */
 	struct rr_episode *open_prev, *open_next;	/* every open episode */
+	/* open, replayable and not yet overlapped (builder's `fresh` list):
+	 * what a new reclaimer must mark, so that a begin costs no walk of
+	 * every open episode */
+	struct rr_episode *fresh_prev, *fresh_next;
+	bool in_fresh;
 };
 
 /**

@@ -84,8 +84,23 @@ static void open_link(struct rr_builder *b, struct rr_episode *ep)
 	b->open = ep;
 }
 
+static void fresh_unlink(struct rr_builder *b, struct rr_episode *ep)
+{
+	if (!ep->in_fresh)
+		return;
+	if (ep->fresh_prev)
+		ep->fresh_prev->fresh_next = ep->fresh_next;
+	else
+		b->fresh = ep->fresh_next;
+	if (ep->fresh_next)
+		ep->fresh_next->fresh_prev = ep->fresh_prev;
+	ep->fresh_prev = ep->fresh_next = NULL;
+	ep->in_fresh = false;
+}
+
 static void open_unlink(struct rr_builder *b, struct rr_episode *ep)
 {
+	fresh_unlink(b, ep);
 	if (ep->open_prev)
 		ep->open_prev->open_next = ep->open_next;
 	else
@@ -136,6 +151,10 @@ static int pop(struct rr_builder *b, struct task *t, uint64_t end_ns)
 	t->ep = ep->outer;
 	ep->outer = NULL;
 	open_unlink(b, ep);
+	if (ep->replayable) {
+		b->nr_open_replayable--;
+		t->nr_open_replayable--;
+	}
 	ep->end_ns = end_ns > ep->start_ns ? end_ns : ep->start_ns;
 	if (b->stats.mglru_from_meta && ep->nr_batches)
 		ep->mglru = true;
@@ -194,12 +213,29 @@ static int start_state(struct rr_builder *b, struct task *t, struct rr_episode *
 	ep->task_memcg_id = rr_task_memcg(b, t->pid);
 	rr_task_drain_reset(t, ep->start_ns);
 	/* another task reclaiming at the same time shares the walk cursor and
-	 * the lists: mark both episodes */
-	for (struct rr_episode *o = b->open; o; o = o->open_next) {
-		if (o != ep && o->replayable && o->pid != t->pid) {
-			o->overlapped = true;
-			ep->overlapped = true;
+	 * the lists: mark both episodes (those already marked are not visited
+	 * again: a begin costs the unmarked ones only) */
+	if (b->nr_open_replayable > (uint64_t)t->nr_open_replayable) {
+		struct rr_episode *o = b->fresh, *next;
+
+		ep->overlapped = true;
+		for (; o; o = next) {
+			next = o->fresh_next;
+			if (o->pid != t->pid) {
+				o->overlapped = true;
+				fresh_unlink(b, o);
+			}
 		}
+	}
+	b->nr_open_replayable++;
+	t->nr_open_replayable++;
+	if (!ep->overlapped) {
+		ep->fresh_prev = NULL;
+		ep->fresh_next = b->fresh;
+		if (b->fresh)
+			b->fresh->fresh_prev = ep;
+		b->fresh = ep;
+		ep->in_fresh = true;
 	}
 	return 0;
 }

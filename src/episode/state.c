@@ -52,53 +52,87 @@ void rr_state_free(struct rr_state *st)
 		free(m);
 	}
 	free(st->open_epochs);
+	free(st->open_closed);
 	st->open_epochs = NULL;
+	st->open_closed = NULL;
 	st->by_id = NULL;
 	st->last = NULL;
 }
 
 /* ---- epochs and versions ---- */
 
+/* min/max of the open epochs: the first and the last entries not ended */
 static void open_bounds(struct rr_state *st)
 {
-	st->min_open_epoch = st->max_open_epoch = 0;
-	for (unsigned int i = 0; i < st->nr_open_epochs; i++) {
-		uint64_t e = st->open_epochs[i];
-
-		if (!st->min_open_epoch || e < st->min_open_epoch)
-			st->min_open_epoch = e;
-		if (e > st->max_open_epoch)
-			st->max_open_epoch = e;
+	while (st->open_head < st->nr_open_epochs && st->open_closed[st->open_head])
+		st->open_head++;
+	while (st->nr_open_epochs > st->open_head && st->open_closed[st->nr_open_epochs - 1])
+		st->nr_open_epochs--;
+	if (st->open_head == st->nr_open_epochs) {	/* none open */
+		st->open_head = st->nr_open_epochs = 0;
+		st->min_open_epoch = st->max_open_epoch = 0;
+		return;
 	}
+	st->min_open_epoch = st->open_epochs[st->open_head];
+	st->max_open_epoch = st->open_epochs[st->nr_open_epochs - 1];
+}
+
+/* Drop the ended entries (when they are more than the open ones). */
+static void open_compact(struct rr_state *st)
+{
+	unsigned int o = 0;
+
+	for (unsigned int i = st->open_head; i < st->nr_open_epochs; i++)
+		if (!st->open_closed[i]) {
+			st->open_epochs[o] = st->open_epochs[i];
+			st->open_closed[o++] = 0;
+		}
+	st->open_head = 0;
+	st->nr_open_epochs = o;
 }
 
 uint64_t rr_state_epoch_begin(struct rr_state *st)
 {
+	if (st->nr_open_epochs - st->open_head > 2 * st->nr_open_live + 16)
+		open_compact(st);
 	if (st->nr_open_epochs == st->cap_open_epochs) {
 		unsigned int cap = st->cap_open_epochs ? st->cap_open_epochs * 2 : 16;
 		uint64_t *e = realloc(st->open_epochs, cap * sizeof(*e));
+		uint8_t *c;
 
 		if (!e)
 			return 0;
 		st->open_epochs = e;
+		c = realloc(st->open_closed, cap);
+		if (!c)
+			return 0;
+		st->open_closed = c;
 		st->cap_open_epochs = cap;
 	}
+	st->open_closed[st->nr_open_epochs] = 0;
 	st->open_epochs[st->nr_open_epochs++] = ++st->epoch;
-	if (!st->min_open_epoch)
-		st->min_open_epoch = st->epoch;
-	st->max_open_epoch = st->epoch;
+	st->nr_open_live++;
+	open_bounds(st);
 	return st->epoch;
 }
 
 void rr_state_epoch_end(struct rr_state *st, uint64_t epoch)
 {
-	for (unsigned int i = 0; i < st->nr_open_epochs; i++) {
-		if (st->open_epochs[i] != epoch)
-			continue;
-		st->open_epochs[i] = st->open_epochs[--st->nr_open_epochs];
-		open_bounds(st);
-		return;
+	unsigned int lo = st->open_head, hi = st->nr_open_epochs;
+
+	while (lo < hi) {	/* the entries are ascending */
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (st->open_epochs[mid] < epoch)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	if (lo == st->nr_open_epochs || st->open_epochs[lo] != epoch || st->open_closed[lo])
+		return;
+	st->open_closed[lo] = 1;
+	st->nr_open_live--;
+	open_bounds(st);
 }
 
 struct rr_memcg_vals *rr_memcg_save(struct rr_state *st, struct rr_memcg *m)
@@ -339,11 +373,20 @@ static int set_path(struct rr_state *st, struct rr_memcg *m, const char *raw,
 		    size_t raw_len)
 {
 	/* names are bytes; the outputs are UTF-8 JSON and text */
-	char *copy = rr_name_dup(raw, raw_len);
-	const char *path = copy;
+	char *copy;
+	const char *path;
 	size_t len;
 	struct rr_memcg *parent;
 
+	/* no kernel names a cgroup so: its events print at most 1023 bytes of
+	 * path (TRACE_CGROUP_PATH_LEN), a marker line 4000, PATH_MAX is 4096;
+	 * a crafted one of 60,000 levels cost minutes and gigabytes */
+	if (raw_len > RR_MAX_CGROUP_PATH_BYTES) {
+		st->long_paths++;
+		return 0;
+	}
+	copy = rr_name_dup(raw, raw_len);
+	path = copy;
 	if (!copy)
 		return -1;
 	len = strlen(copy);

@@ -113,6 +113,9 @@ struct rr_memcg {
 	UT_hash_handle hh_path;		/* by path, named memcgs only */
 };
 
+/* The longest cgroup path taken from a trace, bytes (PATH_MAX) */
+#define RR_MAX_CGROUP_PATH_BYTES 4096
+
 struct rr_state {
 	struct rr_memcg *by_id;
 	struct rr_memcg *by_path;
@@ -130,11 +133,18 @@ struct rr_state {
 	/* cgroup paths that would have made a memcg its own ancestor (a
 	 * damaged or crafted trace): the link was refused */
 	uint64_t tree_conflicts;
+	/* cgroup paths longer than RR_MAX_CGROUP_PATH_BYTES: not taken */
+	uint64_t long_paths;
 	/* epochs: 1, 2, ... one per episode start state; the open ones */
 	uint64_t epoch;
 	uint64_t min_open_epoch, max_open_epoch;	/* 0 when none is open */
+	/* the epochs begun, ascending (each begin is the newest), those ended
+	 * marked in open_closed[] and dropped from the ends at once, from the
+	 * middle when they are the most: a begin and an end cost O(log n) */
 	uint64_t *open_epochs;
-	unsigned int nr_open_epochs, cap_open_epochs;
+	uint8_t *open_closed;
+	unsigned int nr_open_epochs, cap_open_epochs;	/* entries, open or not */
+	unsigned int open_head, nr_open_live;
 };
 
 void rr_state_init(struct rr_state *st);

@@ -344,6 +344,11 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 			 "be wrong", (unsigned long long)r->names->tree_conflicts,
 			 r->names->tree_conflicts == 1 ? "" : "s");
 	}
+	if (r->names && r->names->long_paths)
+		warnf(r, "%llu cgroup path%s longer than %d bytes (no kernel gives one): not "
+		      "taken, the memcg%s known by id only", (unsigned long long)r->names->long_paths,
+		      r->names->long_paths == 1 ? "" : "s", RR_MAX_CGROUP_PATH_BYTES,
+		      r->names->long_paths == 1 ? " is" : "s are");
 	if (bs->markers_malformed) {
 		warnf(r, "%llu snapshot line%s dropped: a value out of range "
 			 "(first: %s); the episodes around them are flagged lost_events",

@@ -202,6 +202,21 @@ check "a cgroup name holding escape sequences" "$RR" report "$C/escape.txt"
 check_eq "... is printed with them escaped" "1 0" \
 	"$(grep -c '\\x1b\]0;pwned\\x07' "$TMP/out") $(grep -c "$(printf '\033')" "$TMP/out")"
 
+# a cgroup path of 30000 levels (63 KB; no kernel prints more than 1023
+# bytes): it was minutes and gigabytes (a path per ancestor, quadratic)
+{
+	printf '   mkdir-4241    1d..1.   100.000100: cgroup_mkdir:         root=4 id=1234 level=30000 path='
+	head -c 60000 /dev/zero | tr '\000' x | sed 's/x/\/a/g'
+	echo
+	sed -n '3,16p' "$F"
+} >"$C/deep.txt"
+warns "a 60,000-byte cgroup path is refused with a warning, quickly" \
+	"1 cgroup path longer than 4096 bytes \\(no kernel gives one\\): not taken" "$C/deep.txt"
+# 100,000 reclaimers open at once: each begin and end walked all open ones
+awk 'BEGIN { for (i = 1; i <= 100000; i++) printf "t-%d [000] 100.%06d: mm_vmscan_memcg_reclaim_begin: order=0\n", i, i }' \
+	>"$C/begins.txt"
+check "100,000 episodes open at once replay in linear time" timeout 30 "$RR" report "$C/begins.txt"
+
 # a snapshot claiming 2^62 pages on a list
 meta="   reclaim-replay-1  [000]    99.000000: tracing_mark_write: reclaim-replay: meta version=1 kernel_release=6.18.0 page_size=4096"
 snap() {
