@@ -404,6 +404,11 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 	}
 	if (ti->format != RR_FORMAT_TEXT)
 		return;
+	if (ti->text_backwards && !ti->timestamps_synthetic)
+		warnf(r, "%llu event%s earlier than the line before (first: %s): lines out of "
+		      "order or damaged; the episodes around them are flagged lost_events",
+		      (unsigned long long)ti->text_backwards, ti->text_backwards == 1 ? " is" : "s are",
+		      ti->text_first_backwards);
 	if (ti->text_other_lines) {
 		warnf(r, "%llu of %llu lines are no trace event, comment or "
 			 "lost-events line; skipped (first: %s)",

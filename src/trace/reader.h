@@ -71,6 +71,7 @@ struct rr_trace_info {
 	uint64_t text_lines;		/* lines read */
 	uint64_t text_other_lines;	/* neither an event, a comment nor blank */
 	uint64_t text_backwards;	/* events whose timestamp went back */
+	char text_first_backwards[80];	/* "line N: T s after T0 s" */
 	char text_first_other[100];	/* "line N: ..." of the first other line */
 	bool timestamps_synthetic;	/* bare lines: event order, no time */
 	bool page_size_assumed;		/* text: no page size in the file */

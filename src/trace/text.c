@@ -84,8 +84,8 @@ static bool parse_ts(const char *s, size_t n, uint64_t *ns)
 		if (!digits)
 			return false;
 	}
-	if (i != n)
-		return false;
+	if (i != n || sec > (UINT64_MAX - 999999999ULL) / 1000000000ULL)
+		return false;	/* (the nanoseconds would wrap) */
 	while (digits < 9) {
 		frac *= 10;
 		digits++;
@@ -563,8 +563,20 @@ static int one_line(struct pass *ps, char *s)
 		ev.ts_ns = l.ts_ns;
 		ev.pid = l.pid;
 		ev.cpu = l.cpu;
-		if (ev.ts_ns < ps->last_ts)
-			ps->info->text_backwards++;
+		if (ev.ts_ns < ps->last_ts) {
+			/* one event's time goes back: the order of a trace's lines
+			 * is its time order, so something is wrong around here */
+			if (!ps->info->text_backwards++)
+				snprintf(ps->info->text_first_backwards,
+					 sizeof(ps->info->text_first_backwards),
+					 "line %llu: %llu.%06llu s after %llu.%06llu s",
+					 (unsigned long long)ps->info->text_lines,
+					 (unsigned long long)(ev.ts_ns / 1000000000),
+					 (unsigned long long)(ev.ts_ns % 1000000000 / 1000),
+					 (unsigned long long)(ps->last_ts / 1000000000),
+					 (unsigned long long)(ps->last_ts % 1000000000 / 1000));
+			ps->pending_lost++;
+		}
 	} else {
 		/* bare lines: keep the order, 1 us apart */
 		ps->info->timestamps_synthetic = true;

@@ -162,6 +162,14 @@ check_eq "... and the events around them still replay" "1" "$(episodes)"
 warns "a 3 MB line is skipped as not understood, not read into memory whole" \
 	"1 of 25 lines are no trace event.* \\(first: line 1: longer than 1 MiB\\)" "$C/long-line.txt"
 check_eq "... and the events after it replay" "1" "$(episodes)"
+sed 's/100\.000190: mm_vmscan_memcg_reclaim_end/50.000000: mm_vmscan_memcg_reclaim_end/' "$F" >"$C/back.txt"
+warns "a text event earlier than the line before is named" \
+	"1 event is earlier than the line before \\(first: line 16: 50.000000 s after 100.000180 s\\)" "$C/back.txt"
+check_eq "... and its episode flagged lost_events" "1" \
+	"$("$RR" report --json "$C/back.txt" 2>/dev/null | jq '.episodes_by_kind.memcg.lost_events')"
+sed 's/100\.000190: mm_vmscan_memcg_reclaim_end/18446744079.000000: mm_vmscan_memcg_reclaim_end/' "$F" >"$C/wrap.txt"
+warns "a timestamp whose nanoseconds pass 2^64 is not read (it wrapped to 5 s)" \
+	"1 of 24 lines are no trace event.*first: line 16" "$C/wrap.txt"
 sed 's/memcg_id=1234/memcg_id=987654321/' "$F" >"$C/unknown-id.txt"
 check "a memcg id no cgroup event named replays" timeout 60 "$RR" report "$C/unknown-id.txt"
 
