@@ -454,9 +454,6 @@ static json_t *inferred_json(const struct rr_report *r, const struct rr_trace_in
 
 	for (size_t i = 0; assumed && i < json_array_size(assumed); i++)
 		json_array_append(arr, json_array_get(assumed, i));
-	if (ti->format == RR_FORMAT_TEXT && ti->page_size_assumed)
-		json_array_append_new(arr, json_string("page size: the text trace does not say; "
-						       "4096 bytes assumed"));
 	if (ti->timestamps_synthetic)
 		json_array_append_new(arr, json_string("timestamps: bare event lines carry none; "
 						       "event order kept, latencies not reported"));

@@ -22,6 +22,7 @@ struct replay {
 	struct rr_kernel_model km;
 	const char *release_source;	/* "trace", "option", "assumed", "scenario" */
 	char release_note[256];		/* the assumption, when assumed */
+	char page_size_note[160];	/* the page-size assumption, if any */
 	unsigned int page_shift;
 	uint64_t page_size_bytes;
 	uint64_t offline_delay_ns;

@@ -298,6 +298,8 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 		ASSUME("memory.min/low: a child of the reclaim root is protected by its "
 		       "snapshot's values, deeper memcgs are not (docs/kernel-model.md "
 		       "section 22.2)");
+	if (r->page_size_note[0])
+		ASSUME(r->page_size_note);
 	ASSUME("may_swap is true for every limit episode (a v1 memsw limit that clears it "
 	       "is not in the trace)");
 	if (ti->nr_missed_events)
@@ -439,10 +441,19 @@ static int replay_trace(struct replay *r)
 		goto out;
 	r->page_size_bytes = 4096;
 	r->page_shift = 12;
-	if (ti->page_size_bytes > 0 && !(ti->page_size_bytes & (ti->page_size_bytes - 1)) &&
+	if (ti->page_size_bytes >= 512 && !(ti->page_size_bytes & (ti->page_size_bytes - 1)) &&
 	    ti->page_size_bytes <= (1 << 30)) {
 		r->page_size_bytes = (uint64_t)ti->page_size_bytes;
 		r->page_shift = (unsigned int)__builtin_ctz((unsigned int)ti->page_size_bytes);
+	} else if (ti->page_size_bytes > 0) {
+		snprintf(r->page_size_note, sizeof(r->page_size_note),
+			 "page size: the trace says %d bytes, not a power of two from 512 bytes "
+			 "to 1 GiB; 4096 bytes assumed", ti->page_size_bytes);
+		if (r->o->warn)
+			r->o->warn(r->o->cb_ctx, r->o->trace_path, r->page_size_note);
+	} else if (ti->format == RR_FORMAT_TEXT) {
+		snprintf(r->page_size_note, sizeof(r->page_size_note),
+			 "page size: the text trace does not say; 4096 bytes assumed");
 	}
 	if (rr_replay_policies(r))
 		goto out;

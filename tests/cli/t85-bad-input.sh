@@ -234,6 +234,12 @@ snap() {
 	echo "   reclaim-replay-1  [000]    99.000003: tracing_mark_write: reclaim-replay: snapshot end when=start cgroups=1"
 	tail -n +2 "$F"
 }
+{ echo "$meta" | sed 's/page_size=4096/page_size=3/'; tail -n +2 "$F"; } >"$C/page-size.txt"
+warns "a page size of 3 bytes is said and replaced" \
+	"page size: the trace says 3 bytes, not a power of two from 512 bytes to 1 GiB; 4096 bytes assumed" \
+	"$C/page-size.txt"
+check_eq "... and listed as an assumption of compare's JSON" "1" \
+	"$("$RR" compare -q "$C/page-size.txt" -o - 2>/dev/null | jq '[.input.assumptions[] | select(startswith("page size: the trace says 3"))] | length')"
 snap 4611686018427387904 >"$C/snap-huge.txt"
 warns "a snapshot line of 2^62 pages is dropped and named" \
 	"1 snapshot line dropped: .*memcg id=1234: inactive_file out of range" "$C/snap-huge.txt"
