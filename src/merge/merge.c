@@ -356,6 +356,46 @@ static int check_fidelity(struct checking *c, const json_t *f)
 	return 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A cgroup (the same id and path) listed twice in one part would be
+ * counted twice.  (One path with two ids is two cgroups: a name reused.) */
+static int check_cgroups_once(struct checking *c, const json_t *cgroups)
+{
+	size_t n = json_array_size(cgroups), i;
+	char **keys = calloc(n + 1, sizeof(*keys));
+	int ret = 0;
+
+	if (!keys)
+		return wrong(c, "out of memory");
+	for (i = 0; i < n; i++) {
+		const json_t *cg = json_array_get(cgroups, i);
+		const char *path = json_string_value(json_object_get(cg, "cgroup"));
+
+		if (asprintf(&keys[i], "%lld\x1f%s",
+			     (long long)json_integer_value(json_object_get(cg, "cgroup_id")),
+			     path ? path : "\x1e") < 0) {
+			keys[i] = NULL;
+			ret = wrong(c, "out of memory");
+			goto out;
+		}
+	}
+	qsort(keys, n, sizeof(*keys), cmp_str);
+	for (i = 1; i < n; i++)
+		if (!strcmp(keys[i - 1], keys[i])) {
+			ret = wrong(c, "a cgroup (the same cgroup_id and path) listed twice");
+			break;
+		}
+out:
+	for (i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	return ret;
+}
+
 static int check_cgroups(struct checking *c, const json_t *cgroups, const json_t *policies)
 {
 	static const char *const strings[] = { "cgroup", NULL };
@@ -390,7 +430,7 @@ static int check_cgroups(struct checking *c, const json_t *cgroups, const json_t
 			}
 		snprintf(c->path, sizeof(c->path), "summary.cgroups");
 	}
-	return 0;
+	return check_cgroups_once(c, cgroups);
 }
 
 /* input.assumptions strings; a merged part's merged_from entries objects
@@ -457,6 +497,23 @@ static int check_values(const char *file, const json_t *doc, const json_t *first
 	if (check_fidelity(&c, json_object_get(doc, "fidelity")) ||
 	    check_input(&c, json_object_get(doc, "input"), json_object_get(doc, "fidelity")))
 		return -1;
+	/* a trace's diff has both (its recording), a scenario's neither */
+	if (json_is_null(json_object_get(sum, "recorded")) !=
+	    json_is_null(json_object_get(doc, "fidelity"))) {
+		snprintf(c.path, sizeof(c.path), "summary.recorded");
+		return wrong(&c, "null where fidelity is not, or the other way round (a trace's "
+			     "diff has both, a scenario's neither)");
+	}
+	{
+		const json_t *ps = json_object_get(json_object_get(doc, "input"), "page_size_bytes");
+		json_int_t v = json_integer_value(ps);
+
+		/* 0: a merge of parts of different page sizes */
+		if (ps && (!json_is_integer(ps) || (v && (v < 512 || v > (1 << 30) || (v & (v - 1)))))) {
+			snprintf(c.path, sizeof(c.path), "input.page_size_bytes");
+			return wrong(&c, "a power of two from 512 to 2^30 (or 0) expected");
+		}
+	}
 	if (!first)
 		return 0;
 	{

@@ -98,6 +98,12 @@ bad "cgroups that are no objects" '.summary.cgroups = [1]' 'summary.cgroups.0'
 bad "a cgroup of a policy not compared" '.summary.cgroups[0].policies.bogus = {}' \
 	'policies.bogus: a policy the diff does not compare'
 bad "assumptions that are no strings" '.input.assumptions = [1]' 'input.assumptions'
+bad "a cgroup listed twice (it was counted twice)" '.summary.cgroups += [.summary.cgroups[0]]' \
+	'summary.cgroups: a cgroup \(the same cgroup_id and path\) listed twice'
+bad "recorded null in a trace's diff (the other part's alone were kept)" '.summary.recorded = null' \
+	'summary.recorded: null where fidelity is not'
+bad "fidelity null in a trace's diff" '.fidelity = null' 'summary.recorded: null where fidelity is not'
+bad "a page size of 3 bytes" '.input.page_size_bytes = 3' 'input.page_size_bytes: a power of two'
 check "  (and no merge was written)" test ! -e "$TMP/bad-m.json"
 cp "$A" "$TMP/a.json"
 check_fails "-o onto one of the parts is refused" 1 "a.json: is one of the diffs merged" \
