@@ -704,7 +704,20 @@ static const char *text_of(const json_t *o, const char *key)
 	return s ? s : "?";
 }
 
-static int twice(const json_t *from, struct rr_error *err)
+/* "FILE" for a part given on the command line, "PART (in FILE)" for one
+ * inside a merged part: the file the user named comes first. */
+static void part_name(char *buf, size_t len, const json_t *entry, const char *given)
+{
+	const char *file = json_string_value(json_object_get(entry, "file"));
+
+	if (!file || !strcmp(file, given))
+		snprintf(buf, len, "%s", given);
+	else
+		snprintf(buf, len, "%s (in %s)", file, given);
+}
+
+/* @given[i]: the command-line file merged_from entry i came from */
+static int twice(const json_t *from, const char *const *given, struct rr_error *err)
 {
 	size_t i, k;
 	json_t *a, *b;
@@ -720,9 +733,13 @@ static int twice(const json_t *from, struct rr_error *err)
 				       json_object_get(b, "kernel_release")) &&
 			    json_equal(json_object_get(a, "page_size_bytes"),
 				       json_object_get(b, "page_size_bytes"))) {
-				rr_error_set(err, text_of(a, "file"), "the diff of the same "
-					     "trace (%s) as %s: its counts would be added twice",
-					     text_of(a, "input_file"), text_of(b, "file"));
+				char na[300], nb[300];
+
+				part_name(na, sizeof(na), a, given[i]);
+				part_name(nb, sizeof(nb), b, given[k]);
+				rr_error_set(err, na, "the diff of the same trace (%s) as %s: "
+					     "its counts would be added twice",
+					     text_of(a, "input_file"), nb);
 				return -1;
 			}
 		}
@@ -750,8 +767,28 @@ int rr_merge(const char *const *files, int n, json_t **out, struct rr_error *err
 	}
 	doc = rr_json_root();
 	json_object_set_new(doc, "input", merge_input(files, docs, n, &bad));
-	if (twice(json_object_get(json_object_get(doc, "input"), "merged_from"), err))
-		goto out;
+	{
+		const json_t *from = json_object_get(json_object_get(doc, "input"), "merged_from");
+		const char **given = calloc(json_array_size(from) + 1, sizeof(*given));
+		size_t at = 0;
+		int dup;
+
+		if (!given) {
+			rr_error_set(err, "", "out of memory");
+			goto out;
+		}
+		for (int d = 0; d < n; d++) {	/* (as merge_input() laid them out) */
+			const json_t *nested = merged_from(docs[d]);
+			size_t cnt = nested ? json_array_size(nested) : 1;
+
+			for (size_t j = 0; j < cnt && at < json_array_size(from); j++)
+				given[at++] = files[d];
+		}
+		dup = twice(from, given, err);
+		free(given);
+		if (dup)
+			goto out;
+	}
 	json_object_set(doc, "policies", json_object_get(docs[0], "policies"));
 	json_object_set(doc, "baseline", json_object_get(docs[0], "baseline"));
 	json_object_set_new(doc, "episodes", json_array());

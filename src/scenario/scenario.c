@@ -158,7 +158,9 @@ static int add_cgroup(struct ctx *c, struct rr_scenario *sc, json_t *jc, int idx
 	if (only_keys(c, jc, where, keys))
 		return -1;
 	path = json_string_value(json_object_get(jc, "path"));
-	if (!path || path[0] != '/' || strlen(path) > 4000 ||
+	if (path && strlen(path) > 4000)
+		return fail(c, where, "path longer than 4000 bytes");
+	if (!path || path[0] != '/' ||
 	    (strlen(path) > 1 && path[strlen(path) - 1] == '/') || strstr(path, "//"))
 		return fail(c, where, "path must be an absolute cgroup path like \"/a/b\"");
 	len = strlen(path);

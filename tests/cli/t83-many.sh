@@ -127,6 +127,10 @@ check "a merged part's parts are listed one by one: merge(merge(A,F),O) = merge(
 	cmp "$TMP/af-o.json" "$TMP/afo.json"
 check_fails "a part that is also inside a merged part is refused" 1 "anon-swap.json: the diff of the same trace" \
 	"$RR" merge "$TMP/af.json" "$A"
+cp "$TMP/af.json" "$TMP/af2.json"
+check_fails "... and two merged parts sharing a part name the files given" 1 \
+	"anon-swap.json \(in $TMP/af2.json\): the diff of the same trace .* as $TMP/par/anon-swap.json \(in $TMP/af.json\)" \
+	"$RR" merge "$TMP/af.json" "$TMP/af2.json"
 jq '.input.page_size_bytes = 65536' "$F" >"$TMP/f64k.json"
 "$RR" merge "$A" "$TMP/f64k.json" -o "$TMP/af64.json"
 "$RR" merge "$TMP/af64.json" "$TMP/par/offline-anon.json" -o "$TMP/af64-o.json"

@@ -269,6 +269,18 @@ check_fails "a scan fraction whose product passes 2^64 is an error, not a wrap" 
 	"fraction.json: policy kernel, requests\\[0\\]: scan target of [0-9]+ pages times a fraction of 4503599627370496/2 overflows 64 bits" \
 	timeout 60 "$RR" compare -q "$C/fraction.json"
 
+python3 -c "
+import json
+cg = [{'path': '/'}]; p = ''
+for i in range(2001):
+    p += '/a'; cg.append({'path': p})
+print(json.dumps({'scenario': 1, 'kernel': '6.18', 'cgroups': cg,
+                  'requests': [{'kind': 'limit', 'cgroup': '/a', 'nr_pages': 32}]}))" >"$C/long-path.json"
+bad "a scenario path over 4000 bytes says so" 1 "cgroups\\[2001\\]: path longer than 4000 bytes" \
+	"$C/long-path.json"
+check_fails "a --kernel of 300 characters is a usage error (it was cut to 63)" 2 "at most 63 characters" \
+	"$RR" compare --kernel "6.18.$(head -c 300 /dev/zero | tr '\000' a)" "$D/file-limit.dat"
+
 # ---- a policy built for another ABI
 if [ -e "$BUILD/tests/plugins/bad-abi.so" ]; then
 	check_fails "a plug-in of the wrong ABI is refused, naming it" 1 "bad-abi.so: .*ABI" \
