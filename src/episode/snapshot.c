@@ -49,16 +49,16 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
 	struct rr_memcg *m;
 	struct rr_memcg_vals *v;
 
-	if (mc->id <= 0)
-		return 0;
 	if (mc->malformed) {	/* dropped, counted, the episodes around flagged */
 		if (!b->stats.markers_malformed++)
 			snprintf(b->stats.first_malformed_marker,
 				 sizeof(b->stats.first_malformed_marker),
-				 "memcg id=%lld: %s out of range", mc->id, mc->malformed);
+				 "memcg id=%lld: %s not a number in range", mc->id, mc->malformed);
 		rr_episodes_lost(b);
 		return 0;
 	}
+	if (mc->id <= 0)
+		return 0;
 	m = rr_state_memcg(&b->st, (uint64_t)mc->id);
 	if (!m)
 		return -1;

@@ -45,11 +45,29 @@ static const char *val(const char *s, size_t len, const char *key, char *buf, si
 	return NULL;
 }
 
+/* The integer of @key, @def when absent; *@bad (if not NULL) set when the
+ * value is there but no whole integer ("sixty", "5000abc") */
+static long long num_or_bad(const char *s, size_t len, const char *key, long long def,
+			    bool *bad)
+{
+	char buf[64], *end;
+	long long v;
+
+	if (!val(s, len, key, buf, sizeof(buf)))
+		return def;
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	if (errno || end == buf || *end) {
+		if (bad)
+			*bad = true;
+		return def;
+	}
+	return v;
+}
+
 static long long num(const char *s, size_t len, const char *key, long long def)
 {
-	char buf[64];
-
-	return val(s, len, key, buf, sizeof(buf)) ? strtoll(buf, NULL, 10) : def;
+	return num_or_bad(s, len, key, def, NULL);
 }
 
 /* memory.min or memory.low in bytes: "max" or -1 (how `record` writes
@@ -124,17 +142,23 @@ static void parse_items(const char *s, size_t len, struct rr_marker_items *it)
 
 static void parse_memcg(const char *s, size_t len, struct rr_marker_memcg *mc)
 {
-	mc->id = num(s, len, "id", -1);
-	mc->level = num(s, len, "level", -1);
-	mc->swappiness = num(s, len, "swappiness", -1);
+	bool bad = false;
+
 	mc->malformed = NULL;
+	mc->id = num_or_bad(s, len, "id", -1, &bad);
+	mc->level = num_or_bad(s, len, "level", -1, &bad);
+	mc->swappiness = num_or_bad(s, len, "swappiness", -1, &bad);
+	if (bad)
+		mc->malformed = "id, level or swappiness";
 	for (int l = 0; l < RR_NR_LRU; l++) {
-		long long v = num(s, len, rr_lru_names[l], 0);
+		bool lbad = false;
+		long long v = num_or_bad(s, len, rr_lru_names[l], 0, &lbad);
 
 		/* (a list of more than 2^40 pages, 4 PiB of 4 KiB pages, or a
-		 * negative one: no kernel has written it) */
-		if (v < 0 || (unsigned long long)v > RR_MARKER_MAX_PAGES) {
-			mc->malformed = rr_lru_names[l];
+		 * negative one or no number: no kernel has written it) */
+		if (lbad || v < 0 || (unsigned long long)v > RR_MARKER_MAX_PAGES) {
+			if (!mc->malformed)
+				mc->malformed = rr_lru_names[l];
 			v = 0;
 		}
 		mc->lru_pages[l] = (uint64_t)v;
