@@ -413,8 +413,7 @@ static void plot_reclaim(FILE *f, const struct rr_resolved_policy *policies,
 		if (by_index)
 			fprintf(f, "%d,%d ", L, H + 10);
 		for (size_t i = 0; i < b->used; i++) {
-			double x = by_index ? L + (double)(b->last_key[i] + 1) * (W - L) / (double)span :
-				   L + (double)b->last_key[i] * (W - L) / (double)span;
+			double x = L + (double)(b->last_key[i] + by_index) * (W - L) / (double)span;
 
 			if (!b->any[i])
 				continue;
@@ -424,8 +423,7 @@ static void plot_reclaim(FILE *f, const struct rr_resolved_policy *policies,
 		fputs("\"/>", f);
 		s = 0;
 		for (size_t i = 0; i < b->used; i++) {
-			double x = by_index ? L + (double)(b->last_key[i] + 1) * (W - L) / (double)span :
-				   L + (double)b->last_key[i] * (W - L) / (double)span;
+			double x = L + (double)(b->last_key[i] + by_index) * (W - L) / (double)span;
 
 			if (!b->any[i])
 				continue;
