@@ -383,12 +383,13 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 	}
 	if (ti->odd_pages) {
 		warnf(r, "%llu page%s of event data hold%s a damaged event "
-			 "header (first: the page of %llu.%06llu s): the events after it in the "
-			 "page are skipped; the episodes around %s are flagged lost_events",
+			 "header (first: the page of %llu.%06llu s): %s skipped whole, %s events "
+			 "lost; the episodes around %s are flagged lost_events",
 			 (unsigned long long)ti->odd_pages, ti->odd_pages == 1 ? "" : "s",
 			 ti->odd_pages == 1 ? "s" : "",
 			 (unsigned long long)(ti->first_odd_page_ns / 1000000000),
 			 (unsigned long long)(ti->first_odd_page_ns % 1000000000 / 1000),
+			 ti->odd_pages == 1 ? "it is" : "they are", ti->odd_pages == 1 ? "its" : "their",
 			 ti->odd_pages == 1 ? "it" : "them");
 	}
 	if (ti->backwards_records) {

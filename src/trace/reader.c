@@ -379,11 +379,16 @@ int kbuffer_load_subbuffer(struct kbuffer *kbuf, void *subbuffer)
 				memcpy(&page_layout.first_bad_ts, subbuffer, 8);
 			return -1;
 		}
+		/* a page whose headers do not add up is not handed over either:
+		 * a length near 2^32 wraps in kbuffer's 32-bit arithmetic and it
+		 * reads the same event for ever (a hang found by fuzzing) */
 		if (!page_layout.swap && !page_layout.no_walk &&
 		    !page_events_walk((const unsigned char *)subbuffer + 8 + page_layout.long_size,
-				      size) &&
-		    !__atomic_fetch_add(&page_layout.odd_pages, 1, __ATOMIC_RELAXED))
-			memcpy(&page_layout.first_odd_ts, subbuffer, 8);
+				      size)) {
+			if (!__atomic_fetch_add(&page_layout.odd_pages, 1, __ATOMIC_RELAXED))
+				memcpy(&page_layout.first_odd_ts, subbuffer, 8);
+			return -1;
+		}
 	}
 	return fn(kbuf, subbuffer);
 }
@@ -496,6 +501,10 @@ static int open_all(const char *path, int fd)
 	return 0;
 }
 
+/* How long the probe may take: opening a file and reading each CPU's first
+ * and last page is a fraction of a second even for gigabytes. */
+#define RR_PROBE_SECONDS 60
+
 /*
  * Called in the probe's child when defined: the fuzzing harness
  * (tests/fuzz) makes a sanitizer report there end the child quietly, as a
@@ -540,6 +549,9 @@ static int probe_open(const char *path, uint64_t **ends, int *nr_ends, struct rr
 			dup2(devnull, STDERR_FILENO);
 			dup2(devnull, STDOUT_FILENO);
 		}
+		/* a library that loops on damaged data ends here, not the walk */
+		signal(SIGALRM, SIG_DFL);
+		alarm(RR_PROBE_SECONDS);
 		_exit(open_all(path, fds[1]) ? 3 : 0);
 	}
 	close(fds[1]);
@@ -592,12 +604,17 @@ static int probe_open(const char *path, uint64_t **ends, int *nr_ends, struct rr
 		return 0;
 	}
 	free(v);
-	if (WIFSIGNALED(status))
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
 		rr_error_set(err, path, "corrupt or truncated trace file (the trace reader "
-			     "library died with signal %d opening it or reading the ends of its data)", WTERMSIG(status));
+			     "library did not finish opening it in %d s)", RR_PROBE_SECONDS);
+	else if (WIFSIGNALED(status))
+		rr_error_set(err, path, "corrupt or truncated trace file (the trace reader "
+			     "library died with signal %d opening it or reading the ends of its "
+			     "data)", WTERMSIG(status));
 	else
 		rr_error_set(err, path, "corrupt or truncated trace file (the trace reader "
-			     "library failed opening it or reading the ends of its data, status %d)", WEXITSTATUS(status));
+			     "library failed opening it or reading the ends of its data, status %d)",
+			     WEXITSTATUS(status));
 	return -1;
 }
 

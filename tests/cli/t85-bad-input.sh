@@ -93,11 +93,12 @@ warns "a damaged v7 chunk is named with the time its CPU's records stop" \
 	"$C/chunk.dat"
 check_eq "... its episodes are flagged lost_events" "1" \
 	"$("$RR" report --json "$C/chunk.dat" 2>/dev/null | jq '.episodes_by_kind.memcg.lost_events')"
-# a timestamp delta that throws one record 3200 s ahead of its CPU's next
-cp "$D/extract-file-limit.dat" "$C/time.dat"
-printf '\377\377\377\377\377\377\377\377' | dd of="$C/time.dat" bs=1 seek=1143000 conv=notrunc 2>/dev/null
+# the time delta of a page's first event set to its most (134 ms): the rest
+# of the page follows it, the next page's absolute time is earlier
+cp "$D/file-limit.dat" "$C/time.dat"
+printf '\350\377\377\377' | dd of="$C/time.dat" bs=1 seek=$((98304 + 4096 + 16)) conv=notrunc 2>/dev/null
 warns "records going back in time within a CPU are named" \
-	"records? of a CPU go(es)? back in time \\(first: CPU 0 of buffer rr-6245: 294.010678 s after 3508.505205 s\\)" \
+	"1 record of a CPU goes back in time \\(first: CPU 1: 4135.780303 s after 4135.914520 s\\)" \
 	"$C/time.dat"
 
 # a page header (v6, CPU 1's fourth page) whose commit says 128 MiB of data:
@@ -137,6 +138,14 @@ warns "a damaged event header inside a page is named" \
 	"$C/header.dat"
 check_eq "... and the episodes around it are flagged lost_events" "1" \
 	"$("$RR" report --json "$C/header.dat" 2>/dev/null | jq '.episodes_by_kind.memcg.lost_events')"
+
+# an event header whose length is near 2^32: kbuffer's 32-bit sum wraps to
+# no progress and it read the same event for ever (a hang found by fuzzing)
+cp "$D/file-limit.dat" "$C/loop.dat"
+printf '\075\000\000\000\374\377\377\377' | dd of="$C/loop.dat" bs=1 seek=$((90112 + 4096 + 16)) conv=notrunc 2>/dev/null
+warns "an event length that wraps in the library does not hang; the page is refused and named" \
+	"1 page of event data holds a damaged event header \\(first: the page of 4135.782238 s\\): it is skipped whole" \
+	"$C/loop.dat"
 
 # one byte of a record's event id: an id no format defines (the begin of an
 # episode went missing without a word); said, not flagged (a valid file may
