@@ -317,9 +317,6 @@ int cmd_compare(int argc, char **argv)
 		case OPT_KERNEL:
 			if (rr_kernel_option("compare", optarg))
 				return RR_EXIT_USAGE;
-			if (strlen(optarg) > 63)	/* (struct rr_kernel_model's release) */
-				return rr_usage_error("compare", "--kernel takes a release like 6.18 "
-						      "(at most 63 characters)");
 			opts.kernel_release = optarg;
 			break;
 		case OPT_SWAP:

@@ -83,7 +83,8 @@ int rr_kernel_option(const char *cmd, const char *release)
 	if (!rr_kernel_model_init(&km, release))
 		return 0;
 	return rr_usage_error(cmd, "--kernel takes a release MAJOR.MINOR[...] of 4.0 or "
-			      "later, not '%s'", release);
+			      "later, at most 64 characters, not '%.80s%s'", release,
+			      strlen(release) > 80 ? "..." : "");
 }
 
 int rr_usage_error(const char *cmd, const char *fmt, ...)

@@ -63,33 +63,6 @@ char *rr_utf8_dup(const char *s, size_t len)
 	return out;
 }
 
-char *rr_name_dup(const char *s, size_t len)
-{
-	char *valid = rr_utf8_dup(s, len), *out, *o;
-	const unsigned char *p;
-
-	if (!valid)
-		return NULL;
-	out = malloc(strlen(valid) * 4 + 1);
-	if (!out) {
-		free(valid);
-		return NULL;
-	}
-	o = out;
-	for (p = (const unsigned char *)valid; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f) {
-			o += sprintf(o, "\\x%02x", *p);
-		} else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
-			o += sprintf(o, "\\x%02x\\x%02x", p[0], p[1]);
-			p++;
-		} else {
-			*o++ = (char)*p;
-		}
-	}
-	*o = 0;
-	free(valid);
-	return out;
-}
 
 /* How many bytes of @p make one unit (a C1 control is the two bytes of
  * its UTF-8 form), and how long it is once written: escaped "\xNN" per
@@ -102,6 +75,32 @@ static size_t unit(const unsigned char *p, size_t *written)
 	}
 	*written = p[0] < 0x20 || p[0] == 0x7f ? 4 : 1;
 	return 1;
+}
+
+char *rr_name_dup(const char *s, size_t len)
+{
+	char *valid = rr_utf8_dup(s, len), *out, *o;
+	size_t n, w;
+
+	if (!valid)
+		return NULL;
+	out = malloc(strlen(valid) * 4 + 1);
+	if (!out) {
+		free(valid);
+		return NULL;
+	}
+	o = out;
+	for (const unsigned char *p = (const unsigned char *)valid; *p; p += n) {
+		n = unit(p, &w);
+		if (w == 1)
+			*o++ = (char)*p;
+		else
+			for (size_t k = 0; k < n; k++)
+				o += sprintf(o, "\\x%02x", p[k]);
+	}
+	*o = 0;
+	free(valid);
+	return out;
 }
 
 void rr_one_line(char *dst, size_t cap, const char *text, int src_truncated)

@@ -321,6 +321,17 @@ static void warnf(struct replay *r, const char *fmt, ...)
 	r->o->warn(r->o->cb_ctx, r->o->trace_path, msg);
 }
 
+/* @n pages of a trace.dat refused for @why, the first at @first_ns */
+static void refused_pages(struct replay *r, uint64_t n, uint64_t first_ns, const char *why)
+{
+	if (n)
+		warnf(r, "%llu page%s of event data refused, %s (first: the page of %llu.%06llu s): "
+		      "the records in %s are lost; the episodes around are flagged lost_events",
+		      (unsigned long long)n, n == 1 ? "" : "s", why,
+		      (unsigned long long)(first_ns / 1000000000),
+		      (unsigned long long)(first_ns % 1000000000 / 1000), n == 1 ? "it" : "them");
+}
+
 /* Warnings about the input (events the reader could not give). */
 static void warnings(struct replay *r, const struct rr_trace_info *ti,
 		     const struct rr_input_desc *in)
@@ -371,27 +382,10 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 			 "format; skipped", (unsigned long long)ti->no_format_records,
 			 ti->no_format_records == 1 ? "" : "s", ti->first_no_format);
 	}
-	if (ti->bad_pages) {
-		warnf(r, "%llu page%s of event data refused (first: the page of "
-			 "%llu.%06llu s): %s header says %s more data than a page; %s records are "
-			 "lost and the episodes around them flagged lost_events",
-			 (unsigned long long)ti->bad_pages, ti->bad_pages == 1 ? "" : "s",
-			 (unsigned long long)(ti->first_bad_page_ns / 1000000000),
-			 (unsigned long long)(ti->first_bad_page_ns % 1000000000 / 1000),
-			 ti->bad_pages == 1 ? "its" : "their", ti->bad_pages == 1 ? "it holds" : "they hold",
-			 ti->bad_pages == 1 ? "its" : "their");
-	}
-	if (ti->odd_pages) {
-		warnf(r, "%llu page%s of event data hold%s a damaged event "
-			 "header (first: the page of %llu.%06llu s): %s skipped whole, %s events "
-			 "lost; the episodes around %s are flagged lost_events",
-			 (unsigned long long)ti->odd_pages, ti->odd_pages == 1 ? "" : "s",
-			 ti->odd_pages == 1 ? "s" : "",
-			 (unsigned long long)(ti->first_odd_page_ns / 1000000000),
-			 (unsigned long long)(ti->first_odd_page_ns % 1000000000 / 1000),
-			 ti->odd_pages == 1 ? "it is" : "they are", ti->odd_pages == 1 ? "its" : "their",
-			 ti->odd_pages == 1 ? "it" : "them");
-	}
+	refused_pages(r, ti->bad_pages, ti->first_bad_page_ns,
+		      "a header claiming more data than a page holds");
+	refused_pages(r, ti->odd_pages, ti->first_odd_page_ns,
+		      "event headers that do not add up to the page's data");
 	if (ti->backwards_records) {
 		warnf(r, "%llu record%s of a CPU go%s back in time (first: %s): "
 			 "damaged data; the episodes around them are flagged lost_events",

@@ -14,7 +14,8 @@ int rr_kernel_model_init(struct rr_kernel_model *km, const char *release)
 	int major, minor, n = 0;
 
 	memset(km, 0, sizeof(*km));
-	if (!release || sscanf(release, "%d.%d%n", &major, &minor, &n) != 2 ||
+	if (!release || strlen(release) >= sizeof(km->release) ||
+	    sscanf(release, "%d.%d%n", &major, &minor, &n) != 2 ||
 	    major < 4 || major > 99 || minor < 0 || minor > 999)
 		return -1;
 	km->major = major;

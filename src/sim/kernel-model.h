@@ -10,7 +10,9 @@
 
 struct rr_kernel_model {
 	int major, minor;		/* e.g. 6, 18 */
-	char release[64];		/* as given, e.g. "6.18.44-fc-v669" */
+	/* as given, e.g. "6.18.44-fc-v669"; at most 64 characters, as
+	 * uname's (__NEW_UTS_LEN): a longer one is refused, not cut */
+	char release[65];
 	/* derived switches */
 	bool denominator_plus_one;	/* ap + fp + 1 before v5.8 (a4fe1631f313) */
 	bool cost_fractions;		/* anon_cost/file_cost form, v5.8+ */
@@ -26,8 +28,8 @@ struct rr_kernel_model {
  * rr_kernel_model_init() - parse a release string and derive the switches
  * @release: "MAJOR.MINOR[.anything]", e.g. "6.18.44-fc-v669" or "5.6".
  *
- * Return: 0, or -1 if @release does not start with MAJOR.MINOR or is older
- * than 4.0 (no model for it).
+ * Return: 0, or -1 if @release does not start with MAJOR.MINOR, is older
+ * than 4.0 (no model for it), or is longer than 64 characters (uname's).
  */
 int rr_kernel_model_init(struct rr_kernel_model *km, const char *release);
 

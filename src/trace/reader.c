@@ -110,8 +110,7 @@ struct rr_trace {
 	/* events up to this time are flagged as around lost ones: a CPU's
 	 * records stopped before its last one (damaged data) */
 	uint64_t damage_until_ns;
-	unsigned long bad_pages_seen;	/* page_layout.bad_pages at the last cpu_done() */
-	unsigned long odd_pages_seen;	/* page_layout.odd_pages at the last record */
+	unsigned long refused_seen;	/* page_layout.refused at the last record */
 };
 
 /* iterate()'s "libtracecmd failed" (callbacks return other values) */
@@ -266,24 +265,33 @@ int tep_vprint(const char *name, enum tep_loglevel level, bool print_err,
  * The ring-buffer page layout of the file being read (set at open): a page
  * holds a u64 timestamp, a `long` commit (the data's size in bytes, flags
  * in its top bits) and the data.  libtraceevent 1.7's kbuffer trusts the
- * commit: a damaged one sends it reading past the page (a SIGSEGV found by
- * fuzzing).  kbuffer_load_subbuffer() below checks it first.
+ * commit and the event lengths: damaged ones send it reading past the page
+ * or round one event for ever (found by fuzzing).  kbuffer_load_subbuffer()
+ * below checks a page first and refuses it whole.
  */
 static struct {
 	int page_size;			/* bytes; 0: not known, no check */
+	bool compressed;		/* v7 data compressed: offsets are not the file's */
 	/* the size of a page header's commit field: the kernel's long, from
 	 * the header_page format (the file header's long size is trace-cmd's
 	 * own, 4 from a 32-bit trace-cmd on a 64-bit kernel) */
 	int long_size;
 	bool swap;			/* the file's byte order is not ours */
 	bool no_walk;			/* pre-2.6.31 page layout: no page_events_walk() */
-	unsigned long bad_pages;	/* pages refused */
-	uint64_t first_bad_ts;		/* the first refused page's time stamp */
-	/* pages whose event headers do not walk to the page's data size
-	 * (page_events_walk()): libtraceevent skips their rest silently */
-	unsigned long odd_pages;
-	uint64_t first_odd_ts;		/* the first such page's time stamp */
+	/* pages refused: a commit beyond the page (bad), event headers that
+	 * do not walk to the data's size (odd, page_events_walk()), and both
+	 * together (one load per record tells the reader a page went) */
+	unsigned long bad_pages, odd_pages, refused;
+	uint64_t first_bad_ts, first_odd_ts;	/* the first of each: its time stamp */
 } page_layout;
+
+/* Count a refused page in @count, keep its time stamp if it is the first. */
+static void refuse_page(unsigned long *count, uint64_t *first_ts, const void *page)
+{
+	if (!__atomic_fetch_add(count, 1, __ATOMIC_RELAXED))
+		memcpy(first_ts, page, 8);
+	__atomic_add_fetch(&page_layout.refused, 1, __ATOMIC_RELAXED);
+}
 
 static uint32_t page_u32(const unsigned char *p)
 {
@@ -332,26 +340,20 @@ static bool page_events_walk(const unsigned char *d, uint64_t size)
 
 static uint64_t page_long(const unsigned char *p)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	if (page_layout.long_size == 4) {
-		uint32_t w;
-
-		memcpy(&w, p, 4);
-		v = page_layout.swap ? __builtin_bswap32(w) : w;
-	} else {
-		memcpy(&v, p, 8);
-		if (page_layout.swap)
-			v = __builtin_bswap64(v);
-	}
-	return v;
+	if (page_layout.long_size == 4)
+		return page_u32(p);
+	memcpy(&v, p, 8);
+	return page_layout.swap ? __builtin_bswap64(v) : v;
 }
 
 /*
  * Interposed on libtraceevent's (libtracecmd calls it through the PLT): a
- * page whose commit says more data than the page holds is refused (-1, as
- * libtraceevent refuses a NULL page), and the walk of its CPU ends there,
- * which the reader then reports as damage (cpu_done()).  COMMIT_MASK is
+ * page whose commit says more data than the page holds, or whose event
+ * headers do not add up, is refused (-1, as libtraceevent refuses a NULL
+ * page); libtracecmd goes on with the CPU's next page, and the next record
+ * read flags the episodes around (record_cb()).  COMMIT_MASK is
  * (1 << 27) - 1 in kbuffer-parse.c, the flags RB_MISSED_* are above it.
  */
 int kbuffer_load_subbuffer(struct kbuffer *kbuf, void *subbuffer)
@@ -373,10 +375,7 @@ int kbuffer_load_subbuffer(struct kbuffer *kbuf, void *subbuffer)
 		/* with RB_MISSED_EVENTS and RB_MISSED_STORED (bits 31, 30) the
 		 * count of missed events is a long after the data */
 		if (size > room || ((commit >> 30 & 3) == 3 && size + (uint64_t)page_layout.long_size > room)) {
-			/* libtracecmd goes on with the next page: its records are
-			 * lost; the next record read flags the episodes around */
-			if (!__atomic_fetch_add(&page_layout.bad_pages, 1, __ATOMIC_RELAXED))
-				memcpy(&page_layout.first_bad_ts, subbuffer, 8);
+			refuse_page(&page_layout.bad_pages, &page_layout.first_bad_ts, subbuffer);
 			return -1;
 		}
 		/* a page whose headers do not add up is not handed over either:
@@ -385,8 +384,7 @@ int kbuffer_load_subbuffer(struct kbuffer *kbuf, void *subbuffer)
 		if (!page_layout.swap && !page_layout.no_walk &&
 		    !page_events_walk((const unsigned char *)subbuffer + 8 + page_layout.long_size,
 				      size)) {
-			if (!__atomic_fetch_add(&page_layout.odd_pages, 1, __ATOMIC_RELAXED))
-				memcpy(&page_layout.first_odd_ts, subbuffer, 8);
+			refuse_page(&page_layout.odd_pages, &page_layout.first_odd_ts, subbuffer);
 			return -1;
 		}
 	}
@@ -434,14 +432,14 @@ static int has_magic(const char *path, struct rr_error *err)
 static uint64_t cpu_end(struct tracecmd_input *h, int cpu)
 {
 	struct tep_record *first = tracecmd_read_cpu_first(h, cpu), *last;
-	unsigned long bad = page_layout.bad_pages;
+	unsigned long refused = page_layout.refused;
 	uint64_t end;
 
 	if (!first)
 		return RR_END_NONE;
 	tracecmd_free_record(first);
 	last = tracecmd_read_cpu_last(h, cpu);
-	if (last && page_layout.bad_pages != bad) {
+	if (last && page_layout.refused != refused) {
 		/* its last page was refused: what came back is of an earlier one */
 		tracecmd_free_record(last);
 		return RR_END_UNREADABLE;
@@ -468,7 +466,7 @@ static int open_all(const char *path, int fd)
 {
 	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	struct tracecmd_input **in;
-	int n, total;
+	int n, total, ret = 0;
 
 	if (!h)
 		return -1;
@@ -488,17 +486,26 @@ static int open_all(const char *path, int fd)
 		_exit(4);
 	in[0] = h;
 	total = tracecmd_cpus(h) > 0 ? tracecmd_cpus(h) : 0;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !ret; i++) {
 		in[i + 1] = tracecmd_buffer_instance_handle(h, i);
 		if (!in[i + 1])
-			return -1;
-		total += tracecmd_cpus(in[i + 1]) > 0 ? tracecmd_cpus(in[i + 1]) : 0;
+			ret = -1;
+		else
+			total += tracecmd_cpus(in[i + 1]) > 0 ? tracecmd_cpus(in[i + 1]) : 0;
 	}
-	put_u64(fd, (uint64_t)total);
-	for (int i = 0; i <= n; i++)
-		for (int c = 0; c < tracecmd_cpus(in[i]); c++)
-			put_u64(fd, cpu_end(in[i], c));
-	return 0;
+	if (!ret) {
+		put_u64(fd, (uint64_t)total);
+		for (int i = 0; i <= n; i++)
+			for (int c = 0; c < tracecmd_cpus(in[i]); c++)
+				put_u64(fd, cpu_end(in[i], c));
+	}
+	/* an instance handle holds a reference on its parent: close them first */
+	for (int i = n; i >= 1; i--)
+		if (in[i])
+			tracecmd_close(in[i]);
+	tracecmd_close(h);
+	free(in);
+	return ret;
 }
 
 /* How long the probe may take: opening a file and reading each CPU's first
@@ -653,37 +660,14 @@ unsigned int rr_trace_lib_warnings(const char **first)
 }
 
 /*
- * Whether a trace.dat's flyrecord data is compressed: version 7 names its
- * compression after the page size ("none" when it is not); see
- * trace-cmd.dat.v7(5).  A file libtracecmd opened has that header.
- */
-static bool compressed_data(const char *path)
-{
-	unsigned char h[128];
-	FILE *f = fopen(path, "rb");
-	size_t n = f ? fread(h, 1, sizeof(h) - 1, f) : 0, at;
-
-	if (f)
-		fclose(f);
-	/* magic (3), "tracing" (7), the version string, endian (1), long
-	 * size (1), page size (4), then the compression's name */
-	if (n < 12)
-		return false;
-	h[n] = 0;
-	if (strtol((const char *)h + 10, NULL, 10) < 7)
-		return false;
-	at = 10 + strlen((const char *)h + 10) + 1 + 1 + 1 + 4;
-	return at < n && h[at] && strcmp((const char *)h + at, "none");
-}
-
-/*
  * Read the page layout (see page_layout) from the trace.dat header: magic
  * (3), "tracing" (7), the version string, endian (1: 0 little, 1 big),
- * long size (1), page size (4, in the file's order); trace-cmd.dat.v7(5).
+ * long size (1), page size (4, in the file's order), and from version 7
+ * the compression's name ("none" when not); trace-cmd.dat.v7(5).
  */
 static int set_page_layout(const char *path, struct rr_error *err)
 {
-	unsigned char h[64];
+	unsigned char h[128];
 	FILE *f = fopen(path, "rb");
 	size_t n = f ? fread(h, 1, sizeof(h) - 1, f) : 0, at;
 	uint32_t ps;
@@ -712,6 +696,8 @@ static int set_page_layout(const char *path, struct rr_error *err)
 		return -1;
 	}
 	page_layout.page_size = (int)ps;
+	page_layout.compressed = strtol((const char *)h + 10, NULL, 10) >= 7 && at + 6 < n &&
+				 h[at + 6] && strcmp((const char *)h + at + 6, "none");
 	return 0;
 }
 
@@ -822,7 +808,7 @@ static struct rr_trace *open_file(const char *path, struct rr_error *err)
 
 		/* records of compressed data have offsets of the data
 		 * uncompressed: how far that is in the file is not known */
-		t->info.file_bytes = !stat(path, &st) && !compressed_data(path) ?
+		t->info.file_bytes = !stat(path, &st) && !page_layout.compressed ?
 				     (uint64_t)st.st_size : 0;
 	}
 	t->info.file_version = (int)tracecmd_get_in_file_version(t->handle);
@@ -1011,12 +997,9 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 	}
 	if (t->damage_until_ns && rec->ts <= t->damage_until_ns)
 		t->pending_lost++;	/* (a CPU's records in this window are missing) */
-	if (__atomic_load_n(&page_layout.odd_pages, __ATOMIC_RELAXED) != t->odd_pages_seen ||
-	    __atomic_load_n(&page_layout.bad_pages, __ATOMIC_RELAXED) != t->bad_pages_seen) {
-		/* a page was refused, or one whose tail libtraceevent skips was
-		 * loaded, since the last record: events are missing here */
-		t->odd_pages_seen = __atomic_load_n(&page_layout.odd_pages, __ATOMIC_RELAXED);
-		t->bad_pages_seen = __atomic_load_n(&page_layout.bad_pages, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&page_layout.refused, __ATOMIC_RELAXED) != t->refused_seen) {
+		/* a page was refused since the last record: events are missing */
+		t->refused_seen = __atomic_load_n(&page_layout.refused, __ATOMIC_RELAXED);
 		t->pending_lost++;
 	}
 	if (rec->missed_events > 0) {
@@ -1199,8 +1182,7 @@ static int iterate(struct rr_trace *trace, rr_event_cb cb, void *ctx)
 	}
 	trace->damage_until_ns = 0;
 	/* (the counters count from the open: it loads each CPU's first page) */
-	trace->bad_pages_seen = 0;
-	trace->odd_pages_seen = 0;
+	trace->refused_seen = 0;
 	trace->info.damaged_cpus = 0;
 	trace->info.damaged_cpus_read = 0;
 	trace->info.damage_from_ns = 0;

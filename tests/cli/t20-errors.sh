@@ -31,7 +31,7 @@ check_fails "unknown policy" 1 "^reclaim-replay: bogus: unknown policy" \
 	"$RR" compare -q "$trace" -p bogus
 check_fails "policy given twice" 2 "policy 'original' given twice" \
 	"$RR" compare -q "$trace" -p original -p original
-check_fails "bad --kernel" 2 "--kernel takes a release MAJOR.MINOR\[...\] of 4.0 or later, not 'x.y'" \
+check_fails "bad --kernel" 2 "--kernel takes a release MAJOR.MINOR\[...\] of 4.0 or later, at most 64 characters, not 'x.y'" \
 	"$RR" compare -q "$trace" --kernel x.y
 check_fails "output directory missing" 1 "^reclaim-replay: $TMP/no/dir/out.json: cannot create" \
 	"$RR" compare -q "$trace" -o "$TMP/no/dir/out.json"

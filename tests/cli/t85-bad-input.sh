@@ -107,7 +107,7 @@ warns "records going back in time within a CPU are named" \
 cp "$D/file-limit.dat" "$C/page.dat"
 printf '\377\377\377\007\000\000\000\000' | dd of="$C/page.dat" bs=1 seek=$((98304 + 4096 * 3 + 8)) conv=notrunc 2>/dev/null
 warns "a page saying it holds more than a page is refused and named" \
-	"1 page of event data refused \\(first: the page of 4135.783049 s\\): its header says it holds more data than a page" \
+	"1 page of event data refused, a header claiming more data than a page holds \\(first: the page of 4135.783049 s\\)" \
 	"$C/page.dat"
 check_eq "... the rest is read: the episodes are all there" \
 	"$("$RR" report --json "$D/file-limit.dat" 2>/dev/null | jq '.episodes_by_kind.memcg.count')" \
@@ -116,7 +116,7 @@ check_eq "... the rest is read: the episodes are all there" \
 cp "$D/file-limit.dat" "$C/first-page.dat"
 printf '\377\377\377\007\000\000\000\000' | dd of="$C/first-page.dat" bs=1 seek=$((98304 + 8)) conv=notrunc 2>/dev/null
 warns "a damaged first page (loaded by the open) is named too" \
-	"1 page of event data refused \\(first: the page of 4135.758721 s\\)" "$C/first-page.dat"
+	"1 page of event data refused, a header claiming more data than a page holds \\(first: the page of 4135.758721 s\\)" "$C/first-page.dat"
 # the same in CPU 0's last page: the probe's end of that CPU is unknown
 cp "$D/file-limit.dat" "$C/last-page.dat"
 printf '\377\377\377\007\000\000\000\000' | dd of="$C/last-page.dat" bs=1 seek=$((90112 + 4096 + 8)) conv=notrunc 2>/dev/null
@@ -134,7 +134,7 @@ check_eq "... without a warning" "" "$(cat "$TMP/err")"
 cp "$D/offline-child.dat" "$C/header.dat"
 printf ' ' | dd of="$C/header.dat" bs=1 seek=198256 conv=notrunc 2>/dev/null
 warns "a damaged event header inside a page is named" \
-	"1 page of event data holds a damaged event header \\(first: the page of 4136.903234 s\\)" \
+	"1 page of event data refused, event headers that do not add up to the page's data \\(first: the page of 4136.903234 s\\)" \
 	"$C/header.dat"
 check_eq "... and the episodes around it are flagged lost_events" "1" \
 	"$("$RR" report --json "$C/header.dat" 2>/dev/null | jq '.episodes_by_kind.memcg.lost_events')"
@@ -144,7 +144,7 @@ check_eq "... and the episodes around it are flagged lost_events" "1" \
 cp "$D/file-limit.dat" "$C/loop.dat"
 printf '\075\000\000\000\374\377\377\377' | dd of="$C/loop.dat" bs=1 seek=$((90112 + 4096 + 16)) conv=notrunc 2>/dev/null
 warns "an event length that wraps in the library does not hang; the page is refused and named" \
-	"1 page of event data holds a damaged event header \\(first: the page of 4135.782238 s\\): it is skipped whole" \
+	"1 page of event data refused, event headers that do not add up to the page's data \\(first: the page of 4135.782238 s\\)" \
 	"$C/loop.dat"
 
 # one byte of a record's event id: an id no format defines (the begin of an
@@ -290,7 +290,7 @@ print(json.dumps({'scenario': 1, 'kernel': '6.18', 'cgroups': cg,
                   'requests': [{'kind': 'limit', 'cgroup': '/a', 'nr_pages': 32}]}))" >"$C/long-path.json"
 bad "a scenario path over 4000 bytes says so" 1 "cgroups\\[2001\\]: path longer than 4000 bytes" \
 	"$C/long-path.json"
-check_fails "a --kernel of 300 characters is a usage error (it was cut to 63)" 2 "at most 63 characters" \
+check_fails "a --kernel of 300 characters is a usage error (it was cut to 63)" 2 "at most 64 characters" \
 	"$RR" compare --kernel "6.18.$(head -c 300 /dev/zero | tr '\000' a)" "$D/file-limit.dat"
 
 # ---- a policy built for another ABI
