@@ -107,7 +107,17 @@ struct rr_marker_proactive {
 	long long bytes;		/* bytes written; -1 absent */
 	char result[16];		/* end: "ok" or "error"; "" absent */
 	long long errno_value;		/* end: 0 or the write's errno; -1 absent */
+	/* begin: the write's "swappiness=" key (v6.13+ memory.reclaim):
+	 * -1 absent, 0..200, or RR_SWAPPINESS_ANON_ONLY for "max" */
+	long long swappiness;
+	/* begin: the cgroup written to, relative to the hierarchy root
+	 * ("/a/b"); "" absent (recorders before 0.3) */
+	char path[4096];
 };
+
+/* memory.reclaim "swappiness=max": reclaim anon only (SWAPPINESS_ANON_ONLY,
+ * MAX_SWAPPINESS + 1 in include/linux/swap.h) */
+#define RR_SWAPPINESS_ANON_ONLY 201
 
 struct rr_marker {
 	enum rr_marker_kind kind;

@@ -135,6 +135,11 @@ struct rr_sim_input {
 	/* RR_KIND_MEMCG / SOFTLIMIT: nr_pages passed to reclaim (the kernel
 	 * floors it to SWAP_CLUSTER_MAX); RR_KIND_PROACTIVE: the whole request */
 	uint64_t nr_pages;
+	/* RR_KIND_PROACTIVE: the write's swappiness= key
+	 * (sc->proactive_swappiness), when has_proactive_swappiness: 0..200,
+	 * or RR_SWAPPINESS_ANON_ONLY (201) for "max" */
+	bool has_proactive_swappiness;
+	int proactive_swappiness;
 	enum rr_outcome_model outcome;
 	uint64_t exact_extra_pages;	/* RR_OUTCOME_EXACT */
 	struct rr_sim_memcg *memcgs;
