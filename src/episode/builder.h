@@ -70,6 +70,29 @@ struct rr_batch {
 	uint64_t nr_pageout;	/* mm_vmscan_write_folio events of the batch */
 	bool has_shrink;	/* an lru_shrink_* event closed the batch */
 	bool mglru;		/* nr_requested > SWAP_CLUSTER_MAX: MGLRU's scan_folios() */
+	uint32_t call;		/* proactive episodes: the reclaim call it was in
+				 * (0, 1, ...); 0 in every other episode */
+};
+
+/*
+ * One try_to_free_mem_cgroup_pages() call of a proactive episode, as the
+ * recording shows it (its mm_vmscan_memcg_reclaim_begin/end pair).
+ */
+struct rr_reclaim_call {
+	uint64_t start_ns, end_ns;
+	uint64_t nr_to_reclaim_pages;	/* as inferred for the call (infer.c) */
+	uint64_t nr_reclaimed_pages;	/* mm_vmscan_memcg_reclaim_end */
+	uint64_t nr_scanned_pages;	/* nr_taken of its inactive batches */
+	size_t nr_batches;
+};
+
+/* The exact LRU sizes when a recorded shrink_lruvec() call of a proactive
+ * episode began (the first batch of a (memcg, priority) run): what
+ * rr_batch_ctx.lru_pages is for a memcg episode, kept for these batches
+ * only. */
+struct rr_call_bound {
+	size_t batch;			/* index in the episode's batches */
+	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 };
 
 struct rr_episode {
@@ -89,6 +112,25 @@ struct rr_episode {
 	bool has_nr_reclaimed;
 	uint64_t recorded_nr_reclaimed;	/* from the end event, pages */
 	uint64_t proactive_bytes;	/* proactive: bytes asked for */
+	/* proactive episodes (the recorder's markers around one memory.reclaim
+	 * write): the write's swappiness= key (-1 none, 0..200,
+	 * RR_SWAPPINESS_ANON_ONLY), how it ended (the end marker's errno: 0,
+	 * EAGAIN, EINTR, ...; -1 unknown), the memcg written to (0: the marker
+	 * did not name it), and the reclaim calls made inside it */
+	int proactive_swappiness;
+	int proactive_errno;
+	uint64_t proactive_memcg_id;
+	struct rr_reclaim_call *calls;
+	size_t nr_calls, cap_calls;
+	struct rr_call_bound *bounds;
+	size_t nr_bounds, cap_bounds;
+	/* the calls do not tell the whole write: a call without its begin or
+	 * end, or batches outside any call (the reason, for the output) */
+	const char *calls_incomplete;
+	/* a memcg call inside a replayable proactive episode: that episode
+	 * (open, valid during the callback); its replay is the proactive
+	 * episode's, the call is checked for fidelity only */
+	struct rr_episode *proactive;
 	struct rr_batch *batches;	/* all of them, or none when the builder
 					 * keeps no batches of this kind */
 	size_t nr_batches, cap_batches;

@@ -34,7 +34,13 @@ static struct rr_memcg *reclaim_root(struct rr_builder *b, const struct rr_episo
 	/* a v1 soft-limit call reclaims from its victim alone */
 	if (ep->kind == RR_KIND_SOFTLIMIT && ep->nr_batches && ep->batches[0].memcg_id)
 		return rr_state_find(&b->st, ep->batches[0].memcg_id);
-	if (ep->task_memcg_id)
+	/* memory.reclaim reclaims from the memcg written to, whoever writes:
+	 * the recorder's marker names it; without, the scanned memcgs bound it */
+	if (ep->kind == RR_KIND_PROACTIVE && ep->proactive_memcg_id)
+		return rr_state_find(&b->st, ep->proactive_memcg_id);
+	if (ep->proactive && ep->proactive->proactive_memcg_id)
+		return rr_state_find(&b->st, ep->proactive->proactive_memcg_id);
+	if (ep->task_memcg_id && ep->kind != RR_KIND_PROACTIVE && !ep->proactive)
 		root = rr_state_find(&b->st, ep->task_memcg_id);
 	for (size_t i = 0; i < ep->nr_batches; i++) {
 		struct rr_memcg *m;
@@ -51,7 +57,7 @@ static struct rr_memcg *reclaim_root(struct rr_builder *b, const struct rr_episo
 	 * the LCA to the nearest memcg with one (the task's own memcg may be
 	 * unknown: a forked child has no cgroup_attach_task event).
 	 */
-	if (root && ep->kind == RR_KIND_MEMCG && b->stats.snapshot_memcgs) {
+	if (root && ep->kind == RR_KIND_MEMCG && !ep->proactive && b->stats.snapshot_memcgs) {
 		struct rr_memcg *a = root;
 
 		while (a && a->limit_bytes <= 0 && a->parent)
@@ -177,12 +183,19 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
 	ep->swap_inferred_present = b->opts.swap_present >= 0 ? b->opts.swap_present :
 				    b->stats.swap_from_meta >= 0 ? b->stats.swap_from_meta :
 				    b->anon_scanned_seen;
+	if (ep->kind == RR_KIND_PROACTIVE) {
+		/* the request itself, in bytes; the replay converts it with the
+		 * traced kernel's page size */
+		ep->nr_to_reclaim_basis = "memory.reclaim request";
+		ep->nr_to_reclaim_low = ep->nr_to_reclaim_high = 0;
+	}
 	/* (no rmdir within the delay before the start: no memcg is in its
 	 * window, and no walk is needed) */
 	ep->in_offline_window = root && b->st.last_rmdir_ns &&
 				ep->start_ns < b->st.last_rmdir_ns + b->opts.offline_delay_ns &&
 				walk_in_window(b, ep, root);
-	infer_nr_to_reclaim(ep, b->opts.partial_walk);
+	if (ep->kind != RR_KIND_PROACTIVE)
+		infer_nr_to_reclaim(ep, b->opts.partial_walk);
 }
 
 /*

@@ -29,7 +29,8 @@
 
 bool rr_kind_replayable(enum rr_reclaim_kind kind)
 {
-	return kind == RR_KIND_MEMCG || kind == RR_KIND_SOFTLIMIT;
+	return kind == RR_KIND_MEMCG || kind == RR_KIND_SOFTLIMIT ||
+	       kind == RR_KIND_PROACTIVE;
 }
 
 bool rr_episode_keeps_batches(const struct rr_builder *b, const struct rr_episode *ep)
@@ -40,23 +41,28 @@ bool rr_episode_keeps_batches(const struct rr_builder *b, const struct rr_episod
 static struct rr_episode *episode_alloc(struct rr_builder *b)
 {
 	struct rr_episode *ep = b->free_eps;
-	struct rr_batch *batches;
-	struct rr_batch_ctx *ctx;
-	size_t cap, cap_ctx;
+	struct rr_episode keep;
 
 	if (!ep)
-		return calloc(1, sizeof(*ep));
-	b->free_eps = ep->outer;
-	b->nr_free_eps--;
-	batches = ep->batches;
-	ctx = ep->ctx;
-	cap = ep->cap_batches;
-	cap_ctx = ep->cap_ctx;
-	memset(ep, 0, sizeof(*ep));
-	ep->batches = batches;
-	ep->ctx = ctx;
-	ep->cap_batches = cap;
-	ep->cap_ctx = cap_ctx;
+		ep = calloc(1, sizeof(*ep));
+	else {
+		b->free_eps = ep->outer;
+		b->nr_free_eps--;
+		keep = *ep;
+		memset(ep, 0, sizeof(*ep));
+		ep->batches = keep.batches;
+		ep->ctx = keep.ctx;
+		ep->cap_batches = keep.cap_batches;
+		ep->cap_ctx = keep.cap_ctx;
+		ep->calls = keep.calls;
+		ep->cap_calls = keep.cap_calls;
+		ep->bounds = keep.bounds;
+		ep->cap_bounds = keep.cap_bounds;
+	}
+	if (ep) {
+		ep->proactive_swappiness = -1;
+		ep->proactive_errno = -1;
+	}
 	return ep;
 }
 
@@ -64,7 +70,8 @@ void rr_episode_release(struct rr_builder *b, struct rr_episode *ep)
 {
 	if (!ep)
 		return;
-	if (b && b->nr_free_eps < FREE_EPISODES_MAX && ep->cap_batches <= 256) {
+	if (b && b->nr_free_eps < FREE_EPISODES_MAX && ep->cap_batches <= 256 &&
+	    ep->cap_calls <= 64 && ep->cap_bounds <= 64) {
 		ep->outer = b->free_eps;
 		b->free_eps = ep;
 		b->nr_free_eps++;
@@ -72,6 +79,8 @@ void rr_episode_release(struct rr_builder *b, struct rr_episode *ep)
 	}
 	free(ep->batches);
 	free(ep->ctx);
+	free(ep->calls);
+	free(ep->bounds);
 	free(ep);
 }
 
@@ -124,6 +133,9 @@ static struct rr_episode *push(struct rr_builder *b, struct task *t,
 	ep->outer = t->ep;
 	ep->parent_seq = t->ep ? t->ep->seq : 0;
 	ep->depth = t->ep ? t->ep->depth + 1 : 0;
+	if (kind == RR_KIND_MEMCG && t->ep && t->ep->kind == RR_KIND_PROACTIVE &&
+	    t->ep->replayable)
+		ep->proactive = t->ep;
 	t->ep = ep;
 	open_link(b, ep);
 	return ep;
@@ -139,6 +151,76 @@ static void fill_priorities(struct rr_episode *ep)
 	for (size_t i = 1; i < ep->nr_batches; i++)
 		if (ep->batches[i].priority < 0)
 			ep->batches[i].priority = ep->batches[i - 1].priority;
+}
+
+/* Grow @p (an array of @size-byte items, *@cap of them) to hold @n. */
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? *cap : 16;
+	void *q;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/*
+ * A reclaim call of proactive episode @p closed: its batches, and the
+ * sizes at each of its shrink_lruvec() calls, join @p, so that @p can be
+ * replayed as one memory_reclaim() loop (siminput.c).  A call that cannot
+ * be replayed (no begin or no end) leaves @p incomplete.
+ */
+static int add_call(struct rr_episode *p, const struct rr_episode *c)
+{
+	struct rr_reclaim_call *rc;
+	size_t first = p->nr_batches;
+
+	if (!c->replayable) {
+		if (!p->calls_incomplete)
+			p->calls_incomplete = "a memory.reclaim call whose begin or end is not recorded";
+		return 0;
+	}
+	if (grow((void **)&p->calls, &p->cap_calls, p->nr_calls + 1, sizeof(*p->calls)) ||
+	    grow((void **)&p->batches, &p->cap_batches, p->nr_batches + c->nr_batches,
+		 sizeof(*p->batches)))
+		return -1;
+	rc = &p->calls[p->nr_calls];
+	memset(rc, 0, sizeof(*rc));
+	rc->start_ns = c->start_ns;
+	rc->end_ns = c->end_ns;
+	rc->nr_to_reclaim_pages = c->nr_to_reclaim_pages;
+	rc->nr_reclaimed_pages = c->recorded_nr_reclaimed;
+	rc->nr_batches = c->nr_batches;
+	for (size_t i = 0; i < c->nr_batches; i++) {
+		struct rr_batch *bt = &p->batches[p->nr_batches++];
+
+		*bt = c->batches[i];
+		bt->call = (uint32_t)p->nr_calls;
+		if (!rr_lru_is_active(bt->lru))
+			rc->nr_scanned_pages += bt->nr_taken;
+		/* the first batch of a (memcg, priority) run */
+		if (!c->ctx || !c->ctx[i].valid ||
+		    (i && bt->memcg_id == c->batches[i - 1].memcg_id &&
+		     bt->priority == c->batches[i - 1].priority))
+			continue;
+		if (grow((void **)&p->bounds, &p->cap_bounds, p->nr_bounds + 1, sizeof(*p->bounds)))
+			return -1;
+		p->bounds[p->nr_bounds].batch = first + i;
+		memcpy(p->bounds[p->nr_bounds].lru_pages, c->ctx[i].lru_pages,
+		       sizeof(p->bounds[0].lru_pages));
+		p->nr_bounds++;
+	}
+	p->nr_calls++;
+	p->recorded_nr_reclaimed += c->recorded_nr_reclaimed;
+	p->has_nr_reclaimed = true;
+	return 0;
 }
 
 /* Close the innermost episode of @t and hand it over. */
@@ -160,6 +242,14 @@ static int pop(struct rr_builder *b, struct task *t, uint64_t end_ns)
 		ep->mglru = true;
 	fill_priorities(ep);
 	b->stats.episodes[ep->kind]++;
+	if (ep->kind == RR_KIND_PROACTIVE && ep->replayable) {
+		size_t in_calls = 0;
+
+		for (size_t i = 0; i < ep->nr_calls; i++)
+			in_calls += ep->calls[i].nr_batches;
+		if (in_calls != ep->nr_batches && !ep->calls_incomplete)
+			ep->calls_incomplete = "LRU batches outside the write's reclaim calls";
+	}
 	if (ep->replayable) {
 		if (ep->no_end || ep->no_begin) {
 			/* its outcome is unknown: counted, not replayed */
@@ -174,6 +264,8 @@ static int pop(struct rr_builder *b, struct task *t, uint64_t end_ns)
 		}
 	}
 	ret = b->cb(ep, &b->st, b->ctx);
+	if (!ret && ep->proactive && add_call(ep->proactive, ep))
+		ret = -1;
 
 	/* snapshot_refaults() at the end of do_try_to_free_pages() */
 	if (root && ep->kind == RR_KIND_MEMCG) {
@@ -306,8 +398,10 @@ int rr_episode_end(struct rr_builder *b, struct task *t, enum rr_reclaim_kind ki
 	}
 	if ((ret = pop_above(b, t, q)))
 		return ret;
-	q->has_nr_reclaimed = has_nr_reclaimed;
-	q->recorded_nr_reclaimed = ev->nr_reclaimed;
+	if (kind != RR_KIND_PROACTIVE) {	/* (a proactive one sums its calls) */
+		q->has_nr_reclaimed = has_nr_reclaimed;
+		q->recorded_nr_reclaimed = ev->nr_reclaimed;
+	}
 	return pop(b, t, ev->ts_ns);
 }
 

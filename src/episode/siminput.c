@@ -90,6 +90,7 @@ struct acc {
 	uint64_t rq[RR_NR_LRU_TYPES], tk[RR_NR_LRU_TYPES];	/* inactive, all */
 	size_t nr_outcomes, nr_boundaries, nr_batches;
 	int last_prio;
+	uint32_t last_call;
 	uint64_t removed[RR_NR_EVICTABLE_LRU];
 };
 
@@ -128,13 +129,18 @@ static void ratios(struct rr_sim_memcg *sm, const struct acc *a,
 	}
 }
 
-/* One batch of memcg @k: outcome statistics and the call boundaries. */
+/* One batch of memcg @k: outcome statistics and the call boundaries.
+ * @sizes: the exact sizes when the batch began, NULL unknown. */
 static void account(struct rr_sim_input *in, struct rr_sim_memcg *sm, struct acc *a,
-		    const struct rr_episode *ep, size_t i)
+		    const struct rr_episode *ep, size_t i, const uint64_t *sizes)
 {
 	const struct rr_batch *bt = &ep->batches[i];
 	int t = rr_lru_type(bt->lru);
 
+	if (bt->call != a->last_call) {	/* a new reclaim call starts at priority 12 */
+		a->last_call = bt->call;
+		a->last_prio = 99;
+	}
 	if (!rr_lru_is_evictable(bt->lru))
 		return;	/* no kernel isolates from the unevictable list */
 	if (!rr_lru_is_active(bt->lru)) {
@@ -153,12 +159,13 @@ static void account(struct rr_sim_input *in, struct rr_sim_memcg *sm, struct acc
 	}
 	/* a recorded shrink_lruvec() call at a new, lower priority: the sizes
 	 * the kernel saw, and what the episode had removed before it */
-	if (bt->priority >= 0 && bt->priority < a->last_prio && ep->ctx && ep->ctx[i].valid) {
+	if (bt->priority >= 0 && bt->priority < a->last_prio && sizes) {
 		struct rr_sim_boundary *bd =
 			&in->boundaries[(sm->boundaries - in->boundaries) + sm->nr_boundaries++];
 
 		bd->priority = bt->priority;
-		memcpy(bd->lru_pages, ep->ctx[i].lru_pages, sizeof(bd->lru_pages));
+		bd->call = bt->call;
+		memcpy(bd->lru_pages, sizes, sizeof(bd->lru_pages));
 		memcpy(bd->removed_before, a->removed, sizeof(a->removed));
 	}
 	if (bt->priority >= 0)
@@ -221,9 +228,22 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 		no += acc[k].nr_batches;
 		nb += acc[k].nr_batches;
 	}
-	for (size_t i = 0; i < ep->nr_batches; i++)
+	for (size_t i = 0, nb_i = 0; i < ep->nr_batches; i++) {
+		const uint64_t *sizes = NULL;
+
+		/* a proactive episode keeps the sizes of its calls' boundary
+		 * batches only (requests.c add_call()) */
+		if (ep->kind == RR_KIND_PROACTIVE) {
+			while (nb_i < ep->nr_bounds && ep->bounds[nb_i].batch < i)
+				nb_i++;
+			if (nb_i < ep->nr_bounds && ep->bounds[nb_i].batch == i)
+				sizes = ep->bounds[nb_i].lru_pages;
+		} else if (ep->ctx && ep->ctx[i].valid) {
+			sizes = ep->ctx[i].lru_pages;
+		}
 		if (owner[i] != SIZE_MAX)
-			account(in, &w.out[owner[i]], &acc[owner[i]], ep, i);
+			account(in, &w.out[owner[i]], &acc[owner[i]], ep, i, sizes);
+	}
 	for (size_t k = 0; k < w.n; k++) {
 		const struct rr_memcg *m = rr_state_find(st, w.out[k].id);
 
@@ -235,7 +255,12 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 
 	rv = rr_memcg_at(root, ep->epoch);
 	in->km = km;
-	in->kind = ep->kind == RR_KIND_SOFTLIMIT ? RR_KIND_SOFTLIMIT : RR_KIND_MEMCG;
+	in->kind = ep->kind == RR_KIND_SOFTLIMIT || ep->kind == RR_KIND_PROACTIVE ?
+		   ep->kind : RR_KIND_MEMCG;
+	if (ep->kind == RR_KIND_PROACTIVE && ep->proactive_swappiness >= 0) {
+		in->has_proactive_swappiness = true;
+		in->proactive_swappiness = ep->proactive_swappiness;
+	}
 	in->nr_pages = ep->nr_to_reclaim_pages;
 	in->episode_id = ep->replay_seq;
 	in->start_ns = ep->start_ns;

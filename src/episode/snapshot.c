@@ -115,9 +115,15 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 		t = rr_task_get(b, ev->pid);
 		if (!t || rr_episode_begin(b, t, RR_KIND_PROACTIVE, ev->ts_ns))
 			return -1;
-		if (t->ep && t->ep->kind == RR_KIND_PROACTIVE)
+		if (t->ep && t->ep->kind == RR_KIND_PROACTIVE) {
+			struct rr_memcg *m = mk.proactive.path[0] ?
+					     rr_state_find_path(&b->st, mk.proactive.path) : NULL;
+
 			t->ep->proactive_bytes = mk.proactive.bytes > 0 ?
 						 (uint64_t)mk.proactive.bytes : 0;
+			t->ep->proactive_swappiness = (int)mk.proactive.swappiness;
+			t->ep->proactive_memcg_id = m ? m->id : 0;
+		}
 		return 0;
 	case RR_MARKER_PROACTIVE_END: {
 		int ret;
@@ -126,6 +132,13 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 		if (!t)
 			return -1;
 		t->last_ts = ev->ts_ns;
+		for (struct rr_episode *q = t->ep; q; q = q->outer)
+			if (q->kind == RR_KIND_PROACTIVE) {
+				q->proactive_errno = mk.proactive.errno_value >= 0 &&
+						     mk.proactive.errno_value < 4096 ?
+						     (int)mk.proactive.errno_value : -1;
+				break;
+			}
 		ret = rr_episode_end(b, t, RR_KIND_PROACTIVE, ev, false);
 		rr_task_put(b, t);
 		return ret;

@@ -285,6 +285,11 @@ static struct rr_memcg *find_path(struct rr_state *st, const char *path, size_t 
 	return m;
 }
 
+struct rr_memcg *rr_state_find_path(struct rr_state *st, const char *path)
+{
+	return find_path(st, path, strlen(path));
+}
+
 static int set_path(struct rr_state *st, struct rr_memcg *m, const char *path,
 		    size_t len);
 

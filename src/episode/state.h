@@ -153,6 +153,8 @@ void rr_state_free(struct rr_state *st);
 /* Find, or create as an unnamed top-level memcg. NULL only on ENOMEM. */
 struct rr_memcg *rr_state_memcg(struct rr_state *st, uint64_t id);
 struct rr_memcg *rr_state_find(const struct rr_state *st, uint64_t id);
+/* The named memcg at @path ("/a/b", relative to the hierarchy); NULL none. */
+struct rr_memcg *rr_state_find_path(struct rr_state *st, const char *path);
 
 /**
  * rr_memcg_mut() - the values of @m, for writing

@@ -211,6 +211,7 @@ enum rr_marker_kind rr_marker_parse(const char *text, size_t len, bool anywhere,
 		m->proactive.bytes = num(s, len, "bytes", -1);
 		str(s, len, "result", m->proactive.result, sizeof(m->proactive.result));
 		m->proactive.errno_value = num(s, len, "errno", -1);
+		m->proactive.swappiness = -1;
 		m->kind = s[10] == 'b' ? RR_MARKER_PROACTIVE_BEGIN : RR_MARKER_PROACTIVE_END;
 	} else if (keyword(s, len, "filters", false)) {
 		m->kind = RR_MARKER_FILTERS;

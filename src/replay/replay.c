@@ -114,9 +114,10 @@ static int fidelity(struct replay *r, const struct rr_episode *ep, struct rr_sta
 	return 0;
 }
 
-/* Every policy's run of one episode, each from its own walk cursor. */
+/* The first @np policies' runs of one episode, each from its own walk
+ * cursor. */
 static int run_policies(struct replay *r, const struct rr_episode *ep,
-			struct rr_sim_input *in, struct rr_sim_result *res)
+			struct rr_sim_input *in, struct rr_sim_result *res, int np)
 {
 	uint64_t first = 0;
 	struct rr_cursor *c;
@@ -130,7 +131,7 @@ static int run_policies(struct replay *r, const struct rr_episode *ep,
 		return -1;
 	}
 	start = rr_cursor_index(in, c->pos_id[0]);
-	for (int p = 0; p < r->np; p++) {
+	for (int p = 0; p < np; p++) {
 		in->cursor = rr_cursor_index(in, c->pos_id[p]);
 		if (rr_sim_run(in, &r->policies[p], &res[p], r->err)) {
 			rr_error_context(r->err, r->o->trace_path, "policy %s, episode at %llu.%06llu s",
@@ -151,6 +152,72 @@ static int run_policies(struct replay *r, const struct rr_episode *ep,
 	return 0;
 }
 
+/*
+ * Why a proactive episode (one memory.reclaim write between the recorder's
+ * markers) cannot be replayed as a memory_reclaim() loop; NULL when it can.
+ * Sets its nr_to_reclaim to the request in pages.
+ */
+static const char *proactive_unreplayable(struct replay *r, struct rr_episode *ep)
+{
+	if (!ep->proactive_bytes)
+		return "memory.reclaim write: the marker does not give the bytes written";
+	ep->nr_to_reclaim_pages = ep->proactive_bytes >> r->page_shift;
+	if (ep->lost_events)
+		return "memory.reclaim write: events were lost while it ran";
+	if (ep->calls_incomplete)
+		return ep->calls_incomplete;
+	if (!ep->nr_calls && ep->nr_to_reclaim_pages)
+		return "memory.reclaim write: no reclaim call recorded inside it";
+	if (ep->proactive_errno == 4 /* EINTR */)
+		return "memory.reclaim write interrupted (EINTR): when the signal came is not "
+		       "in the trace";
+	if (ep->proactive_swappiness >= 0 && !r->km.proactive_swappiness_key)
+		return "memory.reclaim write with a swappiness= key, which the modelled "
+		       "release does not accept";
+	return NULL;
+}
+
+/*
+ * One reclaim call of a replayable proactive episode: the episode is
+ * replayed whole when it ends; the call is checked against the kernel
+ * model on its own (fidelity), with nr_to_reclaim from the release's chunk
+ * rule where the earlier calls of the write are all known.
+ */
+static int proactive_call(struct replay *r, struct rr_episode *ep, struct rr_state *st)
+{
+	const struct rr_episode *p = ep->proactive;
+	struct rr_sim_input in;
+	struct rr_error serr;
+	int ret = -1;
+
+	if (p->proactive_bytes && !p->calls_incomplete && !p->lost_events) {
+		struct rr_proactive_chunk_args a = {
+			.size = sizeof(a),
+			.nr_requested_pages = p->proactive_bytes >> r->page_shift,
+			.nr_reclaimed_pages = p->recorded_nr_reclaimed,
+			.nr_calls = p->nr_calls,
+		};
+		uint64_t chunk = 0;
+
+		if (a.nr_reclaimed_pages < a.nr_requested_pages &&
+		    !rr_hook_proactive_chunk(&r->policies[0], &a, &chunk)) {
+			ep->nr_to_reclaim_pages = chunk > RR_SWAP_CLUSTER_MAX ?
+						  chunk : RR_SWAP_CLUSTER_MAX;
+			ep->nr_to_reclaim_basis = "memory.reclaim chunk";
+			ep->nr_to_reclaim_low = ep->nr_to_reclaim_high = 0;
+		}
+	}
+	if (ep->mglru || rr_builder_stats(r->builder)->mglru_from_meta)
+		return 0;
+	if (rr_episode_sim_input(ep, st, &r->km, r->page_shift, r->offline_delay_ns, &in, &serr))
+		return fidelity(r, ep, st, NULL, NULL);
+	rr_sim_result_clear(&r->results[0]);
+	if (!run_policies(r, ep, &in, r->results, 1) && !fidelity(r, ep, st, &in, &r->results[0]))
+		ret = 0;
+	rr_episode_sim_input_free(&in);
+	return ret;
+}
+
 static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 {
 	struct replay *r = ctx;
@@ -165,12 +232,21 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	}
 	if (!ep->replayable)
 		return 0;
+	if (ep->proactive)
+		return proactive_call(r, ep, st);
+	if (ep->kind == RR_KIND_PROACTIVE) {
+		const char *why = proactive_unreplayable(r, ep);
+
+		if (why)
+			return rr_replay_emit(r, ep, NULL, why);
+	}
 	/* MGLRU: the batches are no get_scan_count() decisions */
 	if (ep->mglru || rr_builder_stats(r->builder)->mglru_from_meta)
 		return rr_replay_emit(r, ep, NULL,
 				      "Multi-Gen LRU batches: no policy verdict from this episode");
 	if (rr_episode_sim_input(ep, st, &r->km, r->page_shift, r->offline_delay_ns, &in, &serr)) {
-		if (fidelity(r, ep, st, NULL, NULL))
+		/* (a proactive episode's calls were checked one by one) */
+		if (ep->kind != RR_KIND_PROACTIVE && fidelity(r, ep, st, NULL, NULL))
 			return -1;
 		return rr_replay_emit(r, ep, NULL, ep->root_memcg_id ?
 				      "reclaim root unknown: the memcg its batches point to did not "
@@ -179,7 +255,8 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	}
 	for (int p = 0; p < r->np; p++)
 		rr_sim_result_clear(&res[p]);
-	if (!run_policies(r, ep, &in, res) && !fidelity(r, ep, st, &in, &res[0]))
+	if (!run_policies(r, ep, &in, res, r->np) &&
+	    (ep->kind == RR_KIND_PROACTIVE || !fidelity(r, ep, st, &in, &res[0])))
 		ret = rr_replay_emit(r, ep, res, NULL);
 	rr_episode_sim_input_free(&in);
 	return ret;

@@ -21,6 +21,7 @@ struct rr_kernel_model {
 	bool cut_one_more_round;	/* v6.1+ shrink_lruvec() cut (f53af4285d77) */
 	bool partial_walk;		/* v6.11+ incremental memcg iteration */
 	bool full_walk_retry;		/* v6.11+ memcg_full_walk retry */
+	bool proactive_swappiness_key;	/* memory.reclaim "swappiness=" (68cd9050d871) */
 	int swappiness_max;		/* 100 before v5.8, 200 since */
 };
 

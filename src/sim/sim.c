@@ -467,7 +467,7 @@ static int shrink_lruvec(struct run *r, int mi)
 	for (size_t k = 0; r->removed && k < m->nr_boundaries; k++) {
 		const struct rr_sim_boundary *bd = &m->boundaries[k];
 
-		if (bd->priority != r->priority)
+		if (bd->priority != r->priority || bd->call + 1 != r->out->calls)
 			continue;
 		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
 			int64_t v = (int64_t)bd->lru_pages[l] -

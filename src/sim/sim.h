@@ -66,13 +66,16 @@ struct rr_sim_outcome {
  * The exact sizes of a memcg's lists when the kernel began a recorded
  * shrink_lruvec() call at @priority, and how many pages the recorded
  * episode had removed from each list before it.  A simulated call at the
- * same priority starts from these sizes, corrected by the difference
+ * same priority (and, in a proactive episode, the same call number)
+ * starts from these sizes, corrected by the difference
  * between what the simulation and the recording removed: the LRU activity
  * the trace shows (other tasks, putbacks) is kept, the policy's own
  * reclaim is its own.
  */
 struct rr_sim_boundary {
 	int priority;
+	uint32_t call;	/* the reclaim call of a proactive episode (0, 1, ...);
+			 * 0 in the others */
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 	uint64_t removed_before[RR_NR_EVICTABLE_LRU];
 };

@@ -189,7 +189,7 @@ cat >"$TMP/nested.txt" <<'TXT'
 TXT
 check "nested/odd lines: exit 0" sh -c "'$RR' report -q --json '$TMP/nested.txt' >'$TMP/nested.json'"
 check_eq "memory.reclaim calls nest inside the proactive write" \
-	'memcg 900 1 1 32|memcg 900 1 1 0|proactive 900 null 0 null' \
+	'memcg 900 1 1 32|memcg 900 1 1 0|proactive 900 null 0 32' \
 	"$(jq -r '[.episodes[] | select(.pid == 900) | "\(.kind) \(.pid) \(.parent_seq) \(.depth) \(.nr_reclaimed)"] | join("|")' "$TMP/nested.json")"
 check_eq "proactive bytes from the marker" 1048576 \
 	"$(jq '.episodes[] | select(.kind == "proactive") | .proactive_bytes' "$TMP/nested.json")"

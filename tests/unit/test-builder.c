@@ -418,6 +418,10 @@ struct kinds {
 	bool replayable[16], no_begin[16], no_end[16], end_inferred[16];
 	int depth[16], nr_batches[16];
 	uint64_t seq[16], parent_seq[16], bytes[16];
+	bool in_proactive[16];
+	uint64_t nr_calls[16], recorded_nr_reclaimed[16], call_reclaimed[16], call_scanned[16];
+	uint32_t last_batch_call[16];
+	int proactive_errno[16];
 };
 
 static int collect_kinds(struct rr_episode *ep, struct rr_state *st, void *ctx)
@@ -437,6 +441,13 @@ static int collect_kinds(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	k->seq[k->n] = ep->seq;
 	k->parent_seq[k->n] = ep->parent_seq;
 	k->bytes[k->n] = ep->proactive_bytes;
+	k->in_proactive[k->n] = ep->proactive != NULL;
+	k->nr_calls[k->n] = ep->nr_calls;
+	k->recorded_nr_reclaimed[k->n] = ep->recorded_nr_reclaimed;
+	k->call_reclaimed[k->n] = ep->nr_calls ? ep->calls[ep->nr_calls - 1].nr_reclaimed_pages : 0;
+	k->call_scanned[k->n] = ep->nr_calls ? ep->calls[ep->nr_calls - 1].nr_scanned_pages : 0;
+	k->last_batch_call[k->n] = ep->nr_batches ? ep->batches[ep->nr_batches - 1].call : 99;
+	k->proactive_errno[k->n] = ep->proactive_errno;
 	k->n++;
 	return 0;
 }
@@ -472,15 +483,18 @@ static void test_episode_kinds(void)
 	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	batch(b, 9, 2, 32, 32, 32, 12);
 	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32 });
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	batch(b, 9, 2, 32, 32, 20, 12);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 20 });
 	feed(b, (struct rr_event){ .type = RR_EV_MARKER, .pid = 100,
-				   .str = "reclaim-replay: proactive end bytes=1048576 result=ok",
-				   .str_len = 53 });
+				   .str = "reclaim-replay: proactive end bytes=1048576 result=ok errno=0",
+				   .str_len = 61 });
 	/* direct reclaim of pid 70, still open when the trace ends */
 	feed(b, (struct rr_event){ .type = RR_EV_DIRECT_BEGIN, .pid = 70 });
 	CU_ASSERT_EQUAL(rr_builder_stats(b)->tasks, 1);
 	CU_ASSERT_EQUAL(rr_builder_finish(b), 0);
 
-	CU_ASSERT_EQUAL_FATAL(k.n, 6);
+	CU_ASSERT_EQUAL_FATAL(k.n, 7);
 	/* the batches before the first wake were a kswapd run cut by it */
 	CU_ASSERT_EQUAL(k.kind[0], RR_KIND_KSWAPD);
 	CU_ASSERT_TRUE(k.no_begin[0] && k.end_inferred[0]);
@@ -489,16 +503,29 @@ static void test_episode_kinds(void)
 	CU_ASSERT_TRUE(k.end_inferred[1]);
 	CU_ASSERT_EQUAL(k.kind[2], RR_KIND_KSWAPD);
 	CU_ASSERT_FALSE(k.end_inferred[2] || k.no_end[2] || k.no_begin[2]);
-	/* the memcg call closes first, nested in the proactive write */
+	/* the memcg calls close first, nested in the proactive write, which
+	 * holds their batches (the second call's tagged call 1) and sums */
 	CU_ASSERT_EQUAL(k.kind[3], RR_KIND_MEMCG);
-	CU_ASSERT_TRUE(k.replayable[3]);
+	CU_ASSERT_TRUE(k.replayable[3] && k.in_proactive[3]);
 	CU_ASSERT_EQUAL(k.depth[3], 1);
-	CU_ASSERT_EQUAL(k.kind[4], RR_KIND_PROACTIVE);
-	CU_ASSERT_EQUAL(k.parent_seq[3], k.seq[4]);
-	CU_ASSERT_EQUAL(k.bytes[4], 1048576);
-	CU_ASSERT_FALSE(k.replayable[4]);
-	CU_ASSERT_EQUAL(k.kind[5], RR_KIND_DIRECT);
-	CU_ASSERT_TRUE(k.no_end[5]);
+	CU_ASSERT_EQUAL(k.kind[4], RR_KIND_MEMCG);
+	CU_ASSERT_TRUE(k.in_proactive[4]);
+	CU_ASSERT_EQUAL(k.last_batch_call[4], 0);	/* its own batches are not renumbered */
+	CU_ASSERT_EQUAL(k.kind[5], RR_KIND_PROACTIVE);
+	CU_ASSERT_EQUAL(k.parent_seq[3], k.seq[5]);
+	CU_ASSERT_EQUAL(k.parent_seq[4], k.seq[5]);
+	CU_ASSERT_EQUAL(k.bytes[5], 1048576);
+	CU_ASSERT_TRUE(k.replayable[5]);
+	CU_ASSERT_FALSE(k.in_proactive[5]);
+	CU_ASSERT_EQUAL(k.nr_calls[5], 2);
+	CU_ASSERT_EQUAL(k.nr_batches[5], 2);
+	CU_ASSERT_EQUAL(k.last_batch_call[5], 1);
+	CU_ASSERT_EQUAL(k.recorded_nr_reclaimed[5], 52);
+	CU_ASSERT_EQUAL(k.call_reclaimed[5], 20);
+	CU_ASSERT_EQUAL(k.call_scanned[5], 32);
+	CU_ASSERT_EQUAL(k.proactive_errno[5], 0);
+	CU_ASSERT_EQUAL(k.kind[6], RR_KIND_DIRECT);
+	CU_ASSERT_TRUE(k.no_end[6]);
 	CU_ASSERT_EQUAL(rr_builder_stats(b)->tasks, 0);
 	CU_ASSERT_EQUAL(rr_builder_stats(b)->tasks_peak, 1);
 	CU_ASSERT_EQUAL(rr_builder_stats(b)->begins[RR_KIND_KSWAPD], 2);
