@@ -42,7 +42,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SAN)
 # Only ask pkg-config when building, so `make help` works without it.
 ifneq ($(filter-out deps test-deps help clean,$(or $(MAKECMDGOALS),all)),)
 DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtracecmd libtracefs libtraceevent jansson libbpf 2>/dev/null)
-DEP_LIBS := $(shell $(PKG_CONFIG) --libs libtracecmd libtracefs libtraceevent jansson libbpf 2>/dev/null)
+DEP_LIBS := $(shell $(PKG_CONFIG) --libs libtracecmd libtracefs libtraceevent jansson libbpf 2>/dev/null) -lm
 CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null)
 endif
 
@@ -70,6 +70,7 @@ LIB_SRCS := \
 	src/scenario/scenario.c \
 	src/fidelity/fidelity.c \
 	src/diff/diff.c \
+	src/timing/cost-model.c \
 	src/record/sysinfo.c \
 	src/record/tracedat.c \
 	src/record/record.c \

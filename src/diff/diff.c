@@ -55,7 +55,8 @@ static int recorded(struct rr_recorded_episode *r, const struct rr_episode *ep)
 		size_t j;
 
 		if (i && (b->memcg_id != ep->batches[i - 1].memcg_id ||
-			  b->priority != ep->batches[i - 1].priority))
+			  b->priority != ep->batches[i - 1].priority ||
+			  b->call != ep->batches[i - 1].call))
 			call_start = n;
 		for (j = call_start; j < n; j++)
 			if (r->targets[j].lru == b->lru)
@@ -76,6 +77,21 @@ static int recorded(struct rr_recorded_episode *r, const struct rr_episode *ep)
 	r->nr_targets = n;
 	r->batches = ep->nr_batches;
 	r->nr_reclaimed = ep->recorded_nr_reclaimed;
+	r->over_reclaim = r->nr_reclaimed > ep->nr_to_reclaim_pages ?
+			  r->nr_reclaimed - ep->nr_to_reclaim_pages : 0;
+	r->duration_ns = ep->end_ns - ep->start_ns;
+	r->outcome = r->nr_reclaimed >= ep->nr_to_reclaim_pages ? RR_OUTCOME_MET :
+		     RR_OUTCOME_SHORT;
+	if (ep->kind == RR_KIND_PROACTIVE) {
+		r->calls = ep->nr_calls;
+		for (size_t i = 0; i < ep->nr_calls; i++)
+			r->in_calls_ns += ep->calls[i].end_ns - ep->calls[i].start_ns;
+		if (ep->proactive_errno == 11)	/* EAGAIN */
+			r->outcome = RR_OUTCOME_EAGAIN;
+	} else {
+		r->calls = 1;
+		r->in_calls_ns = r->duration_ns;
+	}
 	return 0;
 }
 
@@ -111,9 +127,14 @@ static bool same_result(const struct rr_sim_result *a, const struct rr_sim_resul
 	for (size_t i = 0; i < a->nr_chunks; i++)
 		if (a->chunk_requests[i] != b->chunk_requests[i])
 			return false;
-	for (size_t i = 0; i < a->nr_targets; i++)
-		if (memcmp(&a->targets[i], &b->targets[i], sizeof(a->targets[i])))
+	for (size_t i = 0; i < a->nr_targets; i++) {
+		const struct rr_scan_target *x = &a->targets[i], *y = &b->targets[i];
+
+		/* field by field: the struct has padding */
+		if (x->memcg_id != y->memcg_id || x->priority != y->priority ||
+		    x->lru != y->lru || x->nr_pages != y->nr_pages)
 			return false;
+	}
 	return true;
 }
 
@@ -317,6 +338,31 @@ static void note_top(struct rr_totals *t, const struct rr_episode_diff *d, int p
 	t->top[at] = top;
 }
 
+static void kind_add(struct rr_kind_totals *k, const struct rr_episode_diff *d)
+{
+	k->replayed++;
+	for (int i = 0; i < d->nr_policies; i++) {
+		const struct rr_sim_result *r = &d->results[i];
+
+		k->policy[i].nr_scanned += r->nr_scanned_pages;
+		k->policy[i].nr_reclaimed += r->nr_reclaimed_pages;
+		k->policy[i].calls += r->calls;
+		k->policy[i].over_reclaim += d->over_reclaim[i];
+		k->policy[i].eagain += r->eagain;
+	}
+	if (d->has_recording) {
+		const struct rr_recorded_episode *r = &d->recorded;
+
+		k->recorded.nr_scanned += r->nr_scanned;
+		k->recorded.nr_reclaimed += r->nr_reclaimed;
+		k->recorded.calls += r->calls;
+		k->recorded.over_reclaim += r->over_reclaim;
+		k->recorded.eagain += r->outcome == RR_OUTCOME_EAGAIN;
+		k->recorded_duration_ns += r->duration_ns;
+		k->recorded_in_calls_ns += r->in_calls_ns;
+	}
+}
+
 int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d)
 {
 	struct rr_cgroup_totals *cg;
@@ -331,12 +377,20 @@ int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d)
 		t->recorded.scan_request_pages += r->scan_request_pages;
 		if (r->lowest_priority < t->recorded.lowest_priority)
 			t->recorded.lowest_priority = r->lowest_priority;
+		t->recorded.calls += r->calls;
+		t->recorded.over_reclaim += r->over_reclaim;
+		t->recorded.duration_ns += r->duration_ns;
+		t->recorded.in_calls_ns += r->in_calls_ns;
+		t->recorded.eagain += r->outcome == RR_OUTCOME_EAGAIN;
 	}
 	t->nr_listed += d->listed;
 	if (!d->results) {
 		t->nr_skipped++;
+		t->proactive.skipped += d->ep->kind == RR_KIND_PROACTIVE;
 		return 0;
 	}
+	if (d->ep->kind == RR_KIND_PROACTIVE)
+		kind_add(&t->proactive, d);
 	cg = cgroup_totals(t, d->ep);
 	if (!cg)
 		return -1;

@@ -20,6 +20,7 @@
 #include "../episode/state.h"
 #include "../policies/registry.h"
 #include "../sim/sim.h"
+#include "../timing/cost-model.h"
 
 #define RR_TOP_MAX 50
 
@@ -39,6 +40,11 @@ struct rr_recorded_episode {
 	uint64_t nr_reclaimed_by_batches;
 	uint64_t batches, scan_request_pages;
 	int lowest_priority;
+	uint64_t calls;			/* reclaim calls: 1, or a proactive write's */
+	uint64_t over_reclaim;		/* reclaimed beyond nr_to_reclaim, pages */
+	uint64_t duration_ns;		/* begin to end */
+	uint64_t in_calls_ns;		/* inside the reclaim calls (their begin to end) */
+	enum rr_outcome outcome;	/* a proactive write's from its end marker */
 	/* nr_requested summed per (memcg, priority, lru) within each
 	 * shrink_lruvec() call, in order of first appearance */
 	struct rr_scan_target *targets;
@@ -114,6 +120,19 @@ struct rr_policy_totals {
 struct rr_recorded_totals {
 	uint64_t nr_scanned, nr_reclaimed, batches, scan_request_pages;
 	int lowest_priority;
+	uint64_t calls, over_reclaim, duration_ns, in_calls_ns, eagain;
+};
+
+/*
+ * Totals of one kind of episode (the proactive ones: memory.reclaim
+ * writes), per policy and as recorded, in pages; time in ns.
+ */
+struct rr_kind_totals {
+	uint64_t replayed, skipped;
+	struct {
+		uint64_t nr_scanned, nr_reclaimed, calls, over_reclaim, eagain;
+	} policy[RR_MAX_POLICIES], recorded;
+	uint64_t recorded_duration_ns, recorded_in_calls_ns;
 };
 
 /* Per policy totals of the episodes rooted at one cgroup. */
@@ -145,6 +164,9 @@ struct rr_totals {
 	uint64_t nr_episodes, nr_replayed, nr_skipped, nr_listed;
 	struct rr_policy_totals policy[RR_MAX_POLICIES];
 	struct rr_recorded_totals recorded;
+	struct rr_kind_totals proactive;	/* the memory.reclaim writes among them */
+	/* every recorded reclaim call, for the time model (cost-model.h) */
+	struct rr_cost_data cost;
 	struct rr_cgroup_totals *cgroups;	/* hash by reclaim root id */
 	int top_wanted;				/* --top N */
 	struct rr_top top[RR_TOP_MAX];

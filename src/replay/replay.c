@@ -232,6 +232,17 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	}
 	if (!ep->replayable)
 		return 0;
+	/* a try_to_free_mem_cgroup_pages() call: one observation of the time
+	 * model (the calls of a write included) */
+	if (ep->kind == RR_KIND_MEMCG && ep->has_nr_reclaimed && !ep->lost_events) {
+		uint64_t scanned = 0;
+
+		for (size_t i = 0; i < ep->nr_batches; i++)
+			if (!rr_lru_is_active(ep->batches[i].lru))
+				scanned += ep->batches[i].nr_taken;
+		rr_cost_add(&r->totals.cost, scanned, ep->recorded_nr_reclaimed,
+			    ep->end_ns - ep->start_ns);
+	}
 	if (ep->proactive)
 		return proactive_call(r, ep, st);
 	if (ep->kind == RR_KIND_PROACTIVE) {
