@@ -155,6 +155,9 @@ int rr_marker_format_events(char *buf, size_t len, const char *enabled);
 int rr_marker_format_snapshot(char *buf, size_t len, bool begin,
 			      const struct rr_marker_snapshot *s);
 int rr_marker_format_memcg(char *buf, size_t len, const struct rr_marker_memcg *mc);
+/* "proactive begin bytes=N[ swappiness=N|max][ path=/a/b]" (swappiness=
+ * left out when -1, path= when ""), or "proactive end bytes=N result=...
+ * errno=N" */
 int rr_marker_format_proactive(char *buf, size_t len, bool begin,
 			       const struct rr_marker_proactive *p);
 /* "lost cpu0=N cpu1=N ...": @lost has @nr_cpus entries. */
