@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "../common/swappiness.h"
 #include "../record/record.h"
 #include "cli.h"
 
@@ -28,9 +29,11 @@ static const char record_usage[] =
 	"                           removed afterwards\n"
 	"      --memory-max SIZE    its limit, bytes or with K, M, G\n"
 	"      --swappiness N       its memory.swappiness, 0..200 (cgroup v1)\n"
-	"      --proactive SIZE[,interval=MS]\n"
+	"      --proactive SIZE[,interval=MS][,swappiness=N|max]\n"
 	"                           write SIZE to its memory.reclaim (cgroup v2),\n"
-	"                           once or every MS milliseconds\n"
+	"                           once or every MS milliseconds, with the\n"
+	"                           kernel's swappiness= key (0..200; max: anon\n"
+	"                           only; v6.11+, max v6.16+)\n"
 	"      --snapshot-interval MS\n"
 	"                           also snapshot every cgroup every MS ms\n"
 	"  -q, --quiet              no summary on stderr\n"
@@ -200,7 +203,8 @@ int cmd_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rr_record_opts o = { .output = "trace.dat", .buffer_kb = 8192, .swappiness = -1 };
+	struct rr_record_opts o = { .output = "trace.dat", .buffer_kb = 8192, .swappiness = -1,
+				    .proactive_swappiness = -1 };
 	struct rr_record_result res;
 	struct rr_error err = { "", "" };
 	long v;
@@ -252,20 +256,38 @@ int cmd_record(int argc, char **argv)
 			o.swappiness = (int)v;
 			break;
 		case OPT_PROACTIVE: {
-			char size[64], *iv;
+			/* SIZE[,interval=MS][,swappiness=N|max], keys in any order */
+			char buf[128], *tok, *save = NULL;
 
-			snprintf(size, sizeof(size), "%s", optarg);
-			iv = strstr(size, ",interval=");
-			if (iv) {
-				*iv = 0;
-				if ((v = parse_long(iv + 10, 1, 3600000)) < 1)
-					return rr_usage_error("record", "--proactive interval takes 1..3600000 ms");
-				o.proactive_interval_ms = (unsigned int)v;
-			}
-			o.proactive_bytes = parse_size(size);
-			if (!o.proactive_bytes)
-				return rr_usage_error("record", "--proactive takes SIZE[,interval=MS], not '%s'",
+			if (strlen(optarg) >= sizeof(buf))
+				return rr_usage_error("record", "--proactive takes "
+						      "SIZE[,interval=MS][,swappiness=N|max], not '%s'",
 						      optarg);
+			snprintf(buf, sizeof(buf), "%s", optarg);
+			tok = strtok_r(buf, ",", &save);
+			o.proactive_bytes = tok ? parse_size(tok) : 0;
+			if (!o.proactive_bytes)
+				return rr_usage_error("record", "--proactive takes "
+						      "SIZE[,interval=MS][,swappiness=N|max], not '%s'",
+						      optarg);
+			while ((tok = strtok_r(NULL, ",", &save))) {
+				if (!strncmp(tok, "interval=", 9)) {
+					if ((v = parse_long(tok + 9, 1, 3600000)) < 1)
+						return rr_usage_error("record", "--proactive interval "
+								      "takes 1..3600000 ms");
+					o.proactive_interval_ms = (unsigned int)v;
+				} else if (!strncmp(tok, "swappiness=", 11)) {
+					/* what memory.reclaim accepts (68cd9050d871) */
+					if (rr_swappiness_parse(tok + 11, &o.proactive_swappiness))
+						return rr_usage_error("record", "--proactive swappiness "
+								      "takes 0..200 or max, not '%s'",
+								      tok + 11);
+				} else {
+					return rr_usage_error("record", "--proactive: unknown key '%s' "
+							      "(SIZE[,interval=MS][,swappiness=N|max])",
+							      tok);
+				}
+			}
 			break;
 		}
 		case OPT_SNAPSHOT:

@@ -115,6 +115,16 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 		t = rr_task_get(b, ev->pid);
 		if (!t || rr_episode_begin(b, t, RR_KIND_PROACTIVE, ev->ts_ns))
 			return -1;
+		/* a swappiness= no kernel accepts: counted, and the episodes
+		 * open (this write's too) flagged, as a memcg line's bad values */
+		if (mk.proactive.malformed) {
+			if (!b->stats.markers_malformed++)
+				snprintf(b->stats.first_malformed_marker,
+					 sizeof(b->stats.first_malformed_marker),
+					 "proactive begin: %s not 0..200 or max",
+					 mk.proactive.malformed);
+			rr_episodes_lost(b);
+		}
 		if (t->ep && t->ep->kind == RR_KIND_PROACTIVE) {
 			struct rr_memcg *m = mk.proactive.path[0] ?
 					     rr_state_find_path(&b->st, mk.proactive.path) : NULL;

@@ -169,6 +169,28 @@ static void parse_memcg(const char *s, size_t len, struct rr_marker_memcg *mc)
 	str(s, len, "path", mc->path, sizeof(mc->path));
 }
 
+/* "proactive begin/end": swappiness= is "0".."200" or "max" (what
+ * memory.reclaim accepts); anything else reads as absent (-1) and names
+ * the key in ->malformed, as a memcg line's bad values do */
+static void parse_proactive(const char *s, size_t len, struct rr_marker_proactive *p)
+{
+	char buf[64];
+	int sw;
+
+	p->bytes = num(s, len, "bytes", -1);
+	str(s, len, "result", p->result, sizeof(p->result));
+	p->errno_value = num(s, len, "errno", -1);
+	p->swappiness = -1;
+	p->malformed = NULL;
+	if (val(s, len, "swappiness", buf, sizeof(buf))) {
+		if (rr_swappiness_parse(buf, &sw))
+			p->malformed = "swappiness";
+		else
+			p->swappiness = sw;
+	}
+	str(s, len, "path", p->path, sizeof(p->path));
+}
+
 enum rr_marker_kind rr_marker_parse(const char *text, size_t len, bool anywhere,
 				    struct rr_marker *m)
 {
@@ -208,10 +230,7 @@ enum rr_marker_kind rr_marker_parse(const char *text, size_t len, bool anywhere,
 	} else if (keyword(s, len, "proactive begin", false) ||
 		   keyword(s, len, "proactive end", false)) {
 		memset(&m->proactive, 0, sizeof(m->proactive));
-		m->proactive.bytes = num(s, len, "bytes", -1);
-		str(s, len, "result", m->proactive.result, sizeof(m->proactive.result));
-		m->proactive.errno_value = num(s, len, "errno", -1);
-		m->proactive.swappiness = -1;
+		parse_proactive(s, len, &m->proactive);
 		m->kind = s[10] == 'b' ? RR_MARKER_PROACTIVE_BEGIN : RR_MARKER_PROACTIVE_END;
 	} else if (keyword(s, len, "filters", false)) {
 		m->kind = RR_MARKER_FILTERS;
@@ -287,8 +306,17 @@ int rr_marker_format_memcg(char *buf, size_t len, const struct rr_marker_memcg *
 int rr_marker_format_proactive(char *buf, size_t len, bool begin,
 			       const struct rr_marker_proactive *p)
 {
-	if (begin)
-		return snprintf(buf, len, "proactive begin bytes=%lld", p->bytes);
+	if (begin) {
+		char sw[32] = "";
+
+		if (p->swappiness == RR_SWAPPINESS_ANON_ONLY)
+			snprintf(sw, sizeof(sw), " swappiness=max");
+		else if (p->swappiness >= 0)
+			snprintf(sw, sizeof(sw), " swappiness=%lld", p->swappiness);
+		/* path= last: it runs to the end of the line */
+		return snprintf(buf, len, "proactive begin bytes=%lld%s%s%s", p->bytes, sw,
+				p->path[0] ? " path=" : "", p->path);
+	}
 	return snprintf(buf, len, "proactive end bytes=%lld result=%s errno=%lld",
 			p->bytes, p->result, p->errno_value);
 }

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "../common/lru.h"
+#include "../common/swappiness.h"	/* RR_SWAPPINESS_ANON_ONLY */
 
 /* Prefix of every marker line the recorder writes. */
 #define RR_MARKER_PREFIX "reclaim-replay:"
@@ -50,7 +51,8 @@ enum rr_marker_kind {
 	RR_MARKER_SNAPSHOT_END,		/* "snapshot end when=... cgroups=N" */
 	RR_MARKER_MEMCG,		/* "memcg ...": one cgroup of a snapshot */
 	RR_MARKER_LOST,			/* "lost cpu0=N ...": ring-buffer losses */
-	RR_MARKER_PROACTIVE_BEGIN,	/* "proactive begin bytes=N" */
+	RR_MARKER_PROACTIVE_BEGIN,	/* "proactive begin bytes=N [swappiness=N|max]
+					 * [path=/a/b]" */
 	RR_MARKER_PROACTIVE_END,	/* "proactive end bytes=N result=... errno=N" */
 	RR_MARKER_OTHER,		/* our prefix, a keyword this version ignores */
 };
@@ -107,17 +109,17 @@ struct rr_marker_proactive {
 	long long bytes;		/* bytes written; -1 absent */
 	char result[16];		/* end: "ok" or "error"; "" absent */
 	long long errno_value;		/* end: 0 or the write's errno; -1 absent */
-	/* begin: the write's "swappiness=" key (v6.13+ memory.reclaim):
-	 * -1 absent, 0..200, or RR_SWAPPINESS_ANON_ONLY for "max" */
+	/* begin: the write's "swappiness=" key (memory.reclaim, v6.11+
+	 * 68cd9050d871; "max" ~v6.16+): -1 absent, 0..200, or
+	 * RR_SWAPPINESS_ANON_ONLY for "max"; -1 too when malformed */
 	long long swappiness;
+	/* begin: the first key holding a value no recorder writes
+	 * ("swappiness" not 0..200 or max), or NULL */
+	const char *malformed;
 	/* begin: the cgroup written to, relative to the hierarchy root
 	 * ("/a/b"); "" absent (recorders before 0.3) */
 	char path[4096];
 };
-
-/* memory.reclaim "swappiness=max": reclaim anon only (SWAPPINESS_ANON_ONLY,
- * MAX_SWAPPINESS + 1 in include/linux/swap.h) */
-#define RR_SWAPPINESS_ANON_ONLY 201
 
 struct rr_marker {
 	enum rr_marker_kind kind;
@@ -153,6 +155,9 @@ int rr_marker_format_events(char *buf, size_t len, const char *enabled);
 int rr_marker_format_snapshot(char *buf, size_t len, bool begin,
 			      const struct rr_marker_snapshot *s);
 int rr_marker_format_memcg(char *buf, size_t len, const struct rr_marker_memcg *mc);
+/* "proactive begin bytes=N[ swappiness=N|max][ path=/a/b]" (swappiness=
+ * left out when -1, path= when ""), or "proactive end bytes=N result=...
+ * errno=N" */
 int rr_marker_format_proactive(char *buf, size_t len, bool begin,
 			       const struct rr_marker_proactive *p);
 /* "lost cpu0=N cpu1=N ...": @lost has @nr_cpus entries. */

@@ -4,8 +4,9 @@
  * (include/reclaim-replay/policy.h) exactly as a loadable .so would.
  *
  * "kernel" is the model of the recording kernel: its hooks pick the rule of
- * the release given as "release=MAJOR.MINOR" at init.  The four others each
- * override one hook, as the patches of the seed threads do
+ * the release given as "release=MAJOR.MINOR" at init.  The others each
+ * override one hook, as the patches of the seed threads do, except
+ * "original", which overrides both: it is roundup-all + whole-remainder
  * (docs/kernel-model.md §16).
  */
 #include <errno.h>
@@ -25,9 +26,11 @@ static int round_floor(const struct rr_scan_fract_args *a, uint64_t *out)
 	return 0;
 }
 
-/* 68600f623d69 "mm: don't miss the last page because of round-off error" */
-static int original_scan_fract(void *priv, const struct rr_scan_fract_args *a,
-			       uint64_t *out)
+/* 68600f623d69 "mm: don't miss the last page because of round-off error"
+ * (v4.20 - v5.6-rc2): ceil for every memcg; the "roundup-all" policy and
+ * the rounding half of "original" */
+static int roundup_all_scan_fract(void *priv, const struct rr_scan_fract_args *a,
+				  uint64_t *out)
 {
 	(void)priv;
 	*out = rr_div_round_up(a->scan_pages * a->fraction, a->denominator);
@@ -133,7 +136,7 @@ static int kernel_scan_fract(void *priv, const struct rr_scan_fract_args *a,
 		return online_roundup_scan_fract(NULL, a, out);
 	/* v4.20 took 68600f623d69 */
 	if (rr_kernel_at_least(&st->km, 4, 20))
-		return original_scan_fract(NULL, a, out);
+		return roundup_all_scan_fract(NULL, a, out);
 	return round_floor(a, out);
 }
 
@@ -164,27 +167,51 @@ static const struct rr_policy kernel_policy = {
 	.proactive_chunk = kernel_chunk,
 };
 
-/*
- * "original" is the counterfactual of both seed threads: SCAN_FRACT rounded
- * up for every memcg, and memory.reclaim passing the whole remainder.
- * No released kernel combined the two (docs/kernel-model.md §16).
- */
-static int original_chunk(void *priv, const struct rr_proactive_chunk_args *a,
-			  uint64_t *out)
+/* 94968384dde1 (v5.19 - v6.5): the whole remainder, as a hook; the
+ * "whole-remainder" policy and the chunk half of "original" */
+static int whole_remainder_chunk(void *priv, const struct rr_proactive_chunk_args *a,
+				 uint64_t *out)
 {
 	(void)priv;
 	return remainder_chunk(a, out);
 }
 
+static const struct rr_policy roundup_all_policy = {
+	.abi_version = RR_POLICY_ABI_VERSION,
+	.size = sizeof(struct rr_policy),
+	.name = "roundup-all",
+	.base = "kernel",
+	.summary = "round SCAN_FRACT targets up for every memcg",
+	.kernel_ref = "get_scan_count(), 68600f623d69",
+	.scan_fract_target = roundup_all_scan_fract,
+};
+
+static const struct rr_policy whole_remainder_policy = {
+	.abi_version = RR_POLICY_ABI_VERSION,
+	.size = sizeof(struct rr_policy),
+	.name = "whole-remainder",
+	.base = "kernel",
+	.summary = "memory.reclaim asks for the whole remainder in each call",
+	.kernel_ref = "memory_reclaim(), 94968384dde1",
+	.proactive_chunk = whole_remainder_chunk,
+};
+
+/*
+ * "original" is the counterfactual of both seed threads: roundup-all +
+ * whole-remainder, the two halves' own hooks in one table (not a '+'
+ * composition, so its name and the "decided by" of each hook stay
+ * "original").  No released kernel combined the two (docs/kernel-model.md
+ * §16).
+ */
 static const struct rr_policy original_policy = {
 	.abi_version = RR_POLICY_ABI_VERSION,
 	.size = sizeof(struct rr_policy),
 	.name = "original",
 	.base = "kernel",
-	.summary = "round SCAN_FRACT targets up for every memcg; memory.reclaim asks for the whole remainder",
+	.summary = "roundup-all + whole-remainder: SCAN_FRACT rounded up for every memcg; memory.reclaim asks for the whole remainder",
 	.kernel_ref = "get_scan_count(), 68600f623d69; memory_reclaim(), 94968384dde1",
-	.scan_fract_target = original_scan_fract,
-	.proactive_chunk = original_chunk,
+	.scan_fract_target = roundup_all_scan_fract,
+	.proactive_chunk = whole_remainder_chunk,
 };
 
 static const struct rr_policy online_roundup_policy = {
@@ -230,6 +257,8 @@ static const struct rr_policy proportional_policy = {
 const struct rr_policy *const rr_builtin_policies[] = {
 	&kernel_policy,
 	&original_policy,
+	&roundup_all_policy,
+	&whole_remainder_policy,
 	&online_roundup_policy,
 	&cluster_cap_policy,
 	&proportional_policy,

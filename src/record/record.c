@@ -735,28 +735,8 @@ static long long ms_since(const struct timespec *t)
 /* One memory.reclaim write, with markers before and after (§10). */
 static void proactive(struct rec *r)
 {
-	struct rr_marker_proactive pm = { .bytes = (long long)r->o->proactive_bytes };
-	char path[1500], v[32], line[256];
-	int fd, e = 0;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "%s/memory.reclaim", r->cgroup_dir);
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)r->o->proactive_bytes);
-	rr_marker_format_proactive(line, sizeof(line), true, &pm);
-	marker(r, line);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-	} else {
-		n = write(fd, v, strlen(v));
-		if (n < 0)
-			e = errno;
-		close(fd);
-	}
-	snprintf(pm.result, sizeof(pm.result), "%s", e ? "error" : "ok");
-	pm.errno_value = e;
-	rr_marker_format_proactive(line, sizeof(line), false, &pm);
-	marker(r, line);
+	rr_proactive_write(&r->fs, r->cgroup_dir, r->o->proactive_bytes,
+			   r->o->proactive_swappiness, marker_cb, r);
 }
 
 /*

@@ -28,6 +28,9 @@ struct rr_record_opts {
 	int swappiness;			/* -1: inherit */
 	uint64_t proactive_bytes;	/* write this to the cgroup's memory.reclaim (v2) */
 	unsigned int proactive_interval_ms;	/* every this often; 0: once */
+	/* the writes' swappiness= key: -1 none, 0..200, or
+	 * RR_SWAPPINESS_ANON_ONLY for "max" */
+	int proactive_swappiness;
 	char *const *argv;		/* CMD ARGS..., or NULL */
 	unsigned int snapshot_interval_ms;	/* 0: snapshots at start and end only */
 	bool quiet;

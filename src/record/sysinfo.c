@@ -9,11 +9,13 @@
 #include "../markers/markers.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 
@@ -420,4 +422,47 @@ int rr_cgroup_snapshot(const struct rr_cgroup_fs *fs, unsigned int page_size,
 	}
 	free(w.lines);
 	return ret;
+}
+
+int rr_proactive_write(const struct rr_cgroup_fs *fs, const char *cgroup_dir,
+		       uint64_t bytes, int swappiness,
+		       int (*emit)(const char *line, void *ctx), void *ctx)
+{
+	struct rr_marker_proactive pm = { .bytes = (long long)bytes, .swappiness = swappiness };
+	size_t root_len = strlen(fs->root);
+	char path[1500], v[64], line[RR_MARKER_MAX_LINE_BYTES + 1];
+	int fd, e = 0;
+	ssize_t n;
+
+	if (!strncmp(cgroup_dir, fs->root, root_len) &&
+	    (cgroup_dir[root_len] == '/' || !cgroup_dir[root_len]))
+		snprintf(pm.path, sizeof(pm.path), "%s",
+			 cgroup_dir[root_len] ? cgroup_dir + root_len : "/");
+	snprintf(path, sizeof(path), "%s/memory.reclaim", cgroup_dir);
+	if (swappiness == RR_SWAPPINESS_ANON_ONLY)
+		snprintf(v, sizeof(v), "%llu swappiness=max", (unsigned long long)bytes);
+	else if (swappiness >= 0)
+		snprintf(v, sizeof(v), "%llu swappiness=%d", (unsigned long long)bytes, swappiness);
+	else
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)bytes);
+	/* a path too long for one marker line is left out, as in snapshots */
+	if (rr_marker_format_proactive(line, sizeof(line), true, &pm) >= (int)sizeof(line)) {
+		pm.path[0] = 0;
+		rr_marker_format_proactive(line, sizeof(line), true, &pm);
+	}
+	emit(line, ctx);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+	} else {
+		n = write(fd, v, strlen(v));
+		if (n < 0)
+			e = errno;
+		close(fd);
+	}
+	snprintf(pm.result, sizeof(pm.result), "%s", e ? "error" : "ok");
+	pm.errno_value = e;
+	rr_marker_format_proactive(line, sizeof(line), false, &pm);
+	emit(line, ctx);
+	return e;
 }

@@ -69,4 +69,24 @@ int rr_cgroup_snapshot(const struct rr_cgroup_fs *fs, unsigned int page_size,
 		       int vm_swappiness, int (*emit)(const char *line, void *ctx),
 		       void *ctx, struct rr_error *err);
 
+/**
+ * rr_proactive_write() - one write to a cgroup's memory.reclaim, between
+ * a "proactive begin" and a "proactive end" marker line
+ * @fs:         the hierarchy; the begin line's path= is @cgroup_dir
+ *              relative to fs->root ("/a/b"; "/" for the root itself).
+ * @cgroup_dir: the cgroup's directory, absolute, under fs->root.
+ * @bytes:      bytes to reclaim, 1 or more (memory_reclaim() reads them
+ *              with memparse() and divides by PAGE_SIZE).
+ * @swappiness: -1 for no key, 0..200, or RR_SWAPPINESS_ANON_ONLY: written
+ *              as the kernel's nested key, "BYTES swappiness=N" or
+ *              "BYTES swappiness=max" (68cd9050d871, v6.11; "max" ~v6.16;
+ *              older kernels refuse the key with EINVAL, which the end
+ *              line then carries).
+ * @emit:       called with each line (without the marker prefix).
+ * Return: 0, or the write's errno (also in the end line as errno=).
+ */
+int rr_proactive_write(const struct rr_cgroup_fs *fs, const char *cgroup_dir,
+		       uint64_t bytes, int swappiness,
+		       int (*emit)(const char *line, void *ctx), void *ctx);
+
 #endif

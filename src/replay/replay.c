@@ -173,7 +173,10 @@ static const char *proactive_unreplayable(struct replay *r, struct rr_episode *e
 		       "in the trace";
 	if (ep->proactive_swappiness >= 0 && !r->km.proactive_swappiness_key)
 		return "memory.reclaim write with a swappiness= key, which the modelled "
-		       "release does not accept";
+		       "release does not accept (v6.11+)";
+	if (ep->proactive_swappiness == RR_SWAPPINESS_ANON_ONLY && !r->km.proactive_swappiness_max)
+		return "memory.reclaim write with swappiness=max, which the modelled release "
+		       "does not accept";
 	return NULL;
 }
 

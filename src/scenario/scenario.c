@@ -15,6 +15,8 @@
 #include <jansson.h>
 #include <uthash.h>
 
+#include "../common/swappiness.h"
+
 bool rr_scenario_sniff(const char *path)
 {
 	struct stat st;
@@ -253,9 +255,41 @@ bad:
 	return -1;
 }
 
+/*
+ * "swappiness": the memory.reclaim key (68cd9050d871): 0..200, or "max"
+ * (SWAPPINESS_ANON_ONLY).  Only a proactive request has it.  Whether the
+ * modelled release accepts it is the replay's check (rr_sim_run()), since
+ * --kernel may model another release than the file's.
+ */
+static int get_proactive_swappiness(struct ctx *c, json_t *jr, const char *where,
+				    struct rr_scenario_request *rq)
+{
+	json_t *v = json_object_get(jr, "swappiness");
+	char at[100], num[32];
+
+	rq->has_proactive_swappiness = false;
+	if (!v)
+		return 0;
+	snprintf(at, sizeof(at), "%s.swappiness", where);
+	if (rq->kind != RR_KIND_PROACTIVE)
+		return fail(c, at, "only a proactive request (a memory.reclaim write) has "
+			    "a swappiness= key");
+	if (json_is_integer(v))
+		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
+	else if (json_is_string(v))
+		snprintf(num, sizeof(num), "%s", strcmp(json_string_value(v), "max") ? "x" : "max");
+	else
+		num[0] = 0;
+	if (rr_swappiness_parse(num, &rq->proactive_swappiness))
+		return fail(c, at, "must be 0..200 or \"max\", as memory.reclaim takes");
+	rq->has_proactive_swappiness = true;
+	return 0;
+}
+
 static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int idx)
 {
-	static const char *const keys[] = { "kind", "cgroup", "nr_pages", "bytes", "may_swap", NULL };
+	static const char *const keys[] = { "kind", "cgroup", "nr_pages", "bytes", "may_swap",
+					    "swappiness", NULL };
 	struct rr_scenario_request *rq = &sc->requests[idx];
 	const char *kind, *cg;
 	char where[64];
@@ -300,7 +334,7 @@ static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int id
 		return -1;
 	if (rq->nr_pages > RR_SCENARIO_MAX_PAGES)
 		return fail(c, where, "request larger than 2^40 pages");
-	return 0;
+	return get_proactive_swappiness(c, jr, where, rq);
 }
 
 int rr_scenario_load(const char *path, struct rr_scenario *sc, struct rr_error *err)
@@ -512,6 +546,8 @@ int rr_scenario_sim_input(const struct rr_scenario *sc, int req,
 	in->exact_extra_pages = sc->exact_extra_pages;
 	in->page_shift = sc->page_shift;
 	in->may_swap = rq->may_swap;
+	in->has_proactive_swappiness = rq->has_proactive_swappiness;
+	in->proactive_swappiness = rq->proactive_swappiness;
 	in->swap_present = sc->swap;
 	in->node_free_pages = sc->node_free_pages;
 	in->node_high_wmark_pages = sc->node_high_wmark_pages;

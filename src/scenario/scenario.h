@@ -42,6 +42,10 @@ struct rr_scenario_request {
 	int cgroup;			/* index of the target */
 	uint64_t nr_pages;
 	bool may_swap;			/* MEMCG_RECLAIM_MAY_SWAP, default true */
+	/* proactive only: the write's swappiness= key, 0..200 or
+	 * RR_SWAPPINESS_ANON_ONLY ("max"), when has_proactive_swappiness */
+	bool has_proactive_swappiness;
+	int proactive_swappiness;
 };
 
 struct rr_scenario {

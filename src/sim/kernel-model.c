@@ -27,8 +27,9 @@ int rr_kernel_model_init(struct rr_kernel_model *km, const char *release)
 	km->cost_zero_returns = rr_kernel_at_least(km, 6, 17);
 	km->cut_one_more_round = rr_kernel_at_least(km, 6, 1);
 	km->partial_walk = rr_kernel_at_least(km, 6, 11);
-	km->proactive_swappiness_key = rr_kernel_at_least(km, 6, 13);
 	km->full_walk_retry = km->partial_walk;
 	km->swappiness_max = rr_kernel_at_least(km, 5, 8) ? 200 : 100;
+	km->proactive_swappiness_key = rr_kernel_at_least(km, 6, 11);
+	km->proactive_swappiness_max = rr_kernel_at_least(km, 6, 16);
 	return 0;
 }

@@ -21,8 +21,16 @@ struct rr_kernel_model {
 	bool cut_one_more_round;	/* v6.1+ shrink_lruvec() cut (f53af4285d77) */
 	bool partial_walk;		/* v6.11+ incremental memcg iteration */
 	bool full_walk_retry;		/* v6.11+ memcg_full_walk retry */
-	bool proactive_swappiness_key;	/* memory.reclaim "swappiness=" (68cd9050d871) */
 	int swappiness_max;		/* 100 before v5.8, 200 since */
+	/* memory.reclaim accepts "swappiness=N" (0..200) and passes it to
+	 * reclaim as sc->proactive_swappiness, read by get_scan_count()
+	 * through sc_swappiness(): v6.11+, 68cd9050d871 "mm: add
+	 * swappiness= arg to memory.reclaim" (Dan Schatzberg) */
+	bool proactive_swappiness_key;
+	/* memory.reclaim accepts "swappiness=max" (SWAPPINESS_ANON_ONLY):
+	 * get_scan_count() scans anon only: ~v6.16+, "mm: add swappiness=max
+	 * arg to memory.reclaim for only anon reclaim" (Zhongkun He) */
+	bool proactive_swappiness_max;
 };
 
 /**

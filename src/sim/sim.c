@@ -14,6 +14,8 @@
  */
 #include "sim.h"
 
+#include "../common/swappiness.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,12 +359,18 @@ static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU
 	const struct rr_sim_memcg *m = &r->m[mi];
 	enum scan_balance balance;
 	uint64_t fraction[RR_NR_LRU_TYPES] = { 1, 1 }, denominator = 1;
-	int swappiness = m->swappiness;
+	/* sc_swappiness(): a memory.reclaim write's swappiness= key
+	 * (sc->proactive_swappiness, 68cd9050d871) overrides the memcg's */
+	int swappiness = r->in->kind == RR_KIND_PROACTIVE && r->in->has_proactive_swappiness ?
+			 r->in->proactive_swappiness : m->swappiness;
 
+	/* no swap comes first: swappiness=max without swap scans file */
 	if (!r->in->may_swap || !r->in->swap_present)
 		balance = SCAN_FILE;
 	else if (cgroup_reclaim(r) && swappiness == 0)
 		balance = SCAN_FILE;
+	else if (swappiness == RR_SWAPPINESS_ANON_ONLY)
+		balance = SCAN_ANON;	/* swappiness=max, before SCAN_EQUAL */
 	else if (r->priority == 0 && swappiness)
 		balance = SCAN_EQUAL;
 	else if (r->file_is_tiny)
@@ -882,6 +890,39 @@ static int policy_kind(enum rr_reclaim_kind kind)
 	}
 }
 
+/*
+ * The swappiness= key of a memory.reclaim write: what memory_reclaim()
+ * (68cd9050d871, v6.11; "max" ~v6.16) accepts.  A release without the key
+ * refuses the whole write with -EINVAL, so there is nothing to replay.
+ */
+static int check_proactive_swappiness(const struct rr_sim_input *in, struct rr_error *err)
+{
+	int v = in->proactive_swappiness;
+
+	if (!in->has_proactive_swappiness)
+		return 0;
+	if (in->kind != RR_KIND_PROACTIVE) {
+		rr_error_set(err, "", "a swappiness= key is for a memory.reclaim write "
+			     "(a proactive request), not a %s one", rr_reclaim_kind_name(in->kind));
+		return -1;
+	}
+	if (v < RR_MIN_SWAPPINESS || v > RR_SWAPPINESS_ANON_ONLY) {
+		rr_error_set(err, "", "memory.reclaim swappiness=%d: not 0..200 or max", v);
+		return -1;
+	}
+	if (!in->km->proactive_swappiness_key) {
+		rr_error_set(err, "", "kernel %s has no swappiness= key in memory.reclaim "
+			     "(68cd9050d871, v6.11): the write fails with EINVAL", in->km->release);
+		return -1;
+	}
+	if (v == RR_SWAPPINESS_ANON_ONLY && !in->km->proactive_swappiness_max) {
+		rr_error_set(err, "", "kernel %s has no swappiness=max in memory.reclaim "
+			     "(v6.16): the write fails with EINVAL", in->km->release);
+		return -1;
+	}
+	return 0;
+}
+
 int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *policy,
 	       struct rr_sim_result *out, struct rr_error *err)
 {
@@ -893,6 +934,8 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 		rr_error_set(err, "", "reclaim request with no memcg to reclaim from");
 		return -1;
 	}
+	if (check_proactive_swappiness(in, err))
+		return -1;
 	memset(&r, 0, sizeof(r));
 	r.in = in;
 	r.pol = policy;

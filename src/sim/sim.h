@@ -204,7 +204,10 @@ struct rr_sim_result {
  *          filled; free with rr_sim_result_free().
  *
  * Return: 0, or -1 with @err set (a hook failed; out of memory; input
- * with no memcgs or more than 2^20 chunk calls).
+ * with no memcgs or more than 2^20 chunk calls; a swappiness= key on a
+ * request that is not RR_KIND_PROACTIVE, out of 0..200 and max, or on a
+ * release whose memory.reclaim refuses it with -EINVAL: the key before
+ * v6.11 (68cd9050d871), "max" before v6.16).
  */
 /*
  * The most LRU batches (each at most SWAP_CLUSTER_MAX pages) one

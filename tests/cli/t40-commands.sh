@@ -18,7 +18,7 @@ for cmd in record compare report merge policies; do
 	done
 done
 "$RR" policies >"$TMP/pol.txt"
-for p in kernel original online-roundup cluster-cap proportional proportional-v1; do
+for p in kernel original roundup-all whole-remainder online-roundup cluster-cap proportional proportional-v1; do
 	check "policies lists $p" grep -q "^$p " "$TMP/pol.txt"
 done
 check "policies names the commits" grep -q '76073c646f5f' "$TMP/pol.txt"

@@ -95,4 +95,56 @@ bad page-size "page_size: must be a power of two" \
 bad old-kernel "kernel: '3.10' is not a release" \
 	'{"scenario": 1, "kernel": "3.10", "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/", "nr_pages": 1}]}'
 
+# The memory.reclaim swappiness= key (68cd9050d871, v6.11; "max" v6.16)
+# in get_scan_count(), 6.18: 0x4000 inactive pages per list give 4 at
+# priority 12; costs 0 give fractions sw/200 and (200 - sw)/200, floored
+# for an online memcg. /fract's active file list (0x4001 > 0x4000) makes
+# inactive file low, so no cache_trim_mode; /trim has it.
+cat >"$TMP/sw-in.json" <<'JSON'
+{ "scenario": 1, "kernel": "6.18", "swap": true,
+  "cgroups": [ { "path": "/" },
+    { "path": "/fract", "lru": { "inactive_anon": 16384, "inactive_file": 16384, "active_file": 16385 } },
+    { "path": "/trim", "lru": { "inactive_anon": 16384, "inactive_file": 16384 } } ],
+  "requests": [
+    { "kind": "proactive", "cgroup": "/fract", "nr_pages": 32 },
+    { "kind": "proactive", "cgroup": "/fract", "nr_pages": 32, "swappiness": 0 },
+    { "kind": "proactive", "cgroup": "/fract", "nr_pages": 32, "swappiness": 200 },
+    { "kind": "proactive", "cgroup": "/fract", "nr_pages": 32, "swappiness": "max" },
+    { "kind": "proactive", "cgroup": "/trim", "nr_pages": 32, "swappiness": 200 },
+    { "kind": "proactive", "cgroup": "/trim", "nr_pages": 32, "swappiness": "max" } ] }
+JSON
+run sw "$TMP/sw-in.json"
+# inactive anon and inactive file targets of the first priority-12 pass of episode $2
+sw12() {
+	jq -r --argjson i "$2" '.episodes[$i].results.kernel.scan_targets as $t
+	    | [("inactive_anon", "inactive_file") as $l
+	       | ([$t[] | select(.priority == 12 and .lru == $l) | .nr_pages] | first // 0)]
+	    | join(" ")' "$1"
+}
+j=$TMP/sw.json
+check_eq "swappiness 60 (no key): 4 * 60/200 = 1 anon, 4 * 140/200 = 2 file" "1 2" "$(sw12 "$j" 0)"
+check_eq "swappiness=0: SCAN_FILE, 0 anon, 4 file" "0 4" "$(sw12 "$j" 1)"
+check_eq "swappiness=200: 4 * 200/200 anon, 4 * 0/200 file" "4 0" "$(sw12 "$j" 2)"
+check_eq "swappiness=max: SCAN_ANON, 4 anon, no file" "4 0" "$(sw12 "$j" 3)"
+check_eq "cache_trim_mode: swappiness=200 still scans file only" "0 4" "$(sw12 "$j" 4)"
+check_eq "cache_trim_mode: swappiness=max comes first, anon only" "4 0" "$(sw12 "$j" 5)"
+sed 's/"swap": true/"swap": false/' "$TMP/sw-in.json" >"$TMP/sw-noswap-in.json"
+run sw-noswap "$TMP/sw-noswap-in.json"
+check_eq "no swap: swappiness=max scans file (the no-swap test comes first)" "0 4" \
+	"$(sw12 "$TMP/sw-noswap.json" 3)"
+check_fails "6.10 has no swappiness= key (the kernel answers EINVAL)" 1 \
+	"sw-in.json: policy kernel, requests\[1\]: kernel 6.10 has no swappiness= key in memory.reclaim" \
+	"$RR" compare -q "$TMP/sw-in.json" --kernel 6.10
+jq '.requests |= [.[3]]' "$TMP/sw-in.json" >"$TMP/sw-max.json"
+check_fails "6.15 has no swappiness=max" 1 "kernel 6.15 has no swappiness=max in memory.reclaim" \
+	"$RR" compare -q "$TMP/sw-max.json" --kernel 6.15
+jq '.requests |= [.[0]]' "$TMP/sw-in.json" >"$TMP/sw-nokey.json"
+check "6.10 replays a write without the key" "$RR" compare -q "$TMP/sw-nokey.json" --kernel 6.10 -o "$TMP/nokey.out"
+bad swappiness-201 "requests\[0\].swappiness: must be 0..200 or \"max\"" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "proactive", "cgroup": "/", "nr_pages": 32, "swappiness": 201}]}'
+bad swappiness-str "requests\[0\].swappiness: must be 0..200 or \"max\"" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "proactive", "cgroup": "/", "nr_pages": 32, "swappiness": "60"}]}'
+bad swappiness-limit "requests\[0\].swappiness: only a proactive request" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/", "nr_pages": 32, "swappiness": 0}]}'
+
 finish

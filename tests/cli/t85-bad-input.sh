@@ -309,6 +309,13 @@ check_fails "a negative --offline-delay-ms is a usage error" 2 "offline-delay-ms
 	"$RR" compare --offline-delay-ms -5 "$F"
 check_fails "--proactive of 8 EiB (it wrapped negative) is a usage error" 2 "--proactive takes SIZE" \
 	"$RR" record --cgroup x --proactive 8589934592G -o "$TMP/r.dat" -- true
+for sw in 201 -1 sixty MAX ""; do
+	check_fails "--proactive swappiness='$sw' is a usage error (memory.reclaim takes 0..200 or max)" \
+		2 "--proactive swappiness takes 0..200 or max, not '$sw'" \
+		"$RR" record --cgroup x --proactive "1M,swappiness=$sw" -o "$TMP/r.dat" -- true
+done
+check_fails "--proactive with an unknown key is a usage error" 2 "unknown key 'swap=0'" \
+	"$RR" record --cgroup x --proactive 1M,swap=0 -o "$TMP/r.dat" -- true
 check_fails "--memory-max of 2^64 bytes is a usage error" 2 "memory-max" \
 	"$RR" record --cgroup x --memory-max 18446744073709551616 -o "$TMP/r.dat" -- true
 

@@ -15,6 +15,8 @@ static void test_parse_release(void)
 	CU_ASSERT_TRUE(km.cut_one_more_round);
 	CU_ASSERT_FALSE(km.denominator_plus_one);
 	CU_ASSERT_EQUAL(km.swappiness_max, 200);
+	CU_ASSERT_TRUE(km.proactive_swappiness_key);
+	CU_ASSERT_TRUE(km.proactive_swappiness_max);
 }
 
 static void test_version_switches(void)
@@ -29,13 +31,20 @@ static void test_version_switches(void)
 	CU_ASSERT_EQUAL(km.swappiness_max, 100);
 
 	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.10"), 0);
+	CU_ASSERT_FALSE(km.proactive_swappiness_key);	/* 68cd9050d871 is v6.11 */
 	CU_ASSERT_FALSE(km.partial_walk);
 	CU_ASSERT_TRUE(km.cost_rotations_x32);
 	CU_ASSERT_FALSE(km.cost_zero_returns);
 	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.11"), 0);
 	CU_ASSERT_TRUE(km.partial_walk);
+	CU_ASSERT_TRUE(km.proactive_swappiness_key);
+	CU_ASSERT_FALSE(km.proactive_swappiness_max);	/* swappiness=max: v6.16 */
 	CU_ASSERT_TRUE(rr_kernel_at_least(&km, 6, 11));
 	CU_ASSERT_FALSE(rr_kernel_at_least(&km, 6, 12));
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.15"), 0);
+	CU_ASSERT_FALSE(km.proactive_swappiness_max);
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.16"), 0);
+	CU_ASSERT_TRUE(km.proactive_swappiness_max);
 	CU_ASSERT_TRUE(rr_kernel_at_least(&km, 5, 19));
 }
 

@@ -71,6 +71,94 @@ static void test_builtins(void)
 	rr_policy_release(&p);
 }
 
+/* fract() with any fraction/denominator */
+static uint64_t fract_of(const struct rr_resolved_policy *p, uint64_t scan, uint64_t fraction,
+			 uint64_t denominator, bool online)
+{
+	struct rr_scan_fract_args a = {
+		.size = sizeof(a), .scan_pages = scan, .fraction = fraction,
+		.denominator = denominator, .priority = 12, .lru = 0, .memcg_online = online,
+	};
+	uint64_t v = 999;
+
+	CU_ASSERT_EQUAL(rr_hook_scan_fract_target(p, &a, &v), 0);
+	return v;
+}
+
+/*
+ * roundup-all and whole-remainder are the two halves of original: each
+ * decides its own hook as original does and leaves the other to kernel.
+ * Releases: 6.18 (floor online, remainder / 4) and 6.7 (cluster cap).
+ */
+static void test_original_halves(void)
+{
+	static const char *const rel[] = { "6.18", "6.7", "6.1" };
+	/* scan, fraction, denominator, online: 1 * 60/201 floors to 0 and
+	 * ceils to 1 online; 0x4000 >> 12 = 4 pages * 141/201 = 2.8 -> 2 or 3 */
+	static const struct { uint64_t scan, fr, den; bool online; } fa[] = {
+		{ 1, 60, 201, true }, { 1, 60, 201, false }, { 4, 141, 201, true },
+		{ 3, 180, 201, true }, { 32, 60, 201, false }, { 0, 60, 201, true },
+	};
+	/* requested, reclaimed: 262144 / 4 = 65536 on 6.18, 32 on 6.7 */
+	static const struct { uint64_t total, done; } ca[] = {
+		{ 262144, 0 }, { 1000, 100 }, { 1000, 997 }, { 33, 0 },
+	};
+
+	for (size_t k = 0; k < sizeof(rel) / sizeof(rel[0]); k++) {
+		struct rr_kernel_model km;
+		struct rr_resolved_policy kern, orig, ra, wr;
+		struct rr_error err;
+
+		CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, rel[k]), 0);
+		CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(&kern, "kernel", &km, 4096, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(&orig, "original", &km, 4096, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(&ra, "roundup-all", &km, 4096, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(&wr, "whole-remainder", &km, 4096, &err), 0);
+		for (size_t i = 0; i < sizeof(fa) / sizeof(fa[0]); i++) {
+			uint64_t o = fract_of(&orig, fa[i].scan, fa[i].fr, fa[i].den, fa[i].online);
+
+			CU_ASSERT_EQUAL(fract_of(&ra, fa[i].scan, fa[i].fr, fa[i].den, fa[i].online), o);
+			CU_ASSERT_EQUAL(fract_of(&wr, fa[i].scan, fa[i].fr, fa[i].den, fa[i].online),
+					fract_of(&kern, fa[i].scan, fa[i].fr, fa[i].den, fa[i].online));
+		}
+		for (size_t i = 0; i < sizeof(ca) / sizeof(ca[0]); i++) {
+			uint64_t o = chunk(&orig, ca[i].total, ca[i].done);
+
+			CU_ASSERT_EQUAL(chunk(&wr, ca[i].total, ca[i].done), o);
+			CU_ASSERT_EQUAL(chunk(&ra, ca[i].total, ca[i].done),
+					chunk(&kern, ca[i].total, ca[i].done));
+		}
+		CU_ASSERT_STRING_EQUAL(ra.hook[RR_HOOK_PROACTIVE_CHUNK].from, "kernel");
+		CU_ASSERT_STRING_EQUAL(wr.hook[RR_HOOK_SCAN_FRACT_TARGET].from, "kernel");
+		rr_policy_release(&kern);
+		rr_policy_release(&orig);
+		rr_policy_release(&ra);
+		rr_policy_release(&wr);
+	}
+
+	/* the values, from the formulas (an online memcg, where they differ) */
+	{
+		struct rr_kernel_model km;
+		struct rr_resolved_policy kern, ra, wr;
+		struct rr_error err;
+
+		rr_kernel_model_init(&km, "6.18");
+		CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(&kern, "kernel", &km, 4096, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(&ra, "roundup-all", &km, 4096, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(rr_policy_resolve(&wr, "whole-remainder", &km, 4096, &err), 0);
+		CU_ASSERT_EQUAL(fract_of(&ra, 1, 60, 201, true), 1);	/* ceil(60/201) */
+		CU_ASSERT_EQUAL(fract_of(&kern, 1, 60, 201, true), 0);	/* floor, 76073c646f5f */
+		CU_ASSERT_EQUAL(fract_of(&ra, 4, 141, 201, true), 3);	/* ceil(564/201) */
+		CU_ASSERT_EQUAL(fract_of(&wr, 4, 141, 201, true), 2);	/* floor(564/201) */
+		CU_ASSERT_EQUAL(chunk(&wr, 262144, 0), 262144);	/* 94968384dde1 */
+		CU_ASSERT_EQUAL(chunk(&ra, 262144, 0), 65536);	/* 287d5fedb377 */
+		CU_ASSERT_EQUAL(chunk(&wr, 1000, 997), 3);	/* the host floors it to 32 */
+		rr_policy_release(&kern);
+		rr_policy_release(&ra);
+		rr_policy_release(&wr);
+	}
+}
+
 static void test_kernel_by_release(void)
 {
 	struct rr_kernel_model km;
@@ -282,6 +370,8 @@ int register_policy_tests(void)
 	rr_kernel_model_init(&km618, "6.18.44");
 	if (!s || !CU_add_test(s, "built-in hooks", test_builtins) ||
 	    !CU_add_test(s, "kernel policy follows the release", test_kernel_by_release) ||
+	    !CU_add_test(s, "roundup-all and whole-remainder are original's halves",
+			 test_original_halves) ||
 	    !CU_add_test(s, "composition with +", test_compose) ||
 	    !CU_add_test(s, "errors name the spec", test_errors) ||
 	    !CU_add_test(s, "loadable .so policies", test_plugins) ||

@@ -316,6 +316,137 @@ static void test_marker_protection_max(void)
 	CU_ASSERT_EQUAL(m.memcg.lru_pages[2], 0);
 }
 
+/* The recorder's memory.reclaim write on a fake cgroup v2 tree: the kernel's
+ * nested key in the string written ("SIZE swappiness=N", 68cd9050d871), and
+ * the marker lines around it carrying swappiness= and the cgroup's path */
+static void test_v2_proactive_write(void)
+{
+	struct rr_cgroup_fs fs;
+	struct rr_error err;
+	struct lines l = { .n = 0 };
+	struct rr_marker m;
+	char mounts[600], proc[300], cg[1200], got[128], line[1400];
+	FILE *f;
+
+	make_base();
+	put("proc/cgroups", "#subsys_name\thierarchy\tnum_cgroups\tenabled\n"
+			    "memory\t0\t3\t1\n");
+	snprintf(mounts, sizeof(mounts), "cgroup2 %s/cg cgroup2 rw,nosuid 0 0\n", base);
+	put("proc/mounts", mounts);
+	put("proc/self/cgroup", "0::/job\n");
+	dir("cg/job");
+	dir("cg/job/rr-7");
+	put("cg/job/rr-7/memory.reclaim", "");
+	snprintf(proc, sizeof(proc), "%s/proc", base);
+	CU_ASSERT_EQUAL_FATAL(rr_cgroup_fs_find(&fs, proc, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(fs.version, 2);
+	snprintf(cg, sizeof(cg), "%s/rr-7", fs.self);
+
+	static const struct { int sw; const char *written, *key; } c[] = {
+		{ 0, "1048576 swappiness=0", " swappiness=0 " },
+		{ 200, "1048576 swappiness=200", " swappiness=200 " },
+		{ RR_SWAPPINESS_ANON_ONLY, "1048576 swappiness=max", " swappiness=max " },
+		{ -1, "1048576", NULL },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		l.n = 0;
+		put("cg/job/rr-7/memory.reclaim", "");
+		CU_ASSERT_EQUAL(rr_proactive_write(&fs, cg, 1048576, c[i].sw, collect, &l), 0);
+		f = fopen(strcat(strcpy(line, base), "/cg/job/rr-7/memory.reclaim"), "r");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		got[0] = 0;
+		CU_ASSERT_PTR_NOT_NULL(fgets(got, sizeof(got), f));
+		fclose(f);
+		CU_ASSERT_STRING_EQUAL(got, c[i].written);
+		CU_ASSERT_EQUAL_FATAL(l.n, 2);
+		if (c[i].key) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(l.text[0], c[i].key));
+		} else {
+			CU_ASSERT_PTR_NULL(strstr(l.text[0], "swappiness="));
+		}
+		CU_ASSERT_PTR_NOT_NULL(strstr(l.text[0], " path=/job/rr-7"));
+		snprintf(line, sizeof(line), RR_MARKER_PREFIX " %s", l.text[0]);
+		CU_ASSERT_EQUAL_FATAL(rr_marker_parse(line, strlen(line), false, &m),
+				      RR_MARKER_PROACTIVE_BEGIN);
+		CU_ASSERT_EQUAL(m.proactive.bytes, 1048576);
+		CU_ASSERT_EQUAL(m.proactive.swappiness, c[i].sw);
+		CU_ASSERT_STRING_EQUAL(m.proactive.path, "/job/rr-7");
+		CU_ASSERT_STRING_EQUAL(l.text[1], "proactive end bytes=1048576 result=ok errno=0");
+	}
+	/* a failed write (no memory.reclaim: a v1 or pre-v5.19 kernel) says its errno */
+	l.n = 0;
+	snprintf(line, sizeof(line), "%s/cg/job/rr-7/memory.reclaim", base);
+	unlink(line);
+	CU_ASSERT_EQUAL(rr_proactive_write(&fs, cg, 4096, 0, collect, &l), ENOENT);
+	CU_ASSERT_EQUAL_FATAL(l.n, 2);
+	snprintf(got, sizeof(got), "proactive end bytes=4096 result=error errno=%d", ENOENT);
+	CU_ASSERT_STRING_EQUAL(l.text[1], got);
+}
+
+/* The "proactive begin" line of the memory.reclaim swappiness= key
+ * (0..200 or "max", 68cd9050d871) and the cgroup path: written and read
+ * back; a recorder before 0.3 wrote neither; a value no kernel accepts is
+ * malformed and reads as absent. */
+static void test_marker_proactive_keys(void)
+{
+	static const struct { long long sw; const char *path, *line; } rt[] = {
+		{ 0, "/rr/w", "proactive begin bytes=1048576 swappiness=0 path=/rr/w" },
+		{ 200, "/a b/c=1 swappiness=7",
+		  "proactive begin bytes=1048576 swappiness=200 path=/a b/c=1 swappiness=7" },
+		{ RR_SWAPPINESS_ANON_ONLY, "/rr", "proactive begin bytes=1048576 swappiness=max path=/rr" },
+		{ -1, "/rr", "proactive begin bytes=1048576 path=/rr" },
+		{ 60, "", "proactive begin bytes=1048576 swappiness=60" },
+	};
+	static const char old[] = "reclaim-replay: proactive begin bytes=4096";
+	static const char *const bad[] = {
+		"reclaim-replay: proactive begin bytes=4096 swappiness=201 path=/rr",
+		"reclaim-replay: proactive begin bytes=4096 swappiness=-1 path=/rr",
+		"reclaim-replay: proactive begin bytes=4096 swappiness=6o path=/rr",
+		"reclaim-replay: proactive begin bytes=4096 swappiness=MAX path=/rr",
+		"reclaim-replay: proactive begin bytes=4096 swappiness= path=/rr",
+	};
+	char buf[700], line[720];
+	struct rr_marker m;
+
+	for (size_t i = 0; i < sizeof(rt) / sizeof(rt[0]); i++) {
+		struct rr_marker_proactive p = { .bytes = 1048576, .swappiness = rt[i].sw };
+
+		snprintf(p.path, sizeof(p.path), "%s", rt[i].path);
+		CU_ASSERT(rr_marker_format_proactive(buf, sizeof(buf), true, &p) < (int)sizeof(buf));
+		CU_ASSERT_STRING_EQUAL(buf, rt[i].line);
+		snprintf(line, sizeof(line), RR_MARKER_PREFIX " %s", buf);
+		CU_ASSERT_EQUAL_FATAL(rr_marker_parse(line, strlen(line), false, &m),
+				      RR_MARKER_PROACTIVE_BEGIN);
+		CU_ASSERT_EQUAL(m.proactive.bytes, 1048576);
+		CU_ASSERT_EQUAL(m.proactive.swappiness, rt[i].sw);
+		CU_ASSERT_STRING_EQUAL(m.proactive.path, rt[i].path);
+		CU_ASSERT_PTR_NULL(m.proactive.malformed);
+	}
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(old, sizeof(old) - 1, false, &m),
+			      RR_MARKER_PROACTIVE_BEGIN);
+	CU_ASSERT_EQUAL(m.proactive.bytes, 4096);
+	CU_ASSERT_EQUAL(m.proactive.swappiness, -1);
+	CU_ASSERT_STRING_EQUAL(m.proactive.path, "");
+	CU_ASSERT_PTR_NULL(m.proactive.malformed);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CU_ASSERT_EQUAL_FATAL(rr_marker_parse(bad[i], strlen(bad[i]), false, &m),
+				      RR_MARKER_PROACTIVE_BEGIN);
+		CU_ASSERT_EQUAL(m.proactive.swappiness, -1);
+		CU_ASSERT_PTR_NOT_NULL(m.proactive.malformed);
+		CU_ASSERT_STRING_EQUAL(m.proactive.path, "/rr");
+		CU_ASSERT_EQUAL(m.proactive.bytes, 4096);
+	}
+	/* the end line is unchanged */
+	{
+		struct rr_marker_proactive p = { .bytes = 4096, .errno_value = 11,
+						 .swappiness = 0 };
+
+		snprintf(p.result, sizeof(p.result), "error");
+		rr_marker_format_proactive(buf, sizeof(buf), false, &p);
+		CU_ASSERT_STRING_EQUAL(buf, "proactive end bytes=4096 result=error errno=11");
+	}
+}
+
 /* A per-CPU file of whole 4 KiB ring-buffer pages whose headers hold
  * the time stamps @ts (each page filled with its time stamp's byte), and
  * @partial bytes of a page cut short. */
@@ -462,6 +593,9 @@ int register_record_tests(void)
 	if (!s || !CU_add_test(s, "cgroup v2 snapshot (fake tree)", test_v2_snapshot) ||
 	    !CU_add_test(s, "a memcg marker's path holds no keys", test_marker_path_keys) ||
 	    !CU_add_test(s, "memory.min/low \"max\" and bad marker values", test_marker_protection_max) ||
+	    !CU_add_test(s, "proactive marker: swappiness= and path=", test_marker_proactive_keys) ||
+	    !CU_add_test(s, "memory.reclaim write with swappiness= (fake v2 tree)",
+			 test_v2_proactive_write) ||
 	    !CU_add_test(s, "cgroup v1 snapshot (fake tree)", test_v1_snapshot) ||
 	    !CU_add_test(s, "a path too long for a marker line is left out", test_long_path) ||
 	    !CU_add_test(s, "event filters from item numbers", test_item_filters) ||

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/common/swappiness.h"
 #include "../../src/sim/sim.h"
 #include "unit.h"
 
@@ -683,6 +684,108 @@ static void test_scan_equal_needs_swappiness(void)
 	rr_policy_release(&pol);
 }
 
+/*
+ * The first priority-12 targets of a memory.reclaim write of 32 pages to
+ * one online memcg of 0x4000 inactive anon and 0x4000 inactive file pages
+ * (memcg swappiness 60, costs 0), with the write's swappiness= key
+ * @key (-1: none).  @trim: the root's rstat shows the inactive file list
+ * with no active list, so cache_trim_mode is set (§4); else the rstat view
+ * is empty and it is not.  Return: 0, or -1 when rr_sim_run() refused.
+ */
+static int proactive_p12(const char *release, int key, bool trim, bool swap,
+			 uint64_t target[RR_NR_EVICTABLE_LRU], char *msg, size_t msglen)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m = {
+		.id = 9, .parent = -1, .online = true, .swappiness = 60,
+		.lru_pages = { 0x4000, 0, 0x4000, 0 },
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_KIND_PROACTIVE, .nr_pages = 32, .memcgs = &m,
+		.nr_memcgs = 1, .page_shift = 12, .may_swap = true, .swap_present = swap,
+		.cursor = -1, .has_proactive_swappiness = key >= 0,
+		.proactive_swappiness = key,
+		.root_rstat_lru_pages = { trim ? 0x4000 : 0, 0, trim ? 0x4000 : 0, 0 },
+	};
+	struct rr_sim_result r;
+	struct rr_error err = { "", "" };
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", release, &km);
+	ret = rr_sim_run(&in, &pol, &r, &err);
+	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
+		target[l] = 0;
+	for (size_t i = 0; i < r.nr_targets; i++)
+		if (r.targets[i].priority == 12 && !target[r.targets[i].lru])
+			target[r.targets[i].lru] = r.targets[i].nr_pages;
+	if (msg)
+		snprintf(msg, msglen, "%s", err.msg);
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+	return ret ? -1 : 0;
+}
+
+/*
+ * sc->proactive_swappiness in get_scan_count() (68cd9050d871; "max" as
+ * SWAPPINESS_ANON_ONLY).  At priority 12 each list asks 0x4000 >> 12 = 4
+ * pages; with costs 0 the v5.8+ fractions are ap = sw, fp = 200 - sw over
+ * 200 (§3.5), floored for an online memcg (76073c646f5f).
+ */
+static void test_proactive_swappiness(void)
+{
+	uint64_t t[RR_NR_EVICTABLE_LRU];
+	char msg[600];
+
+	/* no cache_trim_mode: SCAN_FRACT; 4 * 60/200 = 1.2 -> 1, 4 * 140/200 = 2.8 -> 2 */
+	CU_ASSERT_EQUAL_FATAL(proactive_p12("6.18", -1, false, true, t, NULL, 0), 0);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_ANON], 1);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_FILE], 2);
+	/* swappiness=0: cgroup reclaim with swappiness 0 is SCAN_FILE */
+	CU_ASSERT_EQUAL_FATAL(proactive_p12("6.18", 0, false, true, t, NULL, 0), 0);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_ANON], 0);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_FILE], 4);
+	/* swappiness=200: SCAN_FRACT with fp = 0: 4 * 200/200 = 4 and 0 */
+	CU_ASSERT_EQUAL_FATAL(proactive_p12("6.18", 200, false, true, t, NULL, 0), 0);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_ANON], 4);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_FILE], 0);
+	/* swappiness=max: SCAN_ANON, the whole 4 pages, no file */
+	CU_ASSERT_EQUAL_FATAL(proactive_p12("6.18", RR_SWAPPINESS_ANON_ONLY, false, true, t,
+					    NULL, 0), 0);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_ANON], 4);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_FILE], 0);
+
+	/* cache_trim_mode comes before SCAN_FRACT: 200 still scans file only
+	 * (the case "max" was added for), max comes before it and scans anon */
+	CU_ASSERT_EQUAL_FATAL(proactive_p12("6.18", 200, true, true, t, NULL, 0), 0);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_ANON], 0);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_FILE], 4);
+	CU_ASSERT_EQUAL_FATAL(proactive_p12("6.18", RR_SWAPPINESS_ANON_ONLY, true, true, t,
+					    NULL, 0), 0);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_ANON], 4);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_FILE], 0);
+	/* no swap is tested first: max without swap scans file */
+	CU_ASSERT_EQUAL_FATAL(proactive_p12("6.18", RR_SWAPPINESS_ANON_ONLY, false, false, t,
+					    NULL, 0), 0);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_ANON], 0);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_FILE], 4);
+
+	/* releases: the key from v6.11, max from v6.16; else EINVAL */
+	CU_ASSERT_EQUAL(proactive_p12("6.11", 0, false, true, t, NULL, 0), 0);
+	CU_ASSERT_EQUAL(proactive_p12("6.10", 0, false, true, t, msg, sizeof(msg)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "no swappiness= key"));
+	CU_ASSERT_EQUAL(proactive_p12("6.16", RR_SWAPPINESS_ANON_ONLY, false, true, t,
+				      NULL, 0), 0);
+	CU_ASSERT_EQUAL(proactive_p12("6.15", RR_SWAPPINESS_ANON_ONLY, false, true, t,
+				      msg, sizeof(msg)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "swappiness=max"));
+	CU_ASSERT_EQUAL(proactive_p12("6.18", 202, false, true, t, msg, sizeof(msg)), -1);
+	/* on 6.10 a write without the key replays as before */
+	CU_ASSERT_EQUAL_FATAL(proactive_p12("6.10", -1, false, true, t, NULL, 0), 0);
+	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_ANON], 1);
+}
+
 int register_sim_tests(void)
 {
 	CU_pSuite s = CU_add_suite("sim", NULL, NULL);
@@ -699,7 +802,8 @@ int register_sim_tests(void)
 	    !CU_add_test(s, "recorded outcomes and boundary sizes", test_recorded_outcomes) ||
 	    !CU_add_test(s, "activated pages at a recorded boundary", test_activated_at_boundary) ||
 	    !CU_add_test(s, "silent first ladders, force_deactivate", test_silent_first_ladder) ||
-	    !CU_add_test(s, "SCAN_EQUAL needs swappiness", test_scan_equal_needs_swappiness))
+	    !CU_add_test(s, "SCAN_EQUAL needs swappiness", test_scan_equal_needs_swappiness) ||
+	    !CU_add_test(s, "memory.reclaim swappiness= and max", test_proactive_swappiness))
 		return -1;
 	return 0;
 }
