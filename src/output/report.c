@@ -233,6 +233,7 @@ int rr_report_episode(struct rr_report *r, const struct rr_episode *rq)
 	json_t *ep, *flags, *cells;
 	uint64_t scanned = 0, reclaimed = 0, active = 0;
 	int lowest = -1;
+	bool copies;
 
 	k = &r->kinds[rq->kind];
 	k->count++;
@@ -260,26 +261,37 @@ int rr_report_episode(struct rr_report *r, const struct rr_episode *rq)
 		}
 		k->durations_ns[k->nr_durations++] = rq->end_ns - rq->start_ns;
 	}
+	/* a memory.reclaim write holds copies of its calls' batches
+	 * (requests.c add_call()): they count for the write and its kind,
+	 * not again for the cgroups and the trace */
+	copies = rq->kind == RR_KIND_PROACTIVE && rq->nr_calls;
 	for (size_t i = 0; i < rq->nr_batches; i++) {
 		const struct rr_batch *b = &rq->batches[i];
 		int p = b->priority >= 0 && b->priority < NPRIO ? b->priority : PRIO_UNKNOWN;
 		int type = rr_lru_type(b->lru);
-		struct cg *c = cg_get(r, b->memcg_id);
+		struct cg *c = copies ? NULL : cg_get(r, b->memcg_id);
 
-		if (!c)
+		if (!copies && !c)
 			return -1;
+		if (rr_lru_is_active(b->lru)) {
+			active += b->nr_scanned;
+		} else {
+			scanned += b->nr_scanned;
+			reclaimed += b->nr_reclaimed;
+		}
+		if (b->priority >= 0 && (lowest < 0 || b->priority < lowest))
+			lowest = b->priority;
+		if (copies)
+			continue;
 		r->batches++;
 		r->batches_unattributed += !b->memcg_id;
 		c->batches++;
 		c->pageouts += b->nr_pageout;
 		if (rr_lru_is_active(b->lru)) {
 			c->active_scanned[type] += b->nr_scanned;
-			active += b->nr_scanned;
 		} else {
 			c->scanned[type] += b->nr_scanned;
 			c->reclaimed[type] += b->nr_reclaimed;
-			scanned += b->nr_scanned;
-			reclaimed += b->nr_reclaimed;
 		}
 		cell_add(&c->prio[p], b);
 		cell_add(&r->prio[p], b);
@@ -290,8 +302,6 @@ int rr_report_episode(struct rr_report *r, const struct rr_episode *rq)
 			if (bound > c->isolate_bound[b->lru])
 				c->isolate_bound[b->lru] = bound;
 		}
-		if (b->priority >= 0 && (lowest < 0 || b->priority < lowest))
-			lowest = b->priority;
 	}
 	k->batches += rq->nr_batches;
 	k->scanned += scanned;
