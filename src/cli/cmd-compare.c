@@ -35,6 +35,12 @@ static const char compare_usage[] =
 	"                           one stored in the trace (e.g. 6.8)\n"
 	"      --swap auto|yes|no   whether swap was present (default: auto,\n"
 	"                           inferred from anon scanning in the trace)\n"
+	"      --outcome structural|exact\n"
+	"                           what a replayed reclaim call reclaims:\n"
+	"                           structural (default) runs the loops on the\n"
+	"                           recorded reclaim ratios; exact reclaims\n"
+	"                           its nr_to_reclaim (the seed's arithmetic;\n"
+	"                           no fidelity check); traces only\n"
 	"      --offline-delay-ms N assumed delay from cgroup_rmdir until the\n"
 	"                           memcg is offline (default 25)\n"
 	"      --baseline POLICY    diff against this policy (default kernel)\n"
@@ -258,7 +264,7 @@ out:
 int cmd_compare(int argc, char **argv)
 {
 	enum { OPT_KERNEL = 256, OPT_SWAP, OPT_OFFLINE, OPT_BASELINE, OPT_ALL, OPT_JSONL,
-	       OPT_FORMAT, OPT_TOP, OPT_HTML, OPT_HTML_CGROUP };
+	       OPT_FORMAT, OPT_TOP, OPT_HTML, OPT_HTML_CGROUP, OPT_OUTCOME };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
@@ -273,6 +279,7 @@ int cmd_compare(int argc, char **argv)
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "html-cgroup", required_argument, NULL, OPT_HTML_CGROUP },
+		{ "outcome", required_argument, NULL, OPT_OUTCOME },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -351,6 +358,15 @@ int cmd_compare(int argc, char **argv)
 				return rr_usage_error("compare",
 						      "--html-cgroup takes an absolute cgroup path, e.g. /a/b");
 			opts.html_cgroup = optarg;
+			break;
+		case OPT_OUTCOME:
+			if (!strcmp(optarg, "exact"))
+				opts.outcome_exact = true;
+			else if (!strcmp(optarg, "structural"))
+				opts.outcome_exact = false;
+			else
+				return rr_usage_error("compare", "--outcome takes structural or exact, "
+						      "not '%s'", optarg);
 			break;
 		case OPT_ALL:
 			opts.all_episodes = true;

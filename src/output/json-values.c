@@ -171,6 +171,25 @@ static json_t *recorded_json(const struct rr_episode_diff *d)
 	json_object_set_new(j, "nr_reclaimed_by_batches", rr_json_u64(r->nr_reclaimed_by_batches));
 	json_object_set_new(j, "batches", rr_json_u64(r->batches));
 	json_object_set_new(j, "lowest_priority", json_integer(r->lowest_priority));
+	json_object_set_new(j, "calls", rr_json_u64(r->calls));
+	json_object_set_new(j, "over_reclaim_pages", rr_json_u64(r->over_reclaim));
+	json_object_set_new(j, "duration_ns", rr_json_u64(r->duration_ns));
+	json_object_set_new(j, "in_calls_ns", rr_json_u64(r->in_calls_ns));
+	json_object_set_new(j, "outcome", json_string(rr_outcome_name(r->outcome)));
+	if (d->ep->kind == RR_KIND_PROACTIVE) {
+		json_t *want = json_array(), *got = json_array(), *ns = json_array();
+
+		for (size_t i = 0; i < d->ep->nr_calls; i++) {
+			const struct rr_reclaim_call *c = &d->ep->calls[i];
+
+			json_array_append_new(want, rr_json_u64(c->nr_to_reclaim_pages));
+			json_array_append_new(got, rr_json_u64(c->nr_reclaimed_pages));
+			json_array_append_new(ns, rr_json_u64(c->end_ns - c->start_ns));
+		}
+		json_object_set_new(j, "call_nr_to_reclaim_pages", want);
+		json_object_set_new(j, "call_reclaimed_pages", got);
+		json_object_set_new(j, "call_duration_ns", ns);
+	}
 	json_object_set_new(j, "scan_targets", targets_json(d->names, r->targets, r->nr_targets));
 	return j;
 }
@@ -292,6 +311,15 @@ json_t *rr_json_episode(const struct rr_episode_diff *d,
 	/* a memcg of the walk was removed less than the assumed offline delay
 	 * before: its online state, and so its rounding, is a guess */
 	json_object_set_new(e, "online_state_uncertain", json_boolean(ep->in_offline_window));
+	if (ep->kind == RR_KIND_PROACTIVE) {
+		json_object_set_new(e, "request_bytes", rr_json_u64(ep->proactive_bytes));
+		json_object_set_new(e, "swappiness",
+				    ep->proactive_swappiness == RR_SWAPPINESS_ANON_ONLY ?
+				    json_string("max") : ep->proactive_swappiness >= 0 ?
+				    json_integer(ep->proactive_swappiness) : json_null());
+		json_object_set_new(e, "errno", ep->proactive_errno >= 0 ?
+				    json_integer(ep->proactive_errno) : json_null());
+	}
 	json_object_set_new(e, "recorded", d->has_recording ? recorded_json(d) : json_null());
 	if (d->results) {
 		json_t *res = json_object(), *differ = json_array(), *changes = json_object();
@@ -313,11 +341,91 @@ json_t *rr_json_episode(const struct rr_episode_diff *d,
 	return e;
 }
 
+/* The time model (cost-model.h); null for a scenario (nothing recorded). */
+static json_t *cost_json(const struct rr_cost_fit *f, bool has_recording)
+{
+	static const char *const terms[] = { "none", "fixed", "scan", "full" };
+	json_t *j;
+
+	if (!has_recording)
+		return json_null();
+	j = json_object();
+	json_object_set_new(j, "fitted", json_boolean(f->terms != RR_COST_NONE));
+	json_object_set_new(j, "calls", rr_json_u64(f->n));
+	json_object_set_new(j, "recorded_total_ns", json_real(f->total_ns));
+	if (f->terms == RR_COST_NONE) {
+		json_object_set_new(j, "why_not", json_string(f->why_not));
+		return j;
+	}
+	json_object_set_new(j, "terms", json_string(terms[f->terms]));
+	json_object_set_new(j, "fixed_ns", json_real(f->fixed_ns));
+	json_object_set_new(j, "scan_ns_per_page", json_real(f->scan_ns_per_page));
+	json_object_set_new(j, "reclaim_ns_per_page", json_real(f->reclaim_ns_per_page));
+	json_object_set_new(j, "rms_error_ns", json_real(f->rms_error_ns));
+	json_object_set_new(j, "r2", json_real(f->r2));
+	json_object_set_new(j, "mean_call_ns", json_real(f->mean_ns));
+	return j;
+}
+
+static json_t *kind_policy_json(const struct rr_kind_totals *k, int i, uint64_t page_size,
+				const struct rr_cost_fit *fit)
+{
+	json_t *o = json_object();
+	double ns = rr_cost_estimate_ns(fit, k->policy[i].calls, k->policy[i].nr_scanned,
+					k->policy[i].nr_reclaimed);
+
+	json_object_set_new(o, "calls", rr_json_u64(k->policy[i].calls));
+	json_object_set_new(o, "nr_scanned", rr_json_u64(k->policy[i].nr_scanned));
+	json_object_set_new(o, "nr_reclaimed", rr_json_u64(k->policy[i].nr_reclaimed));
+	json_object_set_new(o, "over_reclaim_pages", rr_json_u64(k->policy[i].over_reclaim));
+	json_object_set_new(o, "over_reclaim_bytes", rr_json_u64(k->policy[i].over_reclaim * page_size));
+	json_object_set_new(o, "eagain", rr_json_u64(k->policy[i].eagain));
+	json_object_set_new(o, "estimated_duration_ns",
+			    fit->terms == RR_COST_NONE ? json_null() : json_real(ns));
+	json_object_set_new(o, "estimated_pages_per_s", fit->terms == RR_COST_NONE || ns <= 0 ?
+			    json_null() : json_real((double)k->policy[i].nr_reclaimed / (ns / 1e9)));
+	return o;
+}
+
+/* The memory.reclaim writes among the episodes. */
+static json_t *proactive_json(const struct rr_totals *t, const struct rr_resolved_policy *policies,
+			      const struct rr_cost_fit *fit)
+{
+	const struct rr_kind_totals *k = &t->proactive;
+	json_t *j = json_object(), *pp = json_object();
+
+	json_object_set_new(j, "replayed", rr_json_u64(k->replayed));
+	json_object_set_new(j, "skipped", rr_json_u64(k->skipped));
+	if (t->has_recording) {
+		json_t *r = json_object();
+
+		json_object_set_new(r, "calls", rr_json_u64(k->recorded.calls));
+		json_object_set_new(r, "nr_scanned", rr_json_u64(k->recorded.nr_scanned));
+		json_object_set_new(r, "nr_reclaimed", rr_json_u64(k->recorded.nr_reclaimed));
+		json_object_set_new(r, "over_reclaim_pages", rr_json_u64(k->recorded.over_reclaim));
+		json_object_set_new(r, "eagain", rr_json_u64(k->recorded.eagain));
+		json_object_set_new(r, "duration_ns", rr_json_u64(k->recorded_duration_ns));
+		json_object_set_new(r, "in_calls_ns", rr_json_u64(k->recorded_in_calls_ns));
+		json_object_set_new(j, "recorded", r);
+	} else {
+		json_object_set_new(j, "recorded", json_null());
+	}
+	for (int i = 0; i < t->nr_policies; i++)
+		json_object_set_new(pp, policies[i].name,
+				    kind_policy_json(k, i, t->page_size_bytes, fit));
+	json_object_set_new(j, "policies", pp);
+	return j;
+}
+
 json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_policy *policies)
 {
 	json_t *s = json_object(), *pp = json_object(), *cgs = json_array();
 	struct rr_cgroup_totals **v;
+	struct rr_cost_fit fit = { .terms = RR_COST_NONE, .why_not = "nothing recorded" };
 	size_t n;
+
+	if (t->has_recording)
+		rr_cost_fit(&t->cost, &fit);
 
 	json_object_set_new(s, "episodes", rr_json_u64(t->nr_episodes));
 	json_object_set_new(s, "episodes_listed", rr_json_u64(t->nr_listed));
@@ -333,6 +441,11 @@ json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_poli
 				    rr_json_u64(t->recorded.nr_reclaimed * t->page_size_bytes));
 		json_object_set_new(rec, "scan_target_pages", rr_json_u64(t->recorded.scan_request_pages));
 		json_object_set_new(rec, "lowest_priority", json_integer(t->recorded.lowest_priority));
+		json_object_set_new(rec, "calls", rr_json_u64(t->recorded.calls));
+		json_object_set_new(rec, "over_reclaim_pages", rr_json_u64(t->recorded.over_reclaim));
+		json_object_set_new(rec, "duration_ns", rr_json_u64(t->recorded.duration_ns));
+		json_object_set_new(rec, "in_calls_ns", rr_json_u64(t->recorded.in_calls_ns));
+		json_object_set_new(rec, "eagain", rr_json_u64(t->recorded.eagain));
 		json_object_set_new(s, "recorded", rec);
 	} else {
 		json_object_set_new(s, "recorded", json_null());
@@ -356,9 +469,14 @@ json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_poli
 		json_object_set_new(j, "over_reclaim_pages", rr_json_u64(p->over_reclaim));
 		json_object_set_new(j, "eligible_at_priority_12", rr_json_u64(p->eligible_p12));
 		json_object_set_new(j, "eagain", rr_json_u64(p->eagain));
+		json_object_set_new(j, "estimated_duration_ns", fit.terms == RR_COST_NONE ? json_null() :
+				    json_real(rr_cost_estimate_ns(&fit, p->calls, p->nr_scanned,
+								  p->nr_reclaimed)));
 		json_object_set_new(pp, policies[i].name, j);
 	}
 	json_object_set_new(s, "policies", pp);
+	json_object_set_new(s, "time_model", cost_json(&fit, t->has_recording));
+	json_object_set_new(s, "proactive", proactive_json(t, policies, &fit));
 	v = rr_totals_cgroups(t, &n);
 	for (size_t i = 0; v && i < n; i++) {
 		json_t *j = json_object(), *cp = json_object();

@@ -64,8 +64,9 @@ static void print_markdown(const struct rr_totals *o, const struct row *rows, FI
 		   "| anon reclaimed MiB | scan targets at priority 12 | lowest priority | differ |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	if (o->has_recording)
-		fprintf(f, "| (recorded) | %llu | - | %llu | %llu | - | - | - | %d | - |\n",
+		fprintf(f, "| (recorded) | %llu | %llu | %llu | %llu | - | - | - | %d | - |\n",
 			(unsigned long long)o->nr_replayed,
+			(unsigned long long)o->recorded.calls,
 			(unsigned long long)o->recorded.nr_scanned,
 			(unsigned long long)o->recorded.nr_reclaimed, o->recorded.lowest_priority);
 	for (int i = 0; i < o->nr_policies; i++) {
@@ -92,11 +93,12 @@ static void print_text(const struct rr_totals *o, const struct rr_resolved_polic
 		"scanned_pg", "reclaimed_pg", "reclaimed_MiB", "over_MiB", "anon_MiB", "calls",
 		"lruvec_calls", "lowest_prio", "differ", "as_rec");
 	if (o->has_recording)
-		fprintf(f, "%-*s %12llu %12llu %13.1f %9s %9s %7s %12s %11d %8s %7s\n", w, "(recorded)",
-			(unsigned long long)o->recorded.nr_scanned,
+		fprintf(f, "%-*s %12llu %12llu %13.1f %9s %9s %7llu %12s %11d %8s %7s\n", w,
+			"(recorded)", (unsigned long long)o->recorded.nr_scanned,
 			(unsigned long long)o->recorded.nr_reclaimed,
-			mib(o->recorded.nr_reclaimed, o->page_size_bytes), "-", "-", "-", "-",
-			o->recorded.lowest_priority, "-", "-");
+			mib(o->recorded.nr_reclaimed, o->page_size_bytes), "-", "-",
+			(unsigned long long)o->recorded.calls, "-", o->recorded.lowest_priority,
+			"-", "-");
 	for (int i = 0; i < o->nr_policies; i++) {
 		const struct row *r = &rows[i];
 
@@ -114,12 +116,138 @@ static void print_text(const struct rr_totals *o, const struct rr_resolved_polic
 		policies[o->baseline].name);
 }
 
+/* The time model's line(s): what was fitted, on what, and how well. */
+static void print_cost_model(FILE *f, const struct rr_cost_fit *fit, bool markdown)
+{
+	(void)markdown;		/* (plain lines: a paragraph in markdown too) */
+	if (fit->terms == RR_COST_NONE) {
+		fprintf(f, "\ntime model: not fitted (%s; %llu recorded): no time estimates\n",
+			fit->why_not, (unsigned long long)fit->n);
+		return;
+	}
+	fprintf(f, "\ntime model (an estimate, fitted by least squares on %llu recorded\n"
+		   "try_to_free_mem_cgroup_pages() calls): a call costs %.1f us",
+		(unsigned long long)fit->n, fit->fixed_ns / 1e3);
+	if (fit->terms >= RR_COST_SCAN)
+		fprintf(f, " + %.1f ns per page scanned", fit->scan_ns_per_page);
+	if (fit->terms == RR_COST_FULL)
+		fprintf(f, " + %.1f ns per page reclaimed", fit->reclaim_ns_per_page);
+	fprintf(f, ";\n  error: %.1f us per call (RMS of the residuals; mean call %.1f us), R^2 %.4f",
+		fit->rms_error_ns / 1e3, fit->mean_ns / 1e3, fit->r2);
+	if (fit->terms == RR_COST_SCAN)
+		fprintf(f, "\n  (pages scanned and reclaimed moved together: one per-page term)");
+	else if (fit->terms == RR_COST_FIXED)
+		fprintf(f, "\n  (every call scanned as much: the mean call only)");
+	fputc('\n', f);
+}
+
+static void print_seconds(FILE *f, const struct rr_cost_fit *fit, double ns)
+{
+	if (fit->terms == RR_COST_NONE)
+		fprintf(f, " %11s %12s", "-", "-");
+	else
+		fprintf(f, " %11.4f", ns / 1e9);
+}
+
+/*
+ * The memory.reclaim writes (proactive episodes) on their own: calls,
+ * over-reclaim, -EAGAIN, and the estimated time and rate, as the seed
+ * thread's table (287d5fedb377) gives them.
+ */
+static void print_proactive_markdown(FILE *f, const struct rr_totals *o,
+				     const struct rr_resolved_policy *policies,
+				     const struct rr_cost_fit *fit)
+{
+	const struct rr_kind_totals *k = &o->proactive;
+
+	fprintf(f, "\n| policy | calls | reclaimed pages | over-reclaim MiB | -EAGAIN "
+		   "| time s (est.) | pages/s (est.) |\n|---|---:|---:|---:|---:|---:|---:|\n");
+	if (o->has_recording) {
+		double s = (double)k->recorded_in_calls_ns / 1e9;
+
+		fprintf(f, "| (recorded) | %llu | %llu | %.1f | %llu | %.4f | %.0f |\n",
+			(unsigned long long)k->recorded.calls,
+			(unsigned long long)k->recorded.nr_reclaimed,
+			mib(k->recorded.over_reclaim, o->page_size_bytes),
+			(unsigned long long)k->recorded.eagain, s,
+			s > 0 ? (double)k->recorded.nr_reclaimed / s : 0.0);
+	}
+	for (int i = 0; i < o->nr_policies; i++) {
+		double ns = rr_cost_estimate_ns(fit, k->policy[i].calls, k->policy[i].nr_scanned,
+						k->policy[i].nr_reclaimed);
+
+		fputs("| ", f);
+		for (const char *c = policies[i].name; *c; c++) {
+			if (*c == '|' || *c == '\\')
+				fputc('\\', f);
+			fputc(*c, f);
+		}
+		fprintf(f, " | %llu | %llu | %.1f | %llu | ", (unsigned long long)k->policy[i].calls,
+			(unsigned long long)k->policy[i].nr_reclaimed,
+			mib(k->policy[i].over_reclaim, o->page_size_bytes),
+			(unsigned long long)k->policy[i].eagain);
+		if (fit->terms == RR_COST_NONE)
+			fprintf(f, "- | - |\n");
+		else
+			fprintf(f, "%.4f | %.0f |\n", ns / 1e9,
+				ns > 0 ? (double)k->policy[i].nr_reclaimed / (ns / 1e9) : 0.0);
+	}
+}
+
+static void print_proactive(FILE *f, const struct rr_totals *o,
+			    const struct rr_resolved_policy *policies, int w,
+			    const struct rr_cost_fit *fit, bool markdown)
+{
+	const struct rr_kind_totals *k = &o->proactive;
+
+	fprintf(f, "\nmemory.reclaim writes: %llu replayed, %llu skipped\n",
+		(unsigned long long)k->replayed, (unsigned long long)k->skipped);
+	if (!k->replayed)
+		return;
+	if (markdown) {
+		print_proactive_markdown(f, o, policies, fit);
+		return;
+	}
+	fprintf(f, "%-*s %8s %12s %9s %6s %11s %12s\n", w, "policy", "calls", "reclaimed_pg",
+		"over_MiB", "eagain", "est_time_s", "est_pages/s");
+	if (o->has_recording) {
+		double s = (double)k->recorded_in_calls_ns / 1e9;
+
+		fprintf(f, "%-*s %8llu %12llu %9.1f %6llu %11.4f %12.0f\n", w, "(recorded)",
+			(unsigned long long)k->recorded.calls,
+			(unsigned long long)k->recorded.nr_reclaimed,
+			mib(k->recorded.over_reclaim, o->page_size_bytes),
+			(unsigned long long)k->recorded.eagain, s,
+			s > 0 ? (double)k->recorded.nr_reclaimed / s : 0.0);
+	}
+	for (int i = 0; i < o->nr_policies; i++) {
+		double ns = rr_cost_estimate_ns(fit, k->policy[i].calls, k->policy[i].nr_scanned,
+						k->policy[i].nr_reclaimed);
+
+		fprintf(f, "%-*s %8llu %12llu %9.1f %6llu", w, policies[i].name,
+			(unsigned long long)k->policy[i].calls,
+			(unsigned long long)k->policy[i].nr_reclaimed,
+			mib(k->policy[i].over_reclaim, o->page_size_bytes),
+			(unsigned long long)k->policy[i].eagain);
+		print_seconds(f, fit, ns);
+		if (fit->terms != RR_COST_NONE)
+			fprintf(f, " %12.0f", ns > 0 ? (double)k->policy[i].nr_reclaimed / (ns / 1e9) : 0.0);
+		fputc('\n', f);
+	}
+	if (o->has_recording)
+		fprintf(f, "(recorded) time: inside the reclaim calls; %.4f s from the write's begin "
+			   "to its end marker\n", (double)k->recorded_duration_ns / 1e9);
+	fprintf(f, "est_time_s: the time model's cost of each policy's own calls, pages scanned\n"
+		   "and reclaimed (an estimate); over_MiB: reclaimed beyond each write's request\n");
+}
+
 void rr_table_print(FILE *f, const struct rr_totals *o,
 		    const struct rr_resolved_policy *policies,
 		    const struct rr_fidelity *fidelity, bool markdown)
 {
 	const struct rr_policy_totals *base = o->nr_policies ? &o->policy[o->baseline] : NULL;
 	struct row rows[RR_MAX_POLICIES];
+	struct rr_cost_fit fit;
 	int w = (int)strlen("(recorded)");
 
 	if (!base)
@@ -153,6 +281,15 @@ void rr_table_print(FILE *f, const struct rr_totals *o,
 			rr_fidelity_print(fidelity, f);
 		}
 	}
+	if (o->has_recording)
+		rr_cost_fit(&o->cost, &fit);
+	else
+		fit = (struct rr_cost_fit){ .terms = RR_COST_NONE,
+					    .why_not = "a scenario has no recorded calls" };
+	if (o->has_recording)
+		print_cost_model(f, &fit, markdown);
+	if (o->proactive.replayed || o->proactive.skipped)
+		print_proactive(f, o, policies, w, &fit, markdown);
 	if (o->nr_policies > 1)
 		fprintf(f, "\nchange against %s:\n", policies[o->baseline].name);
 	for (int i = 0; i < o->nr_policies; i++) {

@@ -33,6 +33,10 @@ struct rr_replay_opts {
 	/* report: assume the newest modelled kernel when the trace does not
 	 * name one (old text traces) instead of failing */
 	bool release_may_be_assumed;
+	/* --outcome exact: every replayed reclaim call reclaims exactly its
+	 * nr_to_reclaim (the seed e-mails' arithmetic) instead of what the
+	 * loops give on the recorded ratios; no fidelity check then */
+	bool outcome_exact;
 
 	/* compare's outputs */
 	const char *baseline;		/* policy name; NULL: the first ("kernel") */

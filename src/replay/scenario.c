@@ -66,6 +66,11 @@ int rr_replay_scenario(struct replay *r)
 		rr_error_set(r->err, r->o->trace_path, "is a scenario: nothing was recorded to report");
 		goto out;
 	}
+	if (r->o->outcome_exact) {
+		rr_error_set(r->err, r->o->trace_path, "is a scenario: --outcome is for traces "
+			     "(a scenario's \"outcome\" key chooses its model)");
+		goto out;
+	}
 	if (rr_kernel_model_init(&r->km, r->o->kernel_release ? r->o->kernel_release : sc.kernel)) {
 		rr_error_set(r->err, r->o->trace_path, "kernel: '%s' is not a release MAJOR.MINOR "
 			     "of 4.0 or later", sc.kernel);
