@@ -63,6 +63,7 @@ LIB_SRCS := \
 	src/episode/requests.c \
 	src/episode/snapshot.c \
 	src/episode/infer.c \
+	src/episode/proactive.c \
 	src/episode/siminput.c \
 	src/sim/kernel-model.c \
 	src/sim/sim.c \

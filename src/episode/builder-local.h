@@ -83,6 +83,7 @@ struct rr_builder {
 	 * until a memcg: event names an id of one of them, hold them back */
 	struct held_event *held;
 	size_t nr_held, cap_held;
+	struct rr_episode *runs;	/* open inferred memory.reclaim writes */
 	struct rr_builder_stats stats;
 };
 
@@ -108,6 +109,14 @@ void rr_episodes_lost(struct rr_builder *b);
 int rr_episodes_finish(struct rr_builder *b);
 void rr_episode_release(struct rr_builder *b, struct rr_episode *ep);
 bool rr_episode_keeps_batches(const struct rr_builder *b, const struct rr_episode *ep);
+int rr_episode_add_call(struct rr_episode *p, const struct rr_episode *c);
+struct rr_episode *rr_episode_new(struct rr_builder *b);
+int rr_episode_hand_over(struct rr_builder *b, struct rr_episode *ep);
+
+/* proactive.c: memory.reclaim writes inferred from plain memcg calls */
+int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep);
+int rr_proactive_expire(struct rr_builder *b, uint64_t now_ns, int pid);
+void rr_proactive_lost(struct rr_builder *b);
 
 /* snapshot.c */
 int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev);

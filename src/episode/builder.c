@@ -54,6 +54,12 @@ void rr_builder_free(struct rr_builder *b)
 		HASH_DEL(b->task_memcgs, tm);
 		free(tm);
 	}
+	while (b->runs) {
+		struct rr_episode *o = b->runs->run_next;
+
+		rr_episode_release(NULL, b->runs);
+		b->runs = o;
+	}
 	while (b->free_eps) {
 		struct rr_episode *o = b->free_eps->outer;
 
@@ -198,6 +204,9 @@ static int task_event(struct rr_builder *b, const struct rr_event *ev)
 		if (!t)
 			return 0;
 		t->last_ts = ev->ts_ns;
+		if (t->ep && b->st.items.pgscan_proactive >= 0 &&
+		    ev->item == b->st.items.pgscan_proactive)
+			t->ep->pgscan_proactive = true;
 		if (t->awaiting_memcg) {
 			rr_task_attribute(b, t, ev->id);
 			/* nothing taken: no shrink event will close it */
@@ -352,6 +361,9 @@ int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev)
 		    (ret = resolve_memory_root(b, ev->id)))
 			return ret;
 	}
+	/* inferred memory.reclaim writes whose calls stopped (proactive.c) */
+	if (b->runs && (ret = rr_proactive_expire(b, ev->ts_ns, -1)))
+		return ret;
 	ret = feed(b, ev);
 	if (!ret && b->st.oom)
 		ret = -1;

@@ -81,6 +81,7 @@ struct rr_batch {
 struct rr_reclaim_call {
 	uint64_t start_ns, end_ns;
 	uint64_t nr_to_reclaim_pages;	/* as inferred for the call (infer.c) */
+	uint64_t nr_to_reclaim_low, nr_to_reclaim_high;	/* its bounds (low, high], 0 open */
 	uint64_t nr_reclaimed_pages;	/* mm_vmscan_memcg_reclaim_end */
 	uint64_t nr_scanned_pages;	/* nr_taken of its inactive batches */
 	size_t nr_batches;
@@ -127,6 +128,15 @@ struct rr_episode {
 	/* the calls do not tell the whole write: a call without its begin or
 	 * end, or batches outside any call (the reason, for the output) */
 	const char *calls_incomplete;
+	/* a proactive episode inferred from plain memcg calls (no markers):
+	 * the evidence that opened it ("pgscan_proactive" counter, or "size":
+	 * a first call asking for more than any charge), and when its last
+	 * call ended; the request is inferred by the replay (bytes 0 here) */
+	const char *proactive_inferred;
+	bool pgscan_proactive;		/* a batch counted as PGSCAN_PROACTIVE */
+	uint64_t run_last_end_ns;
+	uint64_t request_low_pages, request_high_pages;	/* set by the replay */
+	struct rr_episode *run_next;	/* the builder's open inferred writes */
 	/* a memcg call inside a replayable proactive episode: that episode
 	 * (open, valid during the callback); its replay is the proactive
 	 * episode's, the call is checked for fidelity only */
@@ -175,6 +185,11 @@ typedef int (*rr_episode_cb)(struct rr_episode *ep, struct rr_state *st, void *c
 
 struct rr_builder_opts {
 	uint64_t offline_delay_ns;	/* rmdir -> offline assumed delay */
+	/* a memcg call of a plain trace that surely asked for more pages than
+	 * this opens an inferred memory.reclaim write (proactive.c); 0: never.
+	 * The replay gives HPAGE_PMD_NR (PAGE_SIZE / 8 pages): no charge asks
+	 * for more */
+	uint64_t proactive_min_pages;
 	bool partial_walk;		/* v6.11+: goal checked after each memcg */
 	int swap_present;		/* -1 infer, 0, 1 */
 	bool keep_all_batches;		/* batches of every kind (report); else
@@ -203,6 +218,7 @@ struct rr_builder_stats {
 	uint64_t markers_malformed;
 	char first_malformed_marker[96];
 	uint64_t episodes[RR_KIND__COUNT];	/* closed, by kind */
+	uint64_t proactive_inferred;	/* memory.reclaim writes inferred from plain calls */
 	uint64_t replay_ended[RR_KIND__COUNT];	/* replayable ones with an end */
 	uint64_t unterminated_episodes;	/* replayable ones without an end */
 	uint64_t begins[RR_KIND__COUNT];	/* begin events (kswapd: wakes) */

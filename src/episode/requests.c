@@ -177,7 +177,7 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
  * replayed as one memory_reclaim() loop (siminput.c).  A call that cannot
  * be replayed (no begin or no end) leaves @p incomplete.
  */
-static int add_call(struct rr_episode *p, const struct rr_episode *c)
+int rr_episode_add_call(struct rr_episode *p, const struct rr_episode *c)
 {
 	struct rr_reclaim_call *rc;
 	size_t first = p->nr_batches;
@@ -196,6 +196,8 @@ static int add_call(struct rr_episode *p, const struct rr_episode *c)
 	rc->start_ns = c->start_ns;
 	rc->end_ns = c->end_ns;
 	rc->nr_to_reclaim_pages = c->nr_to_reclaim_pages;
+	rc->nr_to_reclaim_low = c->nr_to_reclaim_low;
+	rc->nr_to_reclaim_high = c->nr_to_reclaim_high;
 	rc->nr_reclaimed_pages = c->recorded_nr_reclaimed;
 	rc->nr_batches = c->nr_batches;
 	for (size_t i = 0; i < c->nr_batches; i++) {
@@ -218,6 +220,8 @@ static int add_call(struct rr_episode *p, const struct rr_episode *c)
 		p->nr_bounds++;
 	}
 	p->nr_calls++;
+	p->overlapped |= c->overlapped;
+	p->in_offline_window |= c->in_offline_window;
 	p->recorded_nr_reclaimed += c->recorded_nr_reclaimed;
 	p->has_nr_reclaimed = true;
 	return 0;
@@ -227,8 +231,6 @@ static int add_call(struct rr_episode *p, const struct rr_episode *c)
 static int pop(struct rr_builder *b, struct task *t, uint64_t end_ns)
 {
 	struct rr_episode *ep = t->ep;
-	struct rr_memcg *root = NULL;
-	int ret;
 
 	t->ep = ep->outer;
 	ep->outer = NULL;
@@ -238,6 +240,28 @@ static int pop(struct rr_builder *b, struct task *t, uint64_t end_ns)
 		t->nr_open_replayable--;
 	}
 	ep->end_ns = end_ns > ep->start_ns ? end_ns : ep->start_ns;
+	return rr_episode_hand_over(b, ep);
+}
+
+struct rr_episode *rr_episode_new(struct rr_builder *b)
+{
+	struct rr_episode *ep = episode_alloc(b);
+
+	if (ep)
+		ep->seq = ++b->next_seq;
+	return ep;
+}
+
+/*
+ * A closed episode (unlinked from its task) to the callback: its inferred
+ * inputs first, its start state released after.  A memory.reclaim call
+ * gives its batches to its write (marked or inferred, proactive.c).
+ */
+int rr_episode_hand_over(struct rr_builder *b, struct rr_episode *ep)
+{
+	struct rr_memcg *root = NULL;
+	int ret;
+
 	if (b->stats.mglru_from_meta && ep->nr_batches)
 		ep->mglru = true;
 	fill_priorities(ep);
@@ -263,9 +287,18 @@ static int pop(struct rr_builder *b, struct task *t, uint64_t end_ns)
 			root = ep->root_memcg_id ? rr_state_find(&b->st, ep->root_memcg_id) : NULL;
 		}
 	}
+	/* a plain memcg call: the start or the next call of an inferred write? */
+	if (ep->kind == RR_KIND_MEMCG && ep->replayable && !ep->proactive && !ep->depth &&
+	    rr_proactive_call(b, ep)) {
+		rr_episode_release(b, ep);
+		return -1;
+	}
 	ret = b->cb(ep, &b->st, b->ctx);
-	if (!ret && ep->proactive && add_call(ep->proactive, ep))
-		ret = -1;
+	if (!ret && ep->proactive) {
+		if (rr_episode_add_call(ep->proactive, ep))
+			ret = -1;
+		ep->proactive->run_last_end_ns = ep->end_ns;
+	}
 
 	/* snapshot_refaults() at the end of do_try_to_free_pages() */
 	if (root && ep->kind == RR_KIND_MEMCG) {
@@ -274,7 +307,8 @@ static int pop(struct rr_builder *b, struct task *t, uint64_t end_ns)
 		memcpy(v->refault_snapshot, v->rstat_ws_activate, sizeof(v->refault_snapshot));
 		v->refault_snapshot_valid = true;
 	}
-	if (ep->epoch)
+	/* (the first call of an inferred write lends its start state to it) */
+	if (ep->epoch && !(ep->proactive && ep->proactive->epoch == ep->epoch))
 		rr_state_epoch_end(&b->st, ep->epoch);
 	rr_episode_release(b, ep);
 	if (!ret && b->st.oom)
@@ -418,6 +452,7 @@ void rr_episodes_lost(struct rr_builder *b)
 {
 	for (struct rr_episode *ep = b->open; ep; ep = ep->open_next)
 		ep->lost_events = true;
+	rr_proactive_lost(b);
 }
 
 static int cmp_seq(const void *a, const void *b)
@@ -456,5 +491,8 @@ int rr_episodes_finish(struct rr_builder *b)
 		rr_task_put(b, t);
 	}
 	free(v);
+	/* the inferred writes, now that their calls are all closed */
+	if (!ret)
+		ret = rr_proactive_expire(b, UINT64_MAX, -1);
 	return ret;
 }

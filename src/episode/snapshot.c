@@ -41,6 +41,8 @@ static void on_items(struct rr_builder *b, const struct rr_marker_items *it)
 		if (it->workingset_restore[t] >= 0)
 			b->st.items.workingset_restore[t] = (int)it->workingset_restore[t];
 	}
+	b->st.items.pgscan_proactive = it->pgscan_proactive >= 0 && it->pgscan_proactive < 4096 ?
+				       (int)it->pgscan_proactive : -1;
 	b->st.items.from_trace = true;
 }
 

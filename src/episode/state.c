@@ -35,6 +35,7 @@ void rr_state_init(struct rr_state *st)
 	st->items.workingset_activate[RR_LRU_FILE] = 13;
 	st->items.workingset_restore[RR_LRU_ANON] = 14;
 	st->items.workingset_restore[RR_LRU_FILE] = 15;
+	st->items.pgscan_proactive = -1;	/* evidence only where the trace says */
 	st->cost_rotations_x32 = true;
 	st->cost_zero_returns = true;
 }

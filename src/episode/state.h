@@ -35,6 +35,7 @@
 struct rr_item_map {
 	int workingset_activate[RR_NR_LRU_TYPES];	/* anon, file */
 	int workingset_restore[RR_NR_LRU_TYPES];
+	int pgscan_proactive;		/* vm_event_item PGSCAN_PROACTIVE; -1 unknown */
 	bool from_trace;		/* false: 6.18 numbers assumed */
 };
 

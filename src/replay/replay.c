@@ -152,13 +152,102 @@ static int run_policies(struct replay *r, const struct rr_episode *ep,
 	return 0;
 }
 
+/* max(chunk, SWAP_CLUSTER_MAX) of the kernel policy for call @k of a
+ * write of @request pages after @done reclaimed; UINT64_MAX on failure. */
+static uint64_t kernel_chunk(struct replay *r, uint64_t request, uint64_t done, uint64_t k)
+{
+	struct rr_proactive_chunk_args a = {
+		.size = sizeof(a), .nr_requested_pages = request, .nr_reclaimed_pages = done,
+		.nr_calls = k,
+	};
+	uint64_t chunk = 0;
+
+	if (rr_hook_proactive_chunk(&r->policies[0], &a, &chunk))
+		return UINT64_MAX;
+	return chunk > RR_SWAP_CLUSTER_MAX ? chunk : RR_SWAP_CLUSTER_MAX;
+}
+
+#define REQUEST_MAX_PAGES (1ULL << 40)
+
+/*
+ * The requests (pages) an inferred write could have had: those for which
+ * the release's chunk rule gives every call an nr_to_reclaim inside the
+ * bounds inferred for it, and the loop ends where it ended (met, or
+ * -EAGAIN after MAX_RECLAIM_RETRIES + 1 calls that reclaimed nothing).
+ * The rules are monotone in the remainder, so each call bounds the
+ * remainder by two binary searches.  Return 0 with [*lo, *hi], or -1.
+ */
+static int infer_request(struct replay *r, const struct rr_episode *ep, uint64_t *lo,
+			 uint64_t *hi)
+{
+	uint64_t done = 0, zero_tail = 0;
+
+	*lo = 1;
+	*hi = REQUEST_MAX_PAGES;
+	for (size_t k = 0; k < ep->nr_calls; k++) {
+		const struct rr_reclaim_call *c = &ep->calls[k];
+		uint64_t a = 1, b = REQUEST_MAX_PAGES, x_lo, x_hi;
+
+		/* the smallest remainder whose chunk exceeds the call's low bound */
+		if (kernel_chunk(r, done + b, done, k) <= c->nr_to_reclaim_low)
+			return -1;
+		while (a < b) {
+			uint64_t m = a + (b - a) / 2;
+
+			if (kernel_chunk(r, done + m, done, k) > c->nr_to_reclaim_low)
+				b = m;
+			else
+				a = m + 1;
+		}
+		x_lo = a;
+		x_hi = REQUEST_MAX_PAGES;
+		if (c->nr_to_reclaim_high) {
+			/* the largest remainder whose chunk stays within the high bound */
+			if (kernel_chunk(r, done + x_lo, done, k) > c->nr_to_reclaim_high)
+				return -1;
+			a = x_lo;
+			b = REQUEST_MAX_PAGES;
+			while (a < b) {
+				uint64_t m = a + (b - a + 1) / 2;
+
+				if (kernel_chunk(r, done + m, done, k) <= c->nr_to_reclaim_high)
+					a = m;
+				else
+					b = m - 1;
+			}
+			x_hi = a;
+		}
+		if (done + x_lo > *lo)
+			*lo = done + x_lo;
+		if (done + x_hi < *hi)
+			*hi = done + x_hi;
+		done += c->nr_reclaimed_pages;
+		zero_tail = c->nr_reclaimed_pages ? 0 : zero_tail + 1;
+	}
+	if (zero_tail > 16) {		/* -EAGAIN: the request was not met */
+		if (done + 1 > *lo)
+			*lo = done + 1;
+	} else if (done < *hi) {	/* met: the last call reached it */
+		*hi = done;
+	}
+	return *lo <= *hi ? 0 : -1;
+}
+
 /*
  * Why a proactive episode (one memory.reclaim write between the recorder's
- * markers) cannot be replayed as a memory_reclaim() loop; NULL when it can.
- * Sets its nr_to_reclaim to the request in pages.
+ * markers, or inferred from plain calls) cannot be replayed as a
+ * memory_reclaim() loop; NULL when it can.  Sets its nr_to_reclaim to the
+ * request in pages (inferred ones: the smallest admissible request).
  */
 static const char *proactive_unreplayable(struct replay *r, struct rr_episode *ep)
 {
+	if (ep->proactive_inferred && !ep->calls_incomplete && !ep->lost_events) {
+		if (infer_request(r, ep, &ep->request_low_pages, &ep->request_high_pages))
+			return "memory.reclaim write inferred from plain calls: their nr_to_reclaim "
+			       "does not follow the modelled release's chunk rule (not a write, "
+			       "or another release)";
+		ep->proactive_bytes = ep->request_low_pages << r->page_shift;
+	}
 	if (!ep->proactive_bytes)
 		return "memory.reclaim write: the marker does not give the bytes written";
 	ep->nr_to_reclaim_pages = ep->proactive_bytes >> r->page_shift;
@@ -556,6 +645,7 @@ static int replay_trace(struct replay *r)
 	if (rr_outputs_begin(r))
 		goto out;
 	bopts.partial_walk = r->km.partial_walk;
+	bopts.proactive_min_pages = r->page_size_bytes / 8;	/* HPAGE_PMD_NR */
 	r->builder = rr_builder_new(&bopts, on_episode, r);
 	if (!r->builder) {
 		rr_error_set(r->err, "", "out of memory");

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * memory.reclaim writes inferred from plain memcg calls: a trace made
+ * without the recorder's "proactive begin/end" markers (a plain trace-cmd
+ * recording, or a write by another agent such as a senpai-style daemon)
+ * shows each try_to_free_mem_cgroup_pages() call of memory_reclaim() as
+ * an mm_vmscan_memcg_reclaim_begin/end pair and nothing that names the
+ * write (docs/kernel-model.md §10.4).  The tracepoints cannot tell a
+ * memory.reclaim call from a charge's limit reclaim by their fields: both
+ * print the same gfp_flags (try_to_free_mem_cgroup_pages() builds
+ * sc.gfp_mask the same way).  The evidence used, each labelled:
+ *
+ *   "pgscan_proactive counter"  the call's batches were counted as
+ *       PGSCAN_PROACTIVE (count_memcg_events; the recorder's "items"
+ *       marker names the item), which only proactive reclaim counts;
+ *   "size"  the call surely asked for more than HPAGE_PMD_NR pages (the
+ *       lower bound of its inferred nr_to_reclaim): no charge asks for
+ *       more than its folio, at most a PMD.
+ *
+ * Such a call opens an inferred write; the task's next calls on the same
+ * reclaim root join it while they follow within RUN_GAP_NS of the last
+ * one's end (memory_reclaim() does nothing traced between calls) and do
+ * not ask for more than the call before (a new write starts high again).
+ * The write's request is not in the trace: the replay infers it from the
+ * calls and the release's chunk rule, and says so (replay.c).
+ */
+#include "builder-local.h"
+
+#include <stdlib.h>
+
+/* Calls of one write follow each other this closely, at most (the loop
+ * runs lru_add_drain_all() before its last retry only). */
+#define RUN_GAP_NS (10ULL * 1000 * 1000)
+
+static int close_run(struct rr_builder *b, struct rr_episode *r)
+{
+	struct rr_episode **pp = &b->runs;
+
+	while (*pp != r)
+		pp = &(*pp)->run_next;
+	*pp = r->run_next;
+	r->run_next = NULL;
+	r->end_ns = r->run_last_end_ns > r->start_ns ? r->run_last_end_ns : r->start_ns;
+	b->stats.proactive_inferred++;
+	return rr_episode_hand_over(b, r);
+}
+
+/* Does call @ep ask for more than the last call of @r could have asked? */
+static bool starts_anew(const struct rr_builder *b, const struct rr_episode *ep,
+			const struct rr_episode *r)
+{
+	const struct rr_reclaim_call *last = r->nr_calls ? &r->calls[r->nr_calls - 1] : NULL;
+
+	return last && last->nr_to_reclaim_high &&
+	       ep->nr_to_reclaim_low >= b->opts.proactive_min_pages &&
+	       ep->nr_to_reclaim_low >= last->nr_to_reclaim_high;
+}
+
+int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep)
+{
+	struct rr_episode *r;
+	const char *evidence = NULL;
+
+	if (!b->opts.proactive_min_pages || !ep->root_memcg_id)
+		return 0;
+	for (r = b->runs; r && r->pid != ep->pid; r = r->run_next)
+		;
+	if (r) {
+		if (r->proactive_memcg_id == ep->root_memcg_id &&
+		    ep->start_ns <= r->run_last_end_ns + RUN_GAP_NS && !starts_anew(b, ep, r)) {
+			ep->proactive = r;
+			return 0;
+		}
+		if (close_run(b, r))
+			return -1;
+	}
+	if (ep->pgscan_proactive)
+		evidence = "pgscan_proactive counter";
+	else if (ep->nr_to_reclaim_low >= b->opts.proactive_min_pages)
+		evidence = "size";
+	if (!evidence)
+		return 0;
+	r = rr_episode_new(b);
+	if (!r)
+		return -1;
+	r->kind = RR_KIND_PROACTIVE;
+	r->pid = ep->pid;
+	r->start_ns = ep->start_ns;
+	r->run_last_end_ns = ep->end_ns;
+	r->replayable = true;
+	r->epoch = ep->epoch;		/* lent by the first call (requests.c) */
+	r->task_memcg_id = ep->task_memcg_id;
+	r->proactive_memcg_id = ep->root_memcg_id;
+	r->proactive_inferred = evidence;
+	r->lost_events = ep->lost_events;
+	r->run_next = b->runs;
+	b->runs = r;
+	ep->proactive = r;
+	return 0;
+}
+
+int rr_proactive_expire(struct rr_builder *b, uint64_t now_ns, int pid)
+{
+	struct rr_episode *r = b->runs, *next;
+
+	for (; r; r = next) {
+		struct task *t;
+
+		next = r->run_next;
+		/* a call of the task in progress decides when it closes */
+		if (now_ns != UINT64_MAX && pid < 0 && (t = rr_task_find(b, r->pid)) && t->ep)
+			continue;
+		if ((pid >= 0 && r->pid == pid) || now_ns == UINT64_MAX ||
+		    now_ns > r->run_last_end_ns + RUN_GAP_NS) {
+			if (close_run(b, r))
+				return -1;
+			next = b->runs;	/* (the list changed) */
+		}
+	}
+	return 0;
+}
+
+void rr_proactive_lost(struct rr_builder *b)
+{
+	for (struct rr_episode *r = b->runs; r; r = r->run_next)
+		r->lost_events = true;
+}
