@@ -341,6 +341,7 @@ static void note_top(struct rr_totals *t, const struct rr_episode_diff *d, int p
 static void kind_add(struct rr_kind_totals *k, const struct rr_episode_diff *d)
 {
 	k->replayed++;
+	k->inferred += d->ep->proactive_inferred != NULL;
 	for (int i = 0; i < d->nr_policies; i++) {
 		const struct rr_sim_result *r = &d->results[i];
 

@@ -129,6 +129,7 @@ struct rr_recorded_totals {
  */
 struct rr_kind_totals {
 	uint64_t replayed, skipped;
+	uint64_t inferred;	/* replayed ones inferred from plain calls */
 	struct {
 		uint64_t nr_scanned, nr_reclaimed, calls, over_reclaim, eagain;
 	} policy[RR_MAX_POLICIES], recorded;

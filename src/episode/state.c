@@ -206,9 +206,12 @@ static struct rr_memcg *memcg_new(struct rr_state *st, uint64_t id)
 	m->v.online = true;
 	m->min_bytes = m->low_bytes = RR_MARKER_BYTES_UNKNOWN;
 	m->v.swappiness = st->default_swappiness;
-	m->born_epoch = st->epoch;
+	/* first seen in an event, not made by a mkdir of the trace: it
+	 * predates the trace, and every start state has it (mkdir below
+	 * makes one born now) */
+	m->born_epoch = 0;
 	m->released_epoch = UINT64_MAX;
-	m->saved_epoch = st->epoch;	/* no open epoch sees it */
+	m->saved_epoch = 0;	/* every open epoch sees it: save before a change */
 	HASH_ADD(hh, st->by_id, id, sizeof(m->id), m);
 	st->nr_memcgs++;
 	return m;
@@ -613,7 +616,9 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 			m = memcg_new(st, ev->id);
 			if (!m)
 				return -1;
-			/* created in the trace: everything starts at 0 */
+			/* created in the trace: born now, everything starts at 0 */
+			m->born_epoch = st->epoch;
+			m->saved_epoch = st->epoch;	/* no open epoch sees it */
 			m->v.baseline_known = true;
 			m->v.rstat_valid = true;
 			m->created_ns = ev->ts_ns ? ev->ts_ns : 1;

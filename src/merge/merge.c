@@ -820,6 +820,9 @@ int rr_merge(const char *const *files, int n, json_t **out, struct rr_error *err
 		json_object_set_new(fid, "worst_episodes", merge_worst(docs, n));
 	}
 	json_object_set_new(doc, "fidelity", fid ? fid : json_null());
+	/* each part's time model was fitted on its own calls: none is made
+	 * for the sum (the parts keep theirs) */
+	json_object_set_new(doc, "time_model", json_null());
 	if (bad >= 0) {
 		rr_error_set(err, files[bad], "counts too large to add to the other parts' "
 			     "(beyond 2^63): not a diff that compare wrote");

@@ -6,6 +6,8 @@
  * same bytes.  Page counts are integers; units are in the key name where a
  * number could be pages or bytes.
  */
+#include <math.h>
+
 #include "output.h"
 
 #include <stdio.h>
@@ -319,6 +321,19 @@ json_t *rr_json_episode(const struct rr_episode_diff *d,
 				    json_integer(ep->proactive_swappiness) : json_null());
 		json_object_set_new(e, "errno", ep->proactive_errno >= 0 ?
 				    json_integer(ep->proactive_errno) : json_null());
+		if (ep->proactive_inferred) {
+			/* no markers: the write and its request are inferred
+			 * (src/episode/proactive.c); request_bytes is the smallest
+			 * admissible request, replayed */
+			json_t *inf = json_object();
+
+			json_object_set_new(inf, "evidence", json_string(ep->proactive_inferred));
+			json_object_set_new(inf, "request_low_pages", rr_json_u64(ep->request_low_pages));
+			json_object_set_new(inf, "request_high_pages", rr_json_u64(ep->request_high_pages));
+			json_object_set_new(e, "inferred", inf);
+		} else {
+			json_object_set_new(e, "inferred", json_null());
+		}
 	}
 	json_object_set_new(e, "recorded", d->has_recording ? recorded_json(d) : json_null());
 	if (d->results) {
@@ -341,38 +356,60 @@ json_t *rr_json_episode(const struct rr_episode_diff *d,
 	return e;
 }
 
-/* The time model (cost-model.h); null for a scenario (nothing recorded). */
-static json_t *cost_json(const struct rr_cost_fit *f, bool has_recording)
+/* An estimate in ns, rounded; null without a fit. */
+static json_t *estimate_json(const struct rr_cost_fit *f, uint64_t calls, uint64_t scanned,
+			     uint64_t reclaimed)
+{
+	if (f->terms == RR_COST_NONE)
+		return json_null();
+	return rr_json_u64((uint64_t)llround(rr_cost_estimate_ns(f, calls, scanned, reclaimed)));
+}
+
+json_t *rr_json_time_model(const struct rr_totals *t, const struct rr_resolved_policy *policies)
 {
 	static const char *const terms[] = { "none", "fixed", "scan", "full" };
-	json_t *j;
+	const struct rr_kind_totals *k = &t->proactive;
+	struct rr_cost_fit f;
+	json_t *j, *pp;
 
-	if (!has_recording)
+	if (!t->has_recording)
 		return json_null();
+	rr_cost_fit(&t->cost, &f);
 	j = json_object();
-	json_object_set_new(j, "fitted", json_boolean(f->terms != RR_COST_NONE));
-	json_object_set_new(j, "calls", rr_json_u64(f->n));
-	json_object_set_new(j, "recorded_total_ns", json_real(f->total_ns));
-	if (f->terms == RR_COST_NONE) {
-		json_object_set_new(j, "why_not", json_string(f->why_not));
-		return j;
+	json_object_set_new(j, "fitted", json_boolean(f.terms != RR_COST_NONE));
+	json_object_set_new(j, "calls", rr_json_u64(f.n));
+	json_object_set_new(j, "recorded_total_ns", rr_json_u64((uint64_t)llround(f.total_ns)));
+	json_object_set_new(j, "why_not", f.why_not ? json_string(f.why_not) : json_null());
+	json_object_set_new(j, "terms", json_string(terms[f.terms]));
+	if (f.terms != RR_COST_NONE) {
+		json_object_set_new(j, "fixed_ns", json_real(f.fixed_ns));
+		json_object_set_new(j, "scan_ns_per_page", json_real(f.scan_ns_per_page));
+		json_object_set_new(j, "reclaim_ns_per_page", json_real(f.reclaim_ns_per_page));
+		json_object_set_new(j, "rms_error_ns", json_real(f.rms_error_ns));
+		json_object_set_new(j, "r2", json_real(f.r2));
+		json_object_set_new(j, "mean_call_ns", json_real(f.mean_ns));
 	}
-	json_object_set_new(j, "terms", json_string(terms[f->terms]));
-	json_object_set_new(j, "fixed_ns", json_real(f->fixed_ns));
-	json_object_set_new(j, "scan_ns_per_page", json_real(f->scan_ns_per_page));
-	json_object_set_new(j, "reclaim_ns_per_page", json_real(f->reclaim_ns_per_page));
-	json_object_set_new(j, "rms_error_ns", json_real(f->rms_error_ns));
-	json_object_set_new(j, "r2", json_real(f->r2));
-	json_object_set_new(j, "mean_call_ns", json_real(f->mean_ns));
+	/* each policy's estimated time: over every replayed episode, and over
+	 * the memory.reclaim writes alone */
+	pp = json_object();
+	for (int i = 0; i < t->nr_policies; i++) {
+		const struct rr_policy_totals *p = &t->policy[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "estimated_duration_ns",
+				    estimate_json(&f, p->calls, p->nr_scanned, p->nr_reclaimed));
+		json_object_set_new(o, "proactive_estimated_duration_ns",
+				    estimate_json(&f, k->policy[i].calls, k->policy[i].nr_scanned,
+						  k->policy[i].nr_reclaimed));
+		json_object_set_new(pp, policies[i].name, o);
+	}
+	json_object_set_new(j, "policies", pp);
 	return j;
 }
 
-static json_t *kind_policy_json(const struct rr_kind_totals *k, int i, uint64_t page_size,
-				const struct rr_cost_fit *fit)
+static json_t *kind_policy_json(const struct rr_kind_totals *k, int i, uint64_t page_size)
 {
 	json_t *o = json_object();
-	double ns = rr_cost_estimate_ns(fit, k->policy[i].calls, k->policy[i].nr_scanned,
-					k->policy[i].nr_reclaimed);
 
 	json_object_set_new(o, "calls", rr_json_u64(k->policy[i].calls));
 	json_object_set_new(o, "nr_scanned", rr_json_u64(k->policy[i].nr_scanned));
@@ -380,21 +417,18 @@ static json_t *kind_policy_json(const struct rr_kind_totals *k, int i, uint64_t 
 	json_object_set_new(o, "over_reclaim_pages", rr_json_u64(k->policy[i].over_reclaim));
 	json_object_set_new(o, "over_reclaim_bytes", rr_json_u64(k->policy[i].over_reclaim * page_size));
 	json_object_set_new(o, "eagain", rr_json_u64(k->policy[i].eagain));
-	json_object_set_new(o, "estimated_duration_ns",
-			    fit->terms == RR_COST_NONE ? json_null() : json_real(ns));
-	json_object_set_new(o, "estimated_pages_per_s", fit->terms == RR_COST_NONE || ns <= 0 ?
-			    json_null() : json_real((double)k->policy[i].nr_reclaimed / (ns / 1e9)));
 	return o;
 }
 
-/* The memory.reclaim writes among the episodes. */
-static json_t *proactive_json(const struct rr_totals *t, const struct rr_resolved_policy *policies,
-			      const struct rr_cost_fit *fit)
+/* The memory.reclaim writes among the episodes: counts only (merge sums
+ * them). */
+static json_t *proactive_json(const struct rr_totals *t, const struct rr_resolved_policy *policies)
 {
 	const struct rr_kind_totals *k = &t->proactive;
 	json_t *j = json_object(), *pp = json_object();
 
 	json_object_set_new(j, "replayed", rr_json_u64(k->replayed));
+	json_object_set_new(j, "inferred", rr_json_u64(k->inferred));
 	json_object_set_new(j, "skipped", rr_json_u64(k->skipped));
 	if (t->has_recording) {
 		json_t *r = json_object();
@@ -411,8 +445,7 @@ static json_t *proactive_json(const struct rr_totals *t, const struct rr_resolve
 		json_object_set_new(j, "recorded", json_null());
 	}
 	for (int i = 0; i < t->nr_policies; i++)
-		json_object_set_new(pp, policies[i].name,
-				    kind_policy_json(k, i, t->page_size_bytes, fit));
+		json_object_set_new(pp, policies[i].name, kind_policy_json(k, i, t->page_size_bytes));
 	json_object_set_new(j, "policies", pp);
 	return j;
 }
@@ -421,11 +454,7 @@ json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_poli
 {
 	json_t *s = json_object(), *pp = json_object(), *cgs = json_array();
 	struct rr_cgroup_totals **v;
-	struct rr_cost_fit fit = { .terms = RR_COST_NONE, .why_not = "nothing recorded" };
 	size_t n;
-
-	if (t->has_recording)
-		rr_cost_fit(&t->cost, &fit);
 
 	json_object_set_new(s, "episodes", rr_json_u64(t->nr_episodes));
 	json_object_set_new(s, "episodes_listed", rr_json_u64(t->nr_listed));
@@ -469,14 +498,10 @@ json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_poli
 		json_object_set_new(j, "over_reclaim_pages", rr_json_u64(p->over_reclaim));
 		json_object_set_new(j, "eligible_at_priority_12", rr_json_u64(p->eligible_p12));
 		json_object_set_new(j, "eagain", rr_json_u64(p->eagain));
-		json_object_set_new(j, "estimated_duration_ns", fit.terms == RR_COST_NONE ? json_null() :
-				    json_real(rr_cost_estimate_ns(&fit, p->calls, p->nr_scanned,
-								  p->nr_reclaimed)));
 		json_object_set_new(pp, policies[i].name, j);
 	}
 	json_object_set_new(s, "policies", pp);
-	json_object_set_new(s, "time_model", cost_json(&fit, t->has_recording));
-	json_object_set_new(s, "proactive", proactive_json(t, policies, &fit));
+	json_object_set_new(s, "proactive", proactive_json(t, policies));
 	v = rr_totals_cgroups(t, &n);
 	for (size_t i = 0; v && i < n; i++) {
 		json_t *j = json_object(), *cp = json_object();

@@ -36,7 +36,8 @@ int rr_jsonl_episode(FILE *f, json_t *episode)
 	return line(f, l);
 }
 
-int rr_jsonl_tail(FILE *f, json_t *input, json_t *summary, json_t *fidelity)
+int rr_jsonl_tail(FILE *f, json_t *input, json_t *summary, json_t *fidelity,
+		  json_t *time_model)
 {
 	json_t *tail = json_object();
 	int ret;
@@ -44,6 +45,7 @@ int rr_jsonl_tail(FILE *f, json_t *input, json_t *summary, json_t *fidelity)
 	json_object_set(tail, "input", input);
 	json_object_set(tail, "summary", summary);
 	json_object_set(tail, "fidelity", fidelity);
+	json_object_set(tail, "time_model", time_model);
 	ret = line(f, tail);
 	if (fflush(f))
 		ret = -1;

@@ -70,6 +70,10 @@ json_t *rr_json_episode(const struct rr_episode_diff *d,
 			const struct rr_resolved_policy *policies);
 /* The "summary" object. */
 json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_policy *policies);
+/* The time model (src/timing/cost-model.h) fitted on @t's recorded calls,
+ * and each policy's estimated time; null for a scenario.  Not a count:
+ * kept out of the summary, which merge sums. */
+json_t *rr_json_time_model(const struct rr_totals *t, const struct rr_resolved_policy *policies);
 /* The "fidelity" object (fidelity-render.c). */
 json_t *rr_fidelity_json(const struct rr_fidelity *f);
 /* Set the *_share values of a "fidelity" object (and of its by_kind
@@ -125,7 +129,8 @@ int rr_write_json(const char *path, const json_t *doc, const struct stat *protec
  * caller keeps its references. */
 int rr_jsonl_header(FILE *f, json_t *root, json_t *policies, const char *baseline);
 int rr_jsonl_episode(FILE *f, json_t *episode);
-int rr_jsonl_tail(FILE *f, json_t *input, json_t *summary, json_t *fidelity);
+int rr_jsonl_tail(FILE *f, json_t *input, json_t *summary, json_t *fidelity,
+		  json_t *time_model);
 
 /* ---- the summary table (table.c) ---- */
 

@@ -200,8 +200,11 @@ static void print_proactive(FILE *f, const struct rr_totals *o,
 {
 	const struct rr_kind_totals *k = &o->proactive;
 
-	fprintf(f, "\nmemory.reclaim writes: %llu replayed, %llu skipped\n",
-		(unsigned long long)k->replayed, (unsigned long long)k->skipped);
+	fprintf(f, "\nmemory.reclaim writes: %llu replayed", (unsigned long long)k->replayed);
+	if (k->inferred)
+		fprintf(f, " (%llu inferred from calls without markers: requests inferred, see "
+			   "the JSON)", (unsigned long long)k->inferred);
+	fprintf(f, ", %llu skipped\n", (unsigned long long)k->skipped);
 	if (!k->replayed)
 		return;
 	if (markdown) {

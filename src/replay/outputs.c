@@ -80,7 +80,7 @@ int rr_outputs_episode(struct replay *r, const struct rr_episode_diff *d)
 
 /* `report`: the report's tables or JSON on stdout.  Return 0 or -1. */
 static int print_report(struct replay *r, json_t *input, json_t *summary, json_t *fid,
-			const struct rr_input_desc *in)
+			json_t *tm, const struct rr_input_desc *in)
 {
 	json_t *assumed = json_object_get(input, "assumptions");
 
@@ -97,6 +97,7 @@ static int print_report(struct replay *r, json_t *input, json_t *summary, json_t
 		json_object_set(doc, "recorded", json_object_get(summary, "recorded"));
 		if (r->o->report_fidelity)
 			json_object_set(doc, "fidelity", fid);
+		json_object_set(doc, "time_model", tm);
 		ret = rr_write_json("-", doc, NULL, r->err);
 		json_decref(doc);
 		return ret;
@@ -124,7 +125,7 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 	const struct rr_replay_opts *o = r->o;
 	/* the report's text lists the assumptions from the input object */
 	json_t *input = r->root || r->report ? rr_json_input(in) : NULL;
-	json_t *summary = NULL, *fid = NULL;
+	json_t *summary = NULL, *fid = NULL, *tm = NULL;
 	int ret = 0;
 
 	if (r->html && rr_html_write(r->html, &r->totals, r->policies, o->trace_path,
@@ -146,6 +147,7 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 	if (r->root) {
 		summary = rr_json_summary(&r->totals, r->policies);
 		fid = r->has_recording ? rr_fidelity_json(&r->fidelity) : json_null();
+		tm = rr_json_time_model(&r->totals, r->policies);
 	}
 	if (r->json) {
 		json_t *doc = json_copy(r->root);	/* (its values are shared, not changed) */
@@ -156,6 +158,7 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 		json_object_set_new(doc, "episodes", json_array());
 		json_object_set(doc, "summary", summary);
 		json_object_set(doc, "fidelity", fid);
+		json_object_set(doc, "time_model", tm);
 		ret = rr_json_stream_finish(r->json, doc, r->err);
 		r->json = NULL;
 		json_decref(doc);
@@ -164,7 +167,7 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 		ret = rr_outfile_commit(r->html_out, r->err);
 		r->html_out = NULL;
 	}
-	if (!ret && o->jsonl && rr_jsonl_tail(stdout, input, summary, fid)) {
+	if (!ret && o->jsonl && rr_jsonl_tail(stdout, input, summary, fid, tm)) {
 		rr_error_set(r->err, "<stdout>", "write failed");
 		ret = -1;
 	}
@@ -172,10 +175,11 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 		rr_table_print(stdout, &r->totals, r->policies,
 			       r->has_recording ? &r->fidelity : NULL, o->markdown);
 	if (!ret && r->report)
-		ret = print_report(r, input, summary, fid, in);
+		ret = print_report(r, input, summary, fid, tm, in);
 	json_decref(input);
 	json_decref(summary);
 	json_decref(fid);
+	json_decref(tm);
 	return ret;
 }
 

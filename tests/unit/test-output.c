@@ -340,7 +340,7 @@ static void test_jsonl(void)
 	/* (the values are borrowed: the caller keeps its references) */
 	CU_ASSERT_EQUAL(rr_jsonl_header(f, root, pols, "kernel"), 0);
 	CU_ASSERT_EQUAL(rr_jsonl_episode(f, ep), 0);
-	CU_ASSERT_EQUAL(rr_jsonl_tail(f, in, sum, json_null()), 0);
+	CU_ASSERT_EQUAL(rr_jsonl_tail(f, in, sum, json_null(), json_null()), 0);
 	json_decref(ep);
 	json_decref(in);
 	json_decref(sum);
@@ -349,7 +349,7 @@ static void test_jsonl(void)
 		"{\"schema_version\":1,\"tool\":{\"name\":\"reclaim-replay\",\"version\":\""
 		RR_VERSION "\"},\"policies\":[{\"name\":\"kernel\"}],\"baseline\":\"kernel\"}\n"
 		"{\"episode\":{\"id\":1}}\n"
-		"{\"input\":{},\"summary\":{},\"fidelity\":null}\n");
+		"{\"input\":{},\"summary\":{},\"fidelity\":null,\"time_model\":null}\n");
 	free(buf);
 	json_decref(root);
 	json_decref(pols);
