@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# compare on memory.reclaim writes (issue #15): the calls between the
+# recorder's proactive markers replay as one memory_reclaim() loop per
+# policy; the seed's arithmetic (287d5fedb377: 8192 calls of 32 pages
+# against 31 quarter-chunks for 1 GiB) under --outcome exact, derived here
+# from the chunk rules; proportional-v1 == proportional; a write without
+# markers inferred from its calls; the time model against an independent
+# least-squares fit of the generator's ground truth; the skips that say why.
+. "$(dirname "$0")/../lib.sh"
+
+P=$TOP/tests/fixtures/proactive
+if ! command -v python3 >/dev/null; then
+	skip "python3 not installed"
+	finish
+fi
+gzip -dc "$P/quarter-1g-of-4g.txt.gz" >"$TMP/q.txt"
+gzip -dc "$P/quarter-1g-of-4g-nomarkers.txt.gz" >"$TMP/qn.txt"
+gzip -dc "$P/three-writes.txt.gz" >"$TMP/w3.txt"
+POL="-p cluster-cap -p proportional -p proportional-v1 -p whole-remainder -p roundup-all -p original"
+
+# ---- one write, recorded kernel rules (6.18: a quarter of the remainder)
+check "1 GiB write: compare exits 0" sh -c "'$RR' compare -q $POL '$TMP/q.txt' -o '$TMP/q.json'"
+j=$TMP/q.json
+check_eq "one proactive episode, its 20 calls not replayed apart" "1 0 proactive 20" \
+	"$(jq -r '"\(.summary.episodes_replayed) \(.summary.episodes_skipped) \(.episodes[0].kind) \(.episodes[0].recorded.calls)"' "$j")"
+check_eq "request 1 GiB = 262144 pages, from the marker; the path names the root" \
+	"262144 memory.reclaim request /rr-proactive 1073741824" \
+	"$(jq -r '.episodes[0] | "\(.nr_to_reclaim) \(.nr_to_reclaim_basis) \(.cgroup) \(.request_bytes)"' "$j")"
+# the generator's ground truth: its calls, chunks and reclaim
+check_eq "recorded calls: chunks and reclaim as the generator wrote them" \
+	"$(jq -c '[.writes[0].calls[] | [.nr_to_reclaim, .reclaimed]]' "$P/quarter-1g-of-4g.summary.json")" \
+	"$(jq -c '.episodes[0].recorded | [.call_nr_to_reclaim_pages, .call_reclaimed_pages] | transpose' "$j")"
+check_eq "kernel replays the recording: 20 calls, 262150 pages, lowest priority 4" \
+	"20 262150 4 met" \
+	"$(jq -r '.episodes[0].results.kernel | "\(.calls) \(.nr_reclaimed) \(.lowest_priority) \(.outcome)"' "$j")"
+check_eq "... and its chunks are the recorded ones" \
+	"$(jq -c '.episodes[0].recorded.call_nr_to_reclaim_pages' "$j")" \
+	"$(jq -c '.episodes[0].results.kernel.call_nr_to_reclaim_pages' "$j")"
+check_eq "every call checked by the fidelity check, all exact" "67 67 20 20" \
+	"$(jq -r '.fidelity | "\(.decisions_checked) \(.exact) \(.trajectory_checked) \(.trajectory_exact)"' "$j")"
+check_eq "cluster-cap: 8192 calls of 32 pages, 262144 pages" "8192 32 32 262144" \
+	"$(jq -r '.episodes[0].results["cluster-cap"] | "\(.calls) \(.call_nr_to_reclaim_pages | min) \(.call_nr_to_reclaim_pages | max) \(.nr_reclaimed)"' "$j")"
+check_eq "proportional-v1 replays identically to proportional (the % 4 term is dead)" \
+	"$(jq -c '.episodes[0].results.proportional' "$j")" \
+	"$(jq -c '.episodes[0].results["proportional-v1"]' "$j")"
+check_eq "whole-remainder: one call asking for the whole 262144 pages" "1 262144" \
+	"$(jq -r '.episodes[0].results["whole-remainder"] | "\(.calls) \(.call_nr_to_reclaim_pages[0])"' "$j")"
+check_eq "over-reclaim is what a policy reclaimed beyond the request" "true" \
+	"$(jq '[.episodes[0] as $e | $e.changes | to_entries[] | .value.over_reclaim_pages == ($e.results[.key].nr_reclaimed - 262144)] | all' "$j")"
+check_eq "original = roundup-all + whole-remainder: the chunk half decides here (file only)" \
+	"$(jq -c '.episodes[0].results["whole-remainder"]' "$j")" \
+	"$(jq -c '.episodes[0].results.original' "$j")"
+check_eq "roundup-all asks the kernel's chunks" \
+	"$(jq -c '.episodes[0].results.kernel.call_requests_pages' "$j")" \
+	"$(jq -c '.episodes[0].results["roundup-all"].call_requests_pages' "$j")"
+check_eq "summary.proactive: recorded 20 calls, cluster-cap 8192" "1 20 8192" \
+	"$(jq -r '.summary.proactive | "\(.replayed) \(.recorded.calls) \(.policies["cluster-cap"].calls)"' "$j")"
+check "the table has the memory.reclaim block" sh -c \
+	"'$RR' compare -q $POL '$TMP/q.txt' | grep -q '^memory.reclaim writes: 1 replayed, 0 skipped'"
+
+# ---- the seed's arithmetic: each call reclaims what it asks
+# quarter rule, derived: chunk = max(remainder / 4, 32) until 262144 are met
+calls=0 r=262144
+while [ $r -gt 0 ]; do
+	c=$((r / 4)); [ $c -lt 32 ] && c=32
+	r=$((r - c)); calls=$((calls + 1))
+done
+check_eq "derived: the quarter rule takes 31 calls for 1 GiB of 4 KiB pages" 31 $calls
+check "--outcome exact: compare exits 0" sh -c \
+	"'$RR' compare -q --outcome exact $POL '$TMP/q.txt' -o '$TMP/qx.json'"
+check_eq "--outcome exact: cluster-cap 8192, proportional $calls, proportional-v1 $calls, whole-remainder 1" \
+	"8192 $calls $calls 1 $calls" \
+	"$(jq -r '.episodes[0].results | "\(.["cluster-cap"].calls) \(.proportional.calls) \(.["proportional-v1"].calls) \(.["whole-remainder"].calls) \(.kernel.calls)"' "$TMP/qx.json")"
+check_eq "--outcome exact: no fidelity check, and the assumption is said" "0 1" \
+	"$(jq -r '"\(.fidelity.decisions_checked) \([.input.assumptions[] | select(startswith("--outcome exact"))] | length)"' "$TMP/qx.json")"
+check_fails "--outcome takes structural or exact" 2 "--outcome takes structural or exact" \
+	"$RR" compare --outcome guess "$TMP/q.txt"
+check_fails "--outcome is for traces" 1 "is a scenario: --outcome is for traces" \
+	"$RR" compare --outcome exact "$TOP/scenarios/chunk-1gib-exact.json"
+
+# ---- the time model, against a least-squares fit made here of the
+# generator's own per-call numbers (three writes: reclaim ratios 1, 0.75,
+# 0.5, so scanned and reclaimed are told apart)
+check "three writes: compare exits 0" sh -c \
+	"'$RR' compare -q -p cluster-cap '$TMP/w3.txt' -o '$TMP/w3.json'"
+check_eq "three writes: 3 proactive episodes, 44 calls fitted, all three terms" "3 44 full" \
+	"$(jq -r '"\(.summary.proactive.replayed) \(.time_model.calls) \(.time_model.terms)"' "$TMP/w3.json")"
+check "the fit equals an independent least-squares fit of the ground truth" python3 - \
+	"$P/three-writes.summary.json" "$TMP/w3.json" <<'PY'
+import json, sys
+calls = [c for w in json.load(open(sys.argv[1]))["writes"] for c in w["calls"]]
+X = [(1.0, c["scanned"], c["reclaimed"]) for c in calls]
+y = [float(c["duration_ns"]) for c in calls]
+# normal equations, Gauss-Jordan
+A = [[sum(a[i] * a[j] for a in X) for j in range(3)] + [sum(a[i] * v for a, v in zip(X, y))]
+     for i in range(3)]
+for i in range(3):
+    p = max(range(i, 3), key=lambda r: abs(A[r][i])); A[i], A[p] = A[p], A[i]
+    A[i] = [v / A[i][i] for v in A[i]]
+    for r in range(3):
+        if r != i:
+            A[r] = [a - A[r][i] * b for a, b in zip(A[r], A[i])]
+beta = [A[i][3] for i in range(3)]
+rss = sum((v - sum(b * a for b, a in zip(beta, x))) ** 2 for x, v in zip(X, y))
+rmse = (rss / (len(y) - 3)) ** 0.5
+tm = json.load(open(sys.argv[2]))["time_model"]
+got = [tm["fixed_ns"], tm["scan_ns_per_page"], tm["reclaim_ns_per_page"], tm["rms_error_ns"]]
+want = beta + [rmse]
+ok = all(abs(g - w) <= 1e-6 * max(1.0, abs(w)) for g, w in zip(got, want))
+# and near the generator's cost: 20 us + 60 ns/page scanned + 250 ns/page reclaimed
+ok &= abs(beta[1] - 60) < 15 and abs(beta[2] - 250) < 30
+print("fit", got, "want", want)
+sys.exit(0 if ok else 1)
+PY
+check_eq "kernel's estimated time = the recorded time of its calls (least squares)" "true" \
+	"$(jq '(.time_model.policies.kernel.estimated_duration_ns - .summary.recorded.in_calls_ns) | fabs <= 2' "$TMP/w3.json")"
+check_eq "cluster-cap: more calls, more estimated time" "true" \
+	"$(jq '.time_model.policies["cluster-cap"].proactive_estimated_duration_ns > .time_model.policies.kernel.proactive_estimated_duration_ns' "$TMP/w3.json")"
+check "the table prints the fit and its error" sh -c \
+	"'$RR' compare -q -p cluster-cap '$TMP/w3.txt' | grep -q '^  error: .* us per call (RMS of the residuals'"
+# too few calls: no estimate, and why
+check "eagain trace: compare exits 0" sh -c "'$RR' compare -q '$P/eagain.txt' -o '$TMP/e.json'"
+check_eq "a write that failed with -EAGAIN: 17 calls, eagain as recorded and replayed" \
+	"17 eagain 17 eagain 1" \
+	"$(jq -r '.episodes[0] | "\(.recorded.calls) \(.recorded.outcome) \(.results.kernel.calls) \(.results.kernel.outcome)"' "$TMP/e.json") $(jq '.summary.proactive.recorded.eagain' "$TMP/e.json")"
+check_eq "... too few calls for the time model: none, and why" "false fewer than 8 recorded reclaim calls" \
+	"$("$RR" compare -q "$TOP/tests/fixtures/text/linux-6.18.txt" --kernel 6.18 -o - | jq -r '.time_model | "\(.fitted) \(.why_not)"')"
+
+# ---- without markers: the write is inferred from the calls
+check "no markers: compare --kernel 6.18 exits 0" sh -c \
+	"'$RR' compare -q --kernel 6.18 -p cluster-cap '$TMP/qn.txt' -o '$TMP/qn.json'"
+check_eq "one write inferred by size; 20 calls; the request range holds 262144" \
+	"1 size 20 true" \
+	"$(jq -r '.summary.proactive.inferred as $n | .episodes[0] | "\($n) \(.inferred.evidence) \(.recorded.calls) \(.inferred.request_low_pages <= 262144 and 262144 <= .inferred.request_high_pages)"' "$TMP/qn.json")"
+check_eq "... replayed with the smallest admissible request, labelled" "true" \
+	"$(jq '.episodes[0] | .nr_to_reclaim == .inferred.request_low_pages' "$TMP/qn.json")"
+# calls that follow no chunk rule of the release are not a write: the
+# 6.8 rule (32 pages a call) cannot give these calls
+check "no markers, modelled as 6.8: compare exits 0" sh -c \
+	"'$RR' compare -q --kernel 6.8 '$TMP/qn.txt' -o '$TMP/qn68.json'"
+check_eq "... the inferred write is skipped, saying its calls follow no chunk rule" \
+	"0 1 1" \
+	"$(jq -r '"\(.summary.episodes_replayed) \(.summary.episodes_skipped) \([.episodes[].skip_reason | select(test("chunk rule"))] | length)"' "$TMP/qn68.json")"
+
+# ---- what cannot be replayed says why
+sed 's/proactive end bytes=1073741824 result=ok errno=0/proactive end bytes=1073741824 result=error errno=4/' \
+	"$TMP/q.txt" >"$TMP/eintr.txt"
+check_eq "a write interrupted by a signal: skipped with the reason" "0 1 true" \
+	"$("$RR" compare -q "$TMP/eintr.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.summary.episodes_skipped) \(.episodes[0].skip_reason | test("EINTR"))"')"
+sed 's/proactive begin bytes=1073741824/& swappiness=60/' "$TMP/q.txt" >"$TMP/swp.txt"
+check_eq "swappiness= on a modelled 6.10 (the key came in 6.11): skipped with the reason" "0 true" \
+	"$("$RR" compare -q --kernel 6.10 "$TMP/swp.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("swappiness= key"))"')"
+check_eq "... and replayed on 6.18, the key in the JSON" "1 60" \
+	"$("$RR" compare -q "$TMP/swp.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].swappiness)"')"
+# the generator's markers name no cgroup (as recorders before 0.3): the root
+# came from the calls; a marker's path= names it
+sed '/proactive begin/s/$/ path=\/rr-proactive/' "$TMP/q.txt" >"$TMP/path.txt"
+check_eq "a marker with path= naming the written cgroup: the same replay" \
+	"$(jq -c '.episodes[0].results.kernel' "$j")" \
+	"$("$RR" compare -q $POL "$TMP/path.txt" -o - | jq -c '.episodes[0].results.kernel')"
+sed '/proactive begin/s/$/ path=\//' "$TMP/q.txt" >"$TMP/rootpath.txt"
+check_eq "path=/ (a write to the parent): the root is /, its own pages are in the walk" \
+	"/ true" \
+	"$("$RR" compare -q "$TMP/rootpath.txt" -o - | jq -r '.episodes[0] | "\(.cgroup) \([.results.kernel.scan_targets[] | select(.cgroup == "/")] | length > 0)"')"
+finish
