@@ -338,6 +338,30 @@ static void note_top(struct rr_totals *t, const struct rr_episode_diff *d, int p
 	t->top[at] = top;
 }
 
+/* Count a skipped episode under its reason. */
+static int skip_reason(struct rr_totals *t, const char *why)
+{
+	int i;
+
+	for (i = 0; i < t->nr_skip_reasons; i++)
+		if (!strcmp(t->skip_reasons[i].reason, why)) {
+			t->skip_reasons[i].n++;
+			return 0;
+		}
+	if (i == RR_SKIP_REASONS_MAX) {
+		t->skips_other++;
+		return 0;
+	}
+	/* (the reason may be the episode's: keep a copy) */
+	t->skip_reasons[i].owned = strdup(why);
+	if (!t->skip_reasons[i].owned)
+		return -1;
+	t->skip_reasons[i].reason = t->skip_reasons[i].owned;
+	t->skip_reasons[i].n = 1;
+	t->nr_skip_reasons++;
+	return 0;
+}
+
 static void kind_add(struct rr_kind_totals *k, const struct rr_episode_diff *d)
 {
 	k->replayed++;
@@ -388,7 +412,7 @@ int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d)
 	if (!d->results) {
 		t->nr_skipped++;
 		t->proactive.skipped += d->ep->kind == RR_KIND_PROACTIVE;
-		return 0;
+		return skip_reason(t, d->skip_reason);
 	}
 	if (d->ep->kind == RR_KIND_PROACTIVE)
 		kind_add(&t->proactive, d);
@@ -465,6 +489,8 @@ void rr_totals_free(struct rr_totals *t)
 
 	for (int i = 0; i < t->nr_top; i++)
 		free(t->top[i].cgroup);
+	for (int i = 0; i < t->nr_skip_reasons; i++)
+		free(t->skip_reasons[i].owned);
 	HASH_ITER(hh, t->cgroups, cg, tmp) {
 		HASH_DEL(t->cgroups, cg);
 		free(cg->path);

@@ -158,6 +158,14 @@ struct rr_top {
 	uint64_t weight;
 };
 
+/* Why episodes were not replayed, and how many (the first reasons seen). */
+#define RR_SKIP_REASONS_MAX 8
+struct rr_skip_reason {
+	const char *reason;	/* static text, or the episode's (copied) */
+	char *owned;
+	uint64_t n;
+};
+
 struct rr_totals {
 	int nr_policies, baseline;
 	bool has_recording;
@@ -169,6 +177,9 @@ struct rr_totals {
 	/* every recorded reclaim call, for the time model (cost-model.h) */
 	struct rr_cost_data cost;
 	struct rr_cgroup_totals *cgroups;	/* hash by reclaim root id */
+	struct rr_skip_reason skip_reasons[RR_SKIP_REASONS_MAX];
+	int nr_skip_reasons;
+	uint64_t skips_other;			/* skipped for a reason not listed */
 	int top_wanted;				/* --top N */
 	struct rr_top top[RR_TOP_MAX];
 	int nr_top;

@@ -116,6 +116,32 @@ static void print_text(const struct rr_totals *o, const struct rr_resolved_polic
 		policies[o->baseline].name);
 }
 
+/* Why episodes were skipped, most frequent first. */
+static void print_skips(FILE *f, const struct rr_totals *o)
+{
+	int order[RR_SKIP_REASONS_MAX], n = o->nr_skip_reasons;
+
+	if (!o->nr_skipped)
+		return;
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int i = 1; i < n; i++)	/* (a handful: insertion sort) */
+		for (int j = i; j > 0 && o->skip_reasons[order[j]].n > o->skip_reasons[order[j - 1]].n; j--) {
+			int x = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	fprintf(f, "skipped:\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "  %6llu  %s\n", (unsigned long long)o->skip_reasons[order[i]].n,
+			o->skip_reasons[order[i]].reason);
+	if (o->skips_other)
+		fprintf(f, "  %6llu  other reasons (see the JSON's skip_reason)\n",
+			(unsigned long long)o->skips_other);
+	fputc('\n', f);
+}
+
 /* The time model's line(s): what was fitted, on what, and how well. */
 static void print_cost_model(FILE *f, const struct rr_cost_fit *fit, bool markdown)
 {
@@ -266,6 +292,14 @@ void rr_table_print(FILE *f, const struct rr_totals *o,
 		(unsigned long long)o->nr_replayed,
 		(unsigned long long)o->nr_skipped, (unsigned long long)o->nr_listed,
 		(unsigned long long)o->page_size_bytes);
+	print_skips(f, o);
+	if (!o->nr_replayed) {
+		/* no row of zeros that reads as "the model reclaimed nothing" */
+		fprintf(f, "no episode was replayed: no policy results%s\n",
+			o->nr_skipped ? " (the reasons above)" : " (the trace has no replayable "
+			"reclaim episode: memcg limit, v1 soft-limit or memory.reclaim)");
+		return;
+	}
 	if (markdown)
 		print_markdown(o, rows, f);
 	else

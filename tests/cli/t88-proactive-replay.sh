@@ -143,6 +143,12 @@ check_eq "... the inferred write is skipped, saying its calls follow no chunk ru
 	"0 1 1" \
 	"$(jq -r '"\(.summary.episodes_replayed) \(.summary.episodes_skipped) \([.episodes[].skip_reason | select(test("chunk rule"))] | length)"' "$TMP/qn68.json")"
 
+check "... and the table says why, with no row of zeros" sh -c \
+	"'$RR' compare -q --kernel 6.8 '$TMP/qn.txt' >'$TMP/qn68.table' &&
+	 grep -q '^       1  memory.reclaim write inferred from plain calls: their nr_to_reclaim does not follow' '$TMP/qn68.table' &&
+	 grep -q '^no episode was replayed: no policy results (the reasons above)' '$TMP/qn68.table' &&
+	 ! grep -q '^kernel ' '$TMP/qn68.table'"
+
 # ---- what cannot be replayed says why
 sed 's/proactive end bytes=1073741824 result=ok errno=0/proactive end bytes=1073741824 result=error errno=4/' \
 	"$TMP/q.txt" >"$TMP/eintr.txt"
