@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The time a reclaim call takes, fitted from the recording
- * (docs/kernel-model.md §24): each recorded try_to_free_mem_cgroup_pages()
+ * (docs/kernel-model.md §10b): each recorded try_to_free_mem_cgroup_pages()
  * call (an mm_vmscan_memcg_reclaim_begin/end pair) is one observation of
  *
  *     duration_ns = fixed_ns + scan_ns * nr_scanned + reclaim_ns * nr_reclaimed
