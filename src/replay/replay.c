@@ -168,6 +168,9 @@ static uint64_t kernel_chunk(struct replay *r, uint64_t request, uint64_t done, 
 }
 
 #define REQUEST_MAX_PAGES (1ULL << 40)
+/* the largest write replayed: 32-page chunks of it stay within the
+ * simulator's call limit (sim.c MAX_CHUNK_CALLS) */
+#define REQUEST_MAX_REPLAY_PAGES (1ULL << 28)
 
 /*
  * The requests (pages) an inferred write could have had: those for which
@@ -251,6 +254,9 @@ static const char *proactive_unreplayable(struct replay *r, struct rr_episode *e
 	if (!ep->proactive_bytes)
 		return "memory.reclaim write: the marker does not give the bytes written";
 	ep->nr_to_reclaim_pages = ep->proactive_bytes >> r->page_shift;
+	if (ep->nr_to_reclaim_pages > REQUEST_MAX_REPLAY_PAGES)
+		return "memory.reclaim write of more than 2^28 pages (1 TiB of 4 KiB pages): "
+		       "beyond what the replay simulates";
 	if (ep->lost_events)
 		return "memory.reclaim write: events were lost while it ran";
 	if (ep->calls_incomplete)

@@ -159,6 +159,13 @@ check_eq "swappiness= on a modelled 6.10 (the key came in 6.11): skipped with th
 	"$("$RR" compare -q --kernel 6.10 "$TMP/swp.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("swappiness= key"))"')"
 check_eq "... and replayed on 6.18, the key in the JSON" "1 60" \
 	"$("$RR" compare -q "$TMP/swp.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].swappiness)"')"
+sed 's/proactive begin bytes=1073741824/proactive begin bytes=9000000000000000/' "$TMP/q.txt" >"$TMP/huge.txt"
+check_eq "a write of 8 PB: skipped, beyond what the replay simulates (not a failed run)" "0 true" \
+	"$("$RR" compare -q "$TMP/huge.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("beyond what the replay simulates"))"')"
+sed 's/proactive begin bytes=1073741824/proactive begin bytes=lots/' "$TMP/q.txt" >"$TMP/nobytes.txt"
+check_eq "a begin marker without a byte count: skipped, saying so" "0 true" \
+	"$("$RR" compare -q "$TMP/nobytes.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("does not give the bytes"))"')"
+
 # the generator's markers name no cgroup (as recorders before 0.3): the root
 # came from the calls; a marker's path= names it
 sed '/proactive begin/s/$/ path=\/rr-proactive/' "$TMP/q.txt" >"$TMP/path.txt"
