@@ -167,12 +167,42 @@ static void print_cost_model(FILE *f, const struct rr_cost_fit *fit, bool markdo
 	fputc('\n', f);
 }
 
-static void print_seconds(FILE *f, const struct rr_cost_fit *fit, double ns)
+
+/*
+ * The memory.reclaim writes (proactive episodes) on their own: calls,
+ * over-reclaim, -EAGAIN, and the estimated time and rate, as the seed
+ * thread's table (287d5fedb377) gives them.
+ */
+/* One row of the memory.reclaim block: recorded (@p < 0) or policy @p. */
+struct kind_row {
+	const char *name;
+	uint64_t calls, reclaimed, eagain;
+	double over_mib, seconds;
+	bool timed;	/* recorded, or a time model was fitted */
+};
+
+static void kind_row(const struct rr_totals *o, const struct rr_resolved_policy *policies,
+		     const struct rr_cost_fit *fit, int p, struct kind_row *r)
 {
-	if (fit->terms == RR_COST_NONE)
-		fprintf(f, " %11s %12s", "-", "-");
-	else
-		fprintf(f, " %11.4f", ns / 1e9);
+	const struct rr_kind_totals *k = &o->proactive;
+
+	if (p < 0) {
+		*r = (struct kind_row){
+			.name = "(recorded)", .calls = k->recorded.calls,
+			.reclaimed = k->recorded.nr_reclaimed, .eagain = k->recorded.eagain,
+			.over_mib = mib(k->recorded.over_reclaim, o->page_size_bytes),
+			.seconds = (double)k->recorded_in_calls_ns / 1e9, .timed = true,
+		};
+		return;
+	}
+	*r = (struct kind_row){
+		.name = policies[p].name, .calls = k->policy[p].calls,
+		.reclaimed = k->policy[p].nr_reclaimed, .eagain = k->policy[p].eagain,
+		.over_mib = mib(k->policy[p].over_reclaim, o->page_size_bytes),
+		.seconds = rr_cost_estimate_ns(fit, k->policy[p].calls, k->policy[p].nr_scanned,
+					       k->policy[p].nr_reclaimed) / 1e9,
+		.timed = fit->terms != RR_COST_NONE,
+	};
 }
 
 /*
@@ -180,46 +210,6 @@ static void print_seconds(FILE *f, const struct rr_cost_fit *fit, double ns)
  * over-reclaim, -EAGAIN, and the estimated time and rate, as the seed
  * thread's table (287d5fedb377) gives them.
  */
-static void print_proactive_markdown(FILE *f, const struct rr_totals *o,
-				     const struct rr_resolved_policy *policies,
-				     const struct rr_cost_fit *fit)
-{
-	const struct rr_kind_totals *k = &o->proactive;
-
-	fprintf(f, "\n| policy | calls | reclaimed pages | over-reclaim MiB | -EAGAIN "
-		   "| time s (est.) | pages/s (est.) |\n|---|---:|---:|---:|---:|---:|---:|\n");
-	if (o->has_recording) {
-		double s = (double)k->recorded_in_calls_ns / 1e9;
-
-		fprintf(f, "| (recorded) | %llu | %llu | %.1f | %llu | %.4f | %.0f |\n",
-			(unsigned long long)k->recorded.calls,
-			(unsigned long long)k->recorded.nr_reclaimed,
-			mib(k->recorded.over_reclaim, o->page_size_bytes),
-			(unsigned long long)k->recorded.eagain, s,
-			s > 0 ? (double)k->recorded.nr_reclaimed / s : 0.0);
-	}
-	for (int i = 0; i < o->nr_policies; i++) {
-		double ns = rr_cost_estimate_ns(fit, k->policy[i].calls, k->policy[i].nr_scanned,
-						k->policy[i].nr_reclaimed);
-
-		fputs("| ", f);
-		for (const char *c = policies[i].name; *c; c++) {
-			if (*c == '|' || *c == '\\')
-				fputc('\\', f);
-			fputc(*c, f);
-		}
-		fprintf(f, " | %llu | %llu | %.1f | %llu | ", (unsigned long long)k->policy[i].calls,
-			(unsigned long long)k->policy[i].nr_reclaimed,
-			mib(k->policy[i].over_reclaim, o->page_size_bytes),
-			(unsigned long long)k->policy[i].eagain);
-		if (fit->terms == RR_COST_NONE)
-			fprintf(f, "- | - |\n");
-		else
-			fprintf(f, "%.4f | %.0f |\n", ns / 1e9,
-				ns > 0 ? (double)k->policy[i].nr_reclaimed / (ns / 1e9) : 0.0);
-	}
-}
-
 static void print_proactive(FILE *f, const struct rr_totals *o,
 			    const struct rr_resolved_policy *policies, int w,
 			    const struct rr_cost_fit *fit, bool markdown)
@@ -233,36 +223,43 @@ static void print_proactive(FILE *f, const struct rr_totals *o,
 	fprintf(f, ", %llu skipped\n", (unsigned long long)k->skipped);
 	if (!k->replayed)
 		return;
-	if (markdown) {
-		print_proactive_markdown(f, o, policies, fit);
+	if (markdown)
+		fprintf(f, "\n| policy | calls | reclaimed pages | over-reclaim MiB | -EAGAIN "
+			   "| time s (est.) | pages/s (est.) |\n|---|---:|---:|---:|---:|---:|---:|\n");
+	else
+		fprintf(f, "%-*s %8s %12s %9s %6s %11s %12s\n", w, "policy", "calls",
+			"reclaimed_pg", "over_MiB", "eagain", "est_time_s", "est_pages/s");
+	for (int p = o->has_recording ? -1 : 0; p < o->nr_policies; p++) {
+		struct kind_row r;
+		double rate;
+
+		kind_row(o, policies, fit, p, &r);
+		rate = r.seconds > 0 ? (double)r.reclaimed / r.seconds : 0.0;
+		if (markdown) {
+			fputs("| ", f);
+			for (const char *c = r.name; *c; c++) {	/* a | would end the cell */
+				if (*c == '|' || *c == '\\')
+					fputc('\\', f);
+				fputc(*c, f);
+			}
+			fprintf(f, " | %llu | %llu | %.1f | %llu | ", (unsigned long long)r.calls,
+				(unsigned long long)r.reclaimed, r.over_mib,
+				(unsigned long long)r.eagain);
+			if (r.timed)
+				fprintf(f, "%.4f | %.0f |\n", r.seconds, rate);
+			else
+				fprintf(f, "- | - |\n");
+			continue;
+		}
+		fprintf(f, "%-*s %8llu %12llu %9.1f %6llu", w, r.name, (unsigned long long)r.calls,
+			(unsigned long long)r.reclaimed, r.over_mib, (unsigned long long)r.eagain);
+		if (r.timed)
+			fprintf(f, " %11.4f %12.0f\n", r.seconds, rate);
+		else
+			fprintf(f, " %11s %12s\n", "-", "-");
+	}
+	if (markdown)
 		return;
-	}
-	fprintf(f, "%-*s %8s %12s %9s %6s %11s %12s\n", w, "policy", "calls", "reclaimed_pg",
-		"over_MiB", "eagain", "est_time_s", "est_pages/s");
-	if (o->has_recording) {
-		double s = (double)k->recorded_in_calls_ns / 1e9;
-
-		fprintf(f, "%-*s %8llu %12llu %9.1f %6llu %11.4f %12.0f\n", w, "(recorded)",
-			(unsigned long long)k->recorded.calls,
-			(unsigned long long)k->recorded.nr_reclaimed,
-			mib(k->recorded.over_reclaim, o->page_size_bytes),
-			(unsigned long long)k->recorded.eagain, s,
-			s > 0 ? (double)k->recorded.nr_reclaimed / s : 0.0);
-	}
-	for (int i = 0; i < o->nr_policies; i++) {
-		double ns = rr_cost_estimate_ns(fit, k->policy[i].calls, k->policy[i].nr_scanned,
-						k->policy[i].nr_reclaimed);
-
-		fprintf(f, "%-*s %8llu %12llu %9.1f %6llu", w, policies[i].name,
-			(unsigned long long)k->policy[i].calls,
-			(unsigned long long)k->policy[i].nr_reclaimed,
-			mib(k->policy[i].over_reclaim, o->page_size_bytes),
-			(unsigned long long)k->policy[i].eagain);
-		print_seconds(f, fit, ns);
-		if (fit->terms != RR_COST_NONE)
-			fprintf(f, " %12.0f", ns > 0 ? (double)k->policy[i].nr_reclaimed / (ns / 1e9) : 0.0);
-		fputc('\n', f);
-	}
 	if (o->has_recording)
 		fprintf(f, "(recorded) time: inside the reclaim calls; %.4f s from the write's begin "
 			   "to its end marker\n", (double)k->recorded_duration_ns / 1e9);
