@@ -105,8 +105,9 @@ static int print_report(struct replay *r, json_t *input, json_t *summary, json_t
 	printf("%s: %s, kernel %s (%s)\n", r->o->trace_path,
 	       in->ti->format == RR_FORMAT_TEXT ? "text trace" : "trace.dat", in->kernel_release,
 	       in->release_source);
-	printf("memcg episodes the replay models: %llu, %llu LRU batches in them: %llu pages "
-	       "taken off inactive lists, %llu reclaimed (%.1f MiB)\n",
+	printf("episodes the replay models (limit reclaim calls, soft-limit calls, memory.reclaim "
+	       "writes): %llu, %llu LRU batches in them: %llu pages taken off inactive lists, "
+	       "%llu reclaimed (%.1f MiB)\n",
 	       (unsigned long long)r->totals.nr_episodes,
 	       (unsigned long long)r->totals.recorded.batches,
 	       (unsigned long long)r->totals.recorded.nr_scanned,

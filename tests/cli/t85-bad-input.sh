@@ -47,8 +47,8 @@ warns() {
 	fi
 }
 
-episodes() {	# the "memcg episodes the replay models: N" of the last report
-	sed -nE 's/^memcg episodes the replay models: ([0-9]+),.*/\1/p' "$TMP/out"
+episodes() {	# the "episodes the replay models (...): N" of the last report
+	sed -nE 's/^episodes the replay models [^:]*: ([0-9]+),.*/\1/p' "$TMP/out"
 }
 
 # ---- files that are not traces
