@@ -360,28 +360,34 @@ json_t *rr_json_episode(const struct rr_episode_diff *d,
 static json_t *estimate_json(const struct rr_cost_fit *f, uint64_t calls, uint64_t scanned,
 			     uint64_t reclaimed)
 {
-	if (f->terms == RR_COST_NONE)
+	if (!f->terms)
 		return json_null();
 	return rr_json_u64((uint64_t)llround(rr_cost_estimate_ns(f, calls, scanned, reclaimed)));
 }
 
 json_t *rr_json_time_model(const struct rr_totals *t, const struct rr_resolved_policy *policies)
 {
-	static const char *const terms[] = { "none", "fixed", "scan", "full" };
 	const struct rr_kind_totals *k = &t->proactive;
 	struct rr_cost_fit f;
-	json_t *j, *pp;
+	json_t *j, *pp, *terms;
 
 	if (!t->has_recording)
 		return json_null();
 	rr_cost_fit(&t->cost, &f);
 	j = json_object();
-	json_object_set_new(j, "fitted", json_boolean(f.terms != RR_COST_NONE));
+	json_object_set_new(j, "fitted", json_boolean(f.terms != 0));
 	json_object_set_new(j, "calls", rr_json_u64(f.n));
 	json_object_set_new(j, "recorded_total_ns", rr_json_u64((uint64_t)llround(f.total_ns)));
 	json_object_set_new(j, "why_not", f.why_not ? json_string(f.why_not) : json_null());
-	json_object_set_new(j, "terms", json_string(terms[f.terms]));
-	if (f.terms != RR_COST_NONE) {
+	terms = json_array();
+	if (f.terms & RR_COST_TERM_FIXED)
+		json_array_append_new(terms, json_string("fixed"));
+	if (f.terms & RR_COST_TERM_SCAN)
+		json_array_append_new(terms, json_string("scan"));
+	if (f.terms & RR_COST_TERM_RECLAIM)
+		json_array_append_new(terms, json_string("reclaim"));
+	json_object_set_new(j, "terms", terms);
+	if (f.terms) {
 		json_object_set_new(j, "fixed_ns", json_real(f.fixed_ns));
 		json_object_set_new(j, "scan_ns_per_page", json_real(f.scan_ns_per_page));
 		json_object_set_new(j, "reclaim_ns_per_page", json_real(f.reclaim_ns_per_page));

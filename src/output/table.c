@@ -143,28 +143,32 @@ static void print_skips(FILE *f, const struct rr_totals *o)
 }
 
 /* The time model's line(s): what was fitted, on what, and how well. */
-static void print_cost_model(FILE *f, const struct rr_cost_fit *fit, bool markdown)
+static void print_cost_model(FILE *f, const struct rr_cost_fit *fit)
 {
-	(void)markdown;		/* (plain lines: a paragraph in markdown too) */
-	if (fit->terms == RR_COST_NONE) {
-		fprintf(f, "\ntime model: not fitted (%s; %llu recorded): no time estimates\n",
+	const char *sep = "";
+
+	if (!fit->terms) {
+		fprintf(f, "\ntime model: not fitted (%s; %llu recorded calls): no time estimates\n",
 			fit->why_not, (unsigned long long)fit->n);
 		return;
 	}
-	fprintf(f, "\ntime model (an estimate, fitted by least squares on %llu recorded\n"
-		   "try_to_free_mem_cgroup_pages() calls): a call costs %.1f us",
-		(unsigned long long)fit->n, fit->fixed_ns / 1e3);
-	if (fit->terms >= RR_COST_SCAN)
-		fprintf(f, " + %.1f ns per page scanned", fit->scan_ns_per_page);
-	if (fit->terms == RR_COST_FULL)
-		fprintf(f, " + %.1f ns per page reclaimed", fit->reclaim_ns_per_page);
-	fprintf(f, ";\n  error: %.1f us per call (RMS of the residuals; mean call %.1f us), R^2 %.4f",
+	fprintf(f, "\ntime model (an estimate: least squares, every term >= 0, on %llu recorded\n"
+		   "try_to_free_mem_cgroup_pages() calls): a call costs ", (unsigned long long)fit->n);
+	if (fit->terms & RR_COST_TERM_FIXED) {
+		fprintf(f, "%.1f us", fit->fixed_ns / 1e3);
+		sep = " + ";
+	}
+	if (fit->terms & RR_COST_TERM_SCAN) {
+		fprintf(f, "%s%.1f ns per page scanned", sep, fit->scan_ns_per_page);
+		sep = " + ";
+	}
+	if (fit->terms & RR_COST_TERM_RECLAIM)
+		fprintf(f, "%s%.1f ns per page reclaimed", sep, fit->reclaim_ns_per_page);
+	fprintf(f, ";\n  error: %.1f us per call (RMS of the residuals; mean call %.1f us), R^2 %.4f\n",
 		fit->rms_error_ns / 1e3, fit->mean_ns / 1e3, fit->r2);
-	if (fit->terms == RR_COST_SCAN)
-		fprintf(f, "\n  (pages scanned and reclaimed moved together: one per-page term)");
-	else if (fit->terms == RR_COST_FIXED)
-		fprintf(f, "\n  (every call scanned as much: the mean call only)");
-	fputc('\n', f);
+	if (fit->terms != (RR_COST_TERM_FIXED | RR_COST_TERM_SCAN | RR_COST_TERM_RECLAIM))
+		fprintf(f, "  (terms left out: the data gives them no non-negative share, or cannot "
+			   "tell them apart)\n");
 }
 
 
@@ -201,7 +205,7 @@ static void kind_row(const struct rr_totals *o, const struct rr_resolved_policy 
 		.over_mib = mib(k->policy[p].over_reclaim, o->page_size_bytes),
 		.seconds = rr_cost_estimate_ns(fit, k->policy[p].calls, k->policy[p].nr_scanned,
 					       k->policy[p].nr_reclaimed) / 1e9,
-		.timed = fit->terms != RR_COST_NONE,
+		.timed = fit->terms != 0,
 	};
 }
 
@@ -318,10 +322,10 @@ void rr_table_print(FILE *f, const struct rr_totals *o,
 	if (o->has_recording)
 		rr_cost_fit(&o->cost, &fit);
 	else
-		fit = (struct rr_cost_fit){ .terms = RR_COST_NONE,
+		fit = (struct rr_cost_fit){ .terms = 0,
 					    .why_not = "a scenario has no recorded calls" };
 	if (o->has_recording)
-		print_cost_model(f, &fit, markdown);
+		print_cost_model(f, &fit);
 	if (o->proactive.replayed || o->proactive.skipped)
 		print_proactive(f, o, policies, w, &fit, markdown);
 	if (o->nr_policies > 1)

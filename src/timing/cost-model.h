@@ -7,7 +7,7 @@
  *     duration_ns = fixed_ns + scan_ns * nr_scanned + reclaim_ns * nr_reclaimed
  *
  * with nr_scanned the pages its inactive batches took and nr_reclaimed
- * what its end event says, fitted by ordinary least squares.  The fit is
+ * what its end event says, fitted by least squares with every term >= 0.  The fit is
  * streamed: centred co-moments updated per call (Welford), so memory is
  * constant and the sums do not lose precision on long traces.  A policy's
  * estimated time is the fitted cost of its own calls, pages scanned and
@@ -31,23 +31,21 @@ struct rr_cost_data {
 	double total_ns;
 };
 
-/* Which terms the data could separate. */
-enum rr_cost_terms {
-	RR_COST_NONE,		/* no fit: too few calls */
-	RR_COST_FIXED,		/* every call scanned the same: a mean only */
-	RR_COST_SCAN,		/* scanned and reclaimed move together: one slope */
-	RR_COST_FULL,		/* all three terms */
-};
+/* The terms of a fit (a mask): what the data supports with every
+ * coefficient >= 0 (non-negative least squares); 0: no fit. */
+#define RR_COST_TERM_FIXED	1u	/* per call */
+#define RR_COST_TERM_SCAN	2u	/* per page scanned */
+#define RR_COST_TERM_RECLAIM	4u	/* per page reclaimed */
 
 struct rr_cost_fit {
-	enum rr_cost_terms terms;
+	unsigned int terms;		/* RR_COST_TERM_* kept; 0: no fit */
 	uint64_t n;			/* calls fitted on */
-	double fixed_ns, scan_ns_per_page, reclaim_ns_per_page;
+	double fixed_ns, scan_ns_per_page, reclaim_ns_per_page;	/* >= 0 */
 	double rms_error_ns;		/* residual standard error per call */
 	double r2;			/* 1 - RSS / TSS; 0 when TSS is 0 */
 	double mean_ns;			/* mean recorded call */
 	double total_ns;		/* recorded calls, summed */
-	const char *why_not;		/* RR_COST_NONE: the reason */
+	const char *why_not;		/* no fit: the reason */
 };
 
 /* Add one recorded call: pages scanned and reclaimed, duration in ns. */
@@ -55,12 +53,11 @@ void rr_cost_add(struct rr_cost_data *d, uint64_t nr_scanned_pages,
 		 uint64_t nr_reclaimed_pages, uint64_t duration_ns);
 
 /**
- * rr_cost_fit() - the least-squares fit of the calls added so far
- * With fewer than RR_COST_MIN_CALLS calls: terms RR_COST_NONE and
- * why_not set.  When scanned and reclaimed are collinear (every page
- * scanned was reclaimed, say), the reclaim term is folded into the scan
- * term (RR_COST_SCAN, reclaim_ns_per_page 0); when scanned does not vary,
- * only the mean (RR_COST_FIXED).
+ * rr_cost_fit() - the non-negative least-squares fit of the calls so far
+ * With fewer than RR_COST_MIN_CALLS calls: terms 0 and why_not set.  Terms
+ * whose best coefficient would be negative are left out (0), and so are
+ * terms the data cannot tell apart from the others (scanned and reclaimed
+ * collinear: every page scanned was reclaimed; scanned constant).
  */
 void rr_cost_fit(const struct rr_cost_data *d, struct rr_cost_fit *f);
 

@@ -14,6 +14,14 @@ for trace in "$TOP"/traces/*.dat; do
 	check_eq "$name: JSON matches schema 1" "[]" "$(jq -c -f "$TOP/tests/cli/schema.jq" "$json")"
 	check "$name: JSON valid against the JSON Schema (draft 2020-12)" \
 		/usr/bin/python3 "$TOP/tests/validate-schema.py" "$TOP/schema/reclaim-replay-diff.schema.json" "$json"
+	# the time model: fitted and printed, and equal to a fit made here of
+	# the recorded calls it was fitted on (tests/lsfit.py)
+	check "$name: the table prints the time model and its error" \
+		grep -q '^  error: .* us per call (RMS of the residuals' "$TMP/$name.table"
+	jq -c '[.episodes[] | select(.kind == "memcg") | [.recorded.nr_scanned, .recorded.nr_reclaimed, .duration_ns]]' \
+		"$json" >"$TMP/$name.points.json"
+	check "$name: the time model equals an independent fit of its recorded calls" \
+		/usr/bin/python3 "$TOP/tests/lsfit.py" "$TMP/$name.points.json" "$json"
 	check_eq "$name: baseline and four policies" \
 		'["kernel","original","online-roundup","cluster-cap","proportional"]' \
 		"$(jq -c '[.policies[].name]' "$json")"

@@ -26,7 +26,7 @@ static void test_exact_terms(void)
 		total += (double)ns;
 	}
 	rr_cost_fit(&d, &f);
-	CU_ASSERT_EQUAL(f.terms, RR_COST_FULL);
+	CU_ASSERT_EQUAL(f.terms, RR_COST_TERM_FIXED | RR_COST_TERM_SCAN | RR_COST_TERM_RECLAIM);
 	CU_ASSERT_EQUAL(f.n, 10);
 	NEAR(f.fixed_ns, 20000, 1e-6);
 	NEAR(f.scan_ns_per_page, 60, 1e-9);
@@ -60,7 +60,7 @@ static void test_noise(void)
 		n += 2;
 	}
 	rr_cost_fit(&d, &f);
-	CU_ASSERT_EQUAL(f.terms, RR_COST_FULL);
+	CU_ASSERT_EQUAL(f.terms, RR_COST_TERM_FIXED | RR_COST_TERM_SCAN | RR_COST_TERM_RECLAIM);
 	NEAR(f.fixed_ns, 5000, 1e-6);
 	NEAR(f.scan_ns_per_page, 100, 1e-9);
 	NEAR(f.reclaim_ns_per_page, 300, 1e-9);
@@ -80,19 +80,52 @@ static void test_degenerate(void)
 		rr_cost_add(&same, 32, 32, 4000 + (i % 2 ? 100 : 0));
 	}
 	rr_cost_fit(&d, &f);
-	CU_ASSERT_EQUAL(f.terms, RR_COST_SCAN);
+	CU_ASSERT_EQUAL(f.terms, RR_COST_TERM_FIXED | RR_COST_TERM_SCAN);
 	NEAR(f.fixed_ns, 1000, 1e-6);
 	NEAR(f.scan_ns_per_page, 310, 1e-9);
 	NEAR(f.reclaim_ns_per_page, 0, 0);
 	rr_cost_fit(&same, &f);
-	CU_ASSERT_EQUAL(f.terms, RR_COST_FIXED);
+	CU_ASSERT_EQUAL(f.terms, RR_COST_TERM_FIXED);
 	NEAR(f.fixed_ns, 4050, 1e-9);
 	for (int i = 0; i < RR_COST_MIN_CALLS - 1; i++)
 		rr_cost_add(&few, 32, 32, 1000);
 	rr_cost_fit(&few, &f);
-	CU_ASSERT_EQUAL(f.terms, RR_COST_NONE);
+	CU_ASSERT_EQUAL(f.terms, 0);
 	CU_ASSERT_PTR_NOT_NULL(f.why_not);
 	NEAR(rr_cost_estimate_ns(&f, 10, 320, 320), 0, 0);
+}
+
+/*
+ * Durations that fall as pages are reclaimed (an unconstrained fit gives
+ * reclaim -100 ns/page): the reclaim term is left out and the rest fitted
+ * alone, every coefficient >= 0, as the best such fit.
+ */
+static void test_non_negative(void)
+{
+	struct rr_cost_data d = { 0 };
+	struct rr_cost_fit f;
+
+	for (int i = 0; i < 12; i++) {
+		uint64_t s = 100 + 50 * (uint64_t)i, r = (uint64_t)(i % 3) * 40;
+
+		rr_cost_add(&d, s, r, 10000 + 200 * s - 100 * r);
+	}
+	rr_cost_fit(&d, &f);
+	CU_ASSERT_EQUAL(f.terms & RR_COST_TERM_RECLAIM, 0);
+	CU_ASSERT_TRUE(f.fixed_ns >= 0 && f.scan_ns_per_page >= 0);
+	NEAR(f.reclaim_ns_per_page, 0, 0);
+	CU_ASSERT_TRUE(f.rms_error_ns > 0);
+	/* through the origin when the intercept would be negative */
+	{
+		struct rr_cost_data o = { 0 };
+
+		for (int i = 1; i <= 10; i++)
+			rr_cost_add(&o, 32 * (uint64_t)i, 0, 300 * 32 * (uint64_t)i - 5000);
+		rr_cost_fit(&o, &f);
+		CU_ASSERT_EQUAL(f.terms, RR_COST_TERM_SCAN);
+		NEAR(f.fixed_ns, 0, 0);
+		CU_ASSERT_TRUE(f.scan_ns_per_page > 250 && f.scan_ns_per_page < 300);
+	}
 }
 
 int register_timing_tests(void)
@@ -101,7 +134,8 @@ int register_timing_tests(void)
 
 	if (!s || !CU_add_test(s, "exact terms come back", test_exact_terms) ||
 	    !CU_add_test(s, "noise: residual standard error", test_noise) ||
-	    !CU_add_test(s, "collinear, constant, too few", test_degenerate))
+	    !CU_add_test(s, "collinear, constant, too few", test_degenerate) ||
+	    !CU_add_test(s, "no negative term", test_non_negative))
 		return -1;
 	return 0;
 }
