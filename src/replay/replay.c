@@ -247,8 +247,9 @@ static const char *proactive_unreplayable(struct replay *r, struct rr_episode *e
 	if (ep->proactive_inferred && !ep->calls_incomplete && !ep->lost_events) {
 		if (infer_request(r, ep, &ep->request_low_pages, &ep->request_high_pages))
 			return "memory.reclaim write inferred from plain calls: their nr_to_reclaim "
-			       "does not follow the modelled release's chunk rule (not a write, "
-			       "or another release)";
+			       "does not follow the modelled release's chunk rule (not a write -- a "
+			       "memory.max or memory.high write reclaims in large calls too -- or "
+			       "another release)";
 		ep->proactive_bytes = ep->request_low_pages << r->page_shift;
 	}
 	if (!ep->proactive_bytes)
@@ -651,7 +652,10 @@ static int replay_trace(struct replay *r)
 	if (rr_outputs_begin(r))
 		goto out;
 	bopts.partial_walk = r->km.partial_walk;
-	bopts.proactive_min_pages = r->page_size_bytes / 8;	/* HPAGE_PMD_NR */
+	/* writes inferred from plain calls: only where memory.reclaim exists
+	 * (v5.19, 94968384dde1); a call asking more than HPAGE_PMD_NR pages */
+	if (rr_kernel_at_least(&r->km, 5, 19))
+		bopts.proactive_min_pages = r->page_size_bytes / 8;
 	r->builder = rr_builder_new(&bopts, on_episode, r);
 	if (!r->builder) {
 		rr_error_set(r->err, "", "out of memory");
