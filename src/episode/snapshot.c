@@ -135,6 +135,9 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 						 (uint64_t)mk.proactive.bytes : 0;
 			t->ep->proactive_swappiness = (int)mk.proactive.swappiness;
 			t->ep->proactive_memcg_id = m ? m->id : 0;
+			if (mk.proactive.malformed)
+				t->ep->calls_incomplete = "memory.reclaim write: its begin marker's "
+							  "swappiness= is no value a kernel accepts";
 		}
 		return 0;
 	case RR_MARKER_PROACTIVE_END: {

@@ -258,10 +258,10 @@ static const char *proactive_unreplayable(struct replay *r, struct rr_episode *e
 	if (ep->nr_to_reclaim_pages > REQUEST_MAX_REPLAY_PAGES)
 		return "memory.reclaim write of more than 2^28 pages (1 TiB of 4 KiB pages): "
 		       "beyond what the replay simulates";
-	if (ep->lost_events)
-		return "memory.reclaim write: events were lost while it ran";
 	if (ep->calls_incomplete)
 		return ep->calls_incomplete;
+	if (ep->lost_events)
+		return "memory.reclaim write: events were lost while it ran";
 	if (!ep->nr_calls && ep->nr_to_reclaim_pages)
 		return "memory.reclaim write: no reclaim call recorded inside it";
 	if (ep->proactive_errno == 4 /* EINTR */)
@@ -558,7 +558,7 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 		      r->names->long_paths == 1 ? "" : "s", RR_MAX_CGROUP_PATH_BYTES,
 		      r->names->long_paths == 1 ? " is" : "s are");
 	if (bs->markers_malformed) {
-		warnf(r, "%llu snapshot line%s dropped: a value out of range "
+		warnf(r, "%llu marker line%s refused: a value out of range "
 			 "(first: %s); the episodes around them are flagged lost_events",
 			 (unsigned long long)bs->markers_malformed,
 			 bs->markers_malformed == 1 ? "" : "s", bs->first_malformed_marker);

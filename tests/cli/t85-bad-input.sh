@@ -251,12 +251,12 @@ check_eq "... and listed as an assumption of compare's JSON" "1" \
 	"$("$RR" compare -q "$C/page-size.txt" -o - 2>/dev/null | jq '[.input.assumptions[] | select(startswith("page size: the trace says 3"))] | length')"
 snap 4611686018427387904 >"$C/snap-huge.txt"
 warns "a snapshot line of 2^62 pages is dropped and named" \
-	"1 snapshot line dropped: .*memcg id=1234: inactive_file not a number in range" "$C/snap-huge.txt"
+	"1 marker line refused: .*memcg id=1234: inactive_file not a number in range" "$C/snap-huge.txt"
 snap 5000abc >"$C/snap-garbage.txt"
 warns "a snapshot size of '5000abc' is dropped (it was read as 5000)" \
-	"1 snapshot line dropped: .*memcg id=1234: inactive_file not a number in range" "$C/snap-garbage.txt"
+	"1 marker line refused: .*memcg id=1234: inactive_file not a number in range" "$C/snap-garbage.txt"
 snap -5 >"$C/snap-negative.txt"
-warns "a negative snapshot size is dropped" "1 snapshot line dropped" "$C/snap-negative.txt"
+warns "a negative snapshot size is dropped" "1 marker line refused" "$C/snap-negative.txt"
 
 # ---- scenarios
 sc() { printf '%s\n' "$1" >"$C/$2.json"; }

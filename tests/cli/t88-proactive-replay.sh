@@ -141,6 +141,10 @@ check_eq "swappiness= on a modelled 6.10 (the key came in 6.11): skipped with th
 	"$("$RR" compare -q --kernel 6.10 "$TMP/swp.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("swappiness= key"))"')"
 check_eq "... and replayed on 6.18, the key in the JSON" "1 60" \
 	"$("$RR" compare -q "$TMP/swp.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].swappiness)"')"
+sed 's/proactive begin bytes=1073741824/& swappiness=300/' "$TMP/q.txt" >"$TMP/badswp.txt"
+check_eq "swappiness=300 (no kernel accepts it): the write skipped, saying so, and a warning" \
+	"0 true 1" \
+	"$("$RR" compare -q "$TMP/badswp.txt" -o - 2>"$TMP/badswp.err" | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("swappiness= is no value a kernel accepts"))"') $(grep -c 'marker line refused: .*proactive begin: swappiness not 0..200 or max' "$TMP/badswp.err")"
 sed 's/proactive begin bytes=1073741824/proactive begin bytes=9000000000000000/' "$TMP/q.txt" >"$TMP/huge.txt"
 check_eq "a write of 8 PB: skipped, beyond what the replay simulates (not a failed run)" "0 true" \
 	"$("$RR" compare -q "$TMP/huge.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("beyond what the replay simulates"))"')"
