@@ -98,6 +98,12 @@ check_eq "cluster-cap: more calls, more estimated time" "true" \
 	"$(jq '.time_model.policies["cluster-cap"].proactive_estimated_duration_ns > .time_model.policies.kernel.proactive_estimated_duration_ns' "$TMP/w3.json")"
 check "the table prints the fit and its error" sh -c \
 	"'$RR' compare -q -p cluster-cap '$TMP/w3.txt' | grep -q '^  error: .* us per call (RMS of the residuals'"
+# merge: the writes' counts add up, no time model for the sum
+check "merge of the 1 GiB write's diff and the three writes' exits 0" sh -c \
+	"'$RR' compare -q -p cluster-cap '$TMP/q.txt' -o '$TMP/m1.json' >/dev/null &&
+	 '$RR' merge '$TMP/m1.json' '$TMP/w3.json' -o '$TMP/m.json'"
+check_eq "... 4 writes, 20 + 44 recorded calls, no fit for the sum" "4 64 null" \
+	"$(jq -r '"\(.summary.proactive.replayed) \(.summary.proactive.recorded.calls) \(.time_model)"' "$TMP/m.json")"
 # too few calls: no estimate, and why
 check "eagain trace: compare exits 0" sh -c "'$RR' compare -q '$P/eagain.txt' -o '$TMP/e.json'"
 check_eq "a write that failed with -EAGAIN: 17 calls, eagain as recorded and replayed" \
