@@ -393,6 +393,13 @@ int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d)
 	struct rr_cgroup_totals *cg;
 
 	t->nr_episodes++;
+	t->nr_listed += d->listed;
+	if (!d->results) {
+		t->nr_skipped++;
+		t->proactive.skipped += d->ep->kind == RR_KIND_PROACTIVE;
+		return skip_reason(t, d->skip_reason);
+	}
+	/* the recording over the same episodes as the policies' totals */
 	if (d->has_recording) {
 		const struct rr_recorded_episode *r = &d->recorded;
 
@@ -407,12 +414,6 @@ int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d)
 		t->recorded.duration_ns += r->duration_ns;
 		t->recorded.in_calls_ns += r->in_calls_ns;
 		t->recorded.eagain += r->outcome == RR_OUTCOME_EAGAIN;
-	}
-	t->nr_listed += d->listed;
-	if (!d->results) {
-		t->nr_skipped++;
-		t->proactive.skipped += d->ep->kind == RR_KIND_PROACTIVE;
-		return skip_reason(t, d->skip_reason);
 	}
 	if (d->ep->kind == RR_KIND_PROACTIVE)
 		kind_add(&t->proactive, d);

@@ -128,6 +128,10 @@ struct rr_episode {
 	/* the calls do not tell the whole write: a call without its begin or
 	 * end, or batches outside any call (the reason, for the output) */
 	const char *calls_incomplete;
+	/* a write whose begin or end marker is not in the trace (cut, lost,
+	 * or a second begin of the task): handed over unreplayable, for the
+	 * replay to show as skipped */
+	bool unterminated_write;
 	/* a proactive episode inferred from plain memcg calls (no markers):
 	 * the evidence that opened it ("pgscan_proactive" counter, or "size":
 	 * a first call asking for more than any charge), and when its last

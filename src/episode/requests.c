@@ -276,9 +276,14 @@ int rr_episode_hand_over(struct rr_builder *b, struct rr_episode *ep)
 	}
 	if (ep->replayable) {
 		if (ep->no_end || ep->no_begin) {
-			/* its outcome is unknown: counted, not replayed */
+			/* its outcome is unknown: counted, not replayed; a write
+			 * (its calls are inside it) is shown as skipped */
 			b->stats.unterminated_episodes++;
 			ep->replayable = false;
+			if (ep->kind == RR_KIND_PROACTIVE) {
+				ep->replay_seq = ++b->next_replay_seq;
+				ep->unterminated_write = true;
+			}
 		} else {
 			ep->replay_seq = ++b->next_replay_seq;
 			b->stats.replay_ended[ep->kind]++;

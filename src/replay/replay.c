@@ -329,8 +329,16 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 		rr_error_set(r->err, "", "out of memory");
 		return -1;
 	}
-	if (!ep->replayable)
+	if (!ep->replayable) {
+		if (ep->unterminated_write)
+			return rr_replay_emit(r, ep, NULL, ep->no_begin ?
+					      "memory.reclaim write without its begin marker (the "
+					      "trace started inside it)" :
+					      "memory.reclaim write without its end marker (the trace "
+					      "stopped inside it, the marker was lost, or the task "
+					      "began another write)");
 		return 0;
+	}
 	/* a try_to_free_mem_cgroup_pages() call: one observation of the time
 	 * model (the calls of a write included) */
 	if (ep->kind == RR_KIND_MEMCG && ep->has_nr_reclaimed && !ep->lost_events) {

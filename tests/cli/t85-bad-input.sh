@@ -48,7 +48,7 @@ warns() {
 }
 
 episodes() {	# the "episodes the replay models (...): N" of the last report
-	sed -nE 's/^episodes the replay models [^:]*: ([0-9]+),.*/\1/p' "$TMP/out"
+	sed -nE 's/^episodes the replay models [^:]*: ([0-9]+) .*/\1/p' "$TMP/out"
 }
 
 # ---- files that are not traces

@@ -138,6 +138,16 @@ check "... and the table says why, with no row of zeros" sh -c \
 	 ! grep -q '^kernel ' '$TMP/qn68.table'"
 
 # ---- what cannot be replayed says why
+python3 "$P/gen.py" -q --writes 2 --request-bytes 512K --file-pages 4096 --reclaim-ratio 0.7 \
+	-o "$TMP/two.txt"
+sed '0,/proactive end bytes=524288 result=ok errno=0/{/proactive end bytes=524288 result=ok errno=0/d}' \
+	"$TMP/two.txt" >"$TMP/noend.txt"
+check_eq "a write without its end marker: skipped with the reason, not dropped silently" \
+	"1 1 true" \
+	"$("$RR" compare -q "$TMP/noend.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.summary.proactive.skipped) \([.episodes[] | select(.results == null) | .skip_reason | test("without its end marker")] | all)"')"
+check_eq "... and the recorded totals are those of the replayed write only" "4" \
+	"$("$RR" compare -q "$TMP/noend.txt" -o - | jq -r '.summary.recorded.calls')"
+
 sed 's/proactive end bytes=1073741824 result=ok errno=0/proactive end bytes=1073741824 result=error errno=4/' \
 	"$TMP/q.txt" >"$TMP/eintr.txt"
 check_eq "a write interrupted by a signal: skipped with the reason" "0 1 true" \

@@ -16,7 +16,7 @@ OUT=${OUT:-${TMPDIR:-/tmp}/rr-mutants}
 n=${1:-100}
 mkdir -p "$OUT"
 m=$OUT/m.dat
-episodes() { sed -nE 's/^episodes the replay models [^:]*: ([0-9]+),.*/\1/p' "$1"; }
+episodes() { sed -nE 's/^episodes the replay models [^:]*: ([0-9]+) .*/\1/p' "$1"; }
 for f in "$top"/traces/*.dat; do
 	t=$(basename "$f" .dat)
 	size=$(stat -c %s "$f")
