@@ -570,6 +570,19 @@ static int check_part(const char *file, const json_t *doc, const json_t *first,
 			goto differ;
 	if (!json_equal(json_object_get(doc, "baseline"), json_object_get(first, "baseline")))
 		goto differ;
+	{
+		const char *mo = json_string_value(json_object_get(json_object_get(doc, "input"),
+								   "outcome_model"));
+		const char *mf = json_string_value(json_object_get(json_object_get(first, "input"),
+								   "outcome_model"));
+
+		if ((mo || mf) && (!mo || !mf || strcmp(mo, mf))) {
+			rr_error_set(err, file, "replayed with the %s outcome model, the first diff "
+				     "with the %s one (compare --outcome): their outcomes do not add "
+				     "up", mo ? mo : "(unnamed)", mf ? mf : "(unnamed)");
+			return -1;
+		}
+	}
 	if (is_scenario(doc) != is_scenario(first)) {
 		rr_error_set(err, file, "%s, the first diff %s: a scenario's requests and a trace's "
 			     "episodes do not add up", is_scenario(doc) ? "a scenario's diff" :
@@ -640,6 +653,8 @@ static json_t *merge_input(const char *const *files, json_t *const *docs, int n,
 	json_object_set_new(in, "kernel_release", same_rel && json_is_string(rel) ?
 			    json_deep_copy(rel) : json_string("mixed"));
 	json_object_set_new(in, "kernel_release_source", json_string("merged"));
+	json_object_set(in, "outcome_model",
+			json_object_get(json_object_get(docs[0], "input"), "outcome_model"));
 	json_object_set_new(in, "page_size_bytes", rr_json_u64(same_page ? (uint64_t)page : 0));
 	json_object_set_new(in, "assumptions", as);
 	/* reader_first_warning and other strings of one part mean nothing summed */

@@ -97,6 +97,10 @@ json_t *rr_json_input(const struct rr_input_desc *in)
 	json_object_set_new(j, "buffers", json_integer(in->ti->nr_buffers));
 	json_object_set_new(j, "offline_delay_ms_assumed",
 			    json_real((double)in->offline_delay_ns / 1e6));
+	/* what a replayed call reclaims (compare --outcome); merge refuses
+	 * to add up outcomes of two models */
+	json_object_set_new(j, "outcome_model", json_string(in->outcome_model ?
+							    in->outcome_model : "structural"));
 	json_object_set_new(j, "assumptions", as);
 	json_object_set_new(j, "stats", stats_json(in));
 	json_object_set_new(j, "recorder_markers", json_boolean(in->bs->meta_seen));
@@ -181,7 +185,9 @@ static json_t *recorded_json(const struct rr_episode_diff *d)
 	if (d->ep->kind == RR_KIND_PROACTIVE) {
 		json_t *want = json_array(), *got = json_array(), *ns = json_array();
 
-		for (size_t i = 0; i < d->ep->nr_calls; i++) {
+		json_object_set_new(j, "call_arrays_cut",
+				    json_boolean(d->ep->nr_calls > RR_JSON_CALLS_MAX));
+		for (size_t i = 0; i < d->ep->nr_calls && i < RR_JSON_CALLS_MAX; i++) {
 			const struct rr_reclaim_call *c = &d->ep->calls[i];
 
 			json_array_append_new(want, rr_json_u64(c->nr_to_reclaim_pages));
@@ -215,7 +221,10 @@ static json_t *result_json(const struct rr_episode_diff *d, int p)
 	json_object_set_new(j, "lowest_priority", json_integer(r->lowest_priority));
 	json_object_set_new(j, "retries", json_integer(r->retries));
 	json_object_set_new(j, "outcome", json_string(rr_outcome_name(d->outcome[p])));
-	for (size_t i = 0; i < r->nr_chunks; i++) {
+	/* the first RR_JSON_CALLS_MAX calls (a 1 TiB write in 32-page chunks
+	 * is 8 M of them: no per-call arrays of that size in the JSON) */
+	json_object_set_new(j, "call_arrays_cut", json_boolean(r->nr_chunks > RR_JSON_CALLS_MAX));
+	for (size_t i = 0; i < r->nr_chunks && i < RR_JSON_CALLS_MAX; i++) {
 		uint64_t c = r->chunk_requests[i];
 
 		json_array_append_new(calls, rr_json_u64(c));

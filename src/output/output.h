@@ -69,6 +69,10 @@ json_t *rr_json_policies(const struct rr_resolved_policy *policies, int nr_polic
 json_t *rr_json_episode(const struct rr_episode_diff *d,
 			const struct rr_resolved_policy *policies);
 /* The "summary" object. */
+/* Per-call arrays of an episode in the JSON hold at most this many calls
+ * ("call_arrays_cut" says when there were more). */
+#define RR_JSON_CALLS_MAX 4096
+
 json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_policy *policies);
 /* The time model (src/timing/cost-model.h) fitted on @t's recorded calls,
  * and each policy's estimated time; null for a scenario.  Not a count:

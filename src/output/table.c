@@ -15,9 +15,14 @@ static double mib(uint64_t pages, uint64_t page_size)
 	return (double)pages * (double)page_size / (1024.0 * 1024.0);
 }
 
-static double pct(uint64_t a, uint64_t b)
+/* "+1.5%" of @a against @b; against 0 no percentage exists: "n/a
+ * (recorded 0)" unless both are 0 */
+static void pct_text(char *buf, size_t len, uint64_t a, uint64_t b)
 {
-	return b ? 100.0 * ((double)a - (double)b) / (double)b : 0.0;
+	if (b)
+		snprintf(buf, len, "%+.1f%%", 100.0 * ((double)a - (double)b) / (double)b);
+	else
+		snprintf(buf, len, a ? "n/a (recorded 0)" : "+0.0%%");
 }
 
 struct row {
@@ -308,10 +313,13 @@ void rr_table_print(FILE *f, const struct rr_totals *o,
 	if (o->has_recording) {
 		const struct rr_policy_totals *k = &o->policy[0];
 
-		fprintf(f, "\n%s against the recording: scanned %+.1f%%, reclaimed %+.1f%%, "
+		char sc[24], rc[24];
+
+		pct_text(sc, sizeof(sc), k->nr_scanned, o->recorded.nr_scanned);
+		pct_text(rc, sizeof(rc), k->nr_reclaimed, o->recorded.nr_reclaimed);
+		fprintf(f, "\n%s against the recording: scanned %s, reclaimed %s, "
 			   "%llu of %llu episodes reproduce the recorded targets\n",
-			policies[0].name, pct(k->nr_scanned, o->recorded.nr_scanned),
-			pct(k->nr_reclaimed, o->recorded.nr_reclaimed),
+			policies[0].name, sc, rc,
 			(unsigned long long)k->episodes_matching_recording,
 			(unsigned long long)o->nr_replayed);
 		if (fidelity) {

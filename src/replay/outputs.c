@@ -175,7 +175,8 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 	}
 	if (!ret && o->table)
 		rr_table_print(stdout, &r->totals, r->policies,
-			       r->has_recording ? &r->fidelity : NULL, o->markdown);
+			       r->has_recording && !o->outcome_exact ? &r->fidelity : NULL,
+			       o->markdown);
 	if (!ret && r->report)
 		ret = print_report(r, input, summary, fid, tm, in);
 	json_decref(input);

@@ -471,6 +471,7 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 	in->ti = ti;
 	in->bs = bs;
 	in->offline_delay_ns = r->offline_delay_ns;
+	in->outcome_model = r->o->outcome_exact ? "exact" : "structural";
 	in->rstat_flushes = st->nr_flushes;
 	in->memcgs = st->nr_memcgs;
 	in->reader_warnings = rr_trace_lib_warnings(&in->reader_first_warning);

@@ -53,7 +53,28 @@ struct run {
 	size_t pred_cap, nr_pred;
 	const struct rr_call_input *feed;
 	bool diverged;
+	uint64_t exact_reclaimed;	/* RR_OUTCOME_EXACT: pages reclaimed so far */
 };
+
+/*
+ * RR_OUTCOME_EXACT: the pages the walk's lists hold and reclaim may take
+ * (file always, anon with swap and may_swap; unevictable never), less what
+ * the run reclaimed already.  No outcome mode reclaims pages a list does
+ * not have.
+ */
+static uint64_t exact_available(const struct run *r)
+{
+	uint64_t held = 0;
+
+	for (size_t k = 0; k < r->in->nr_memcgs; k++) {
+		const struct rr_sim_memcg *m = &r->in->memcgs[k];
+
+		held += m->lru_pages[RR_LRU_INACTIVE_FILE] + m->lru_pages[RR_LRU_ACTIVE_FILE];
+		if (r->in->swap_present && r->in->may_swap)
+			held += m->lru_pages[RR_LRU_INACTIVE_ANON] + m->lru_pages[RR_LRU_ACTIVE_ANON];
+	}
+	return held > r->exact_reclaimed ? held - r->exact_reclaimed : 0;
+}
 
 /* A batch the kernel would emit an mm_vmscan_lru_isolate for. */
 static void note_batch(struct run *r, int lru, uint64_t b)
@@ -653,7 +674,12 @@ static int do_try(struct run *r, uint64_t nr_pages, uint64_t *reclaimed)
 	r->out->calls++;
 
 	if (r->in->outcome == RR_OUTCOME_EXACT) {
+		uint64_t avail = exact_available(r);
+
 		*reclaimed = r->nr_to_reclaim + r->in->exact_extra_pages;
+		if (*reclaimed > avail)
+			*reclaimed = avail;
+		r->exact_reclaimed += *reclaimed;
 		r->out->nr_scanned_pages += *reclaimed;
 		return 0;
 	}

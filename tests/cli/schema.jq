@@ -8,13 +8,14 @@ def target: (type == "object")
   and (.cgroup_id | isint) and (.priority | isint) and .priority <= 12
   and (.lru | IN("inactive_anon","active_anon","inactive_file","active_file","unevictable"))
   and (.nr_pages | isint);
-def result: type == "object" and (.calls as $calls
-  | (.nr_scanned | isint) and (.nr_reclaimed | isint) and ($calls | isint)
+def result: type == "object" and ((if .call_arrays_cut then 4096 else .calls end) as $calls
+  | (.nr_scanned | isint) and (.nr_reclaimed | isint) and (.calls | isint)
   and (.nr_scanned_anon | isint) and (.nr_scanned_file | isint)
   and (.nr_reclaimed_anon | isint) and (.nr_reclaimed_file | isint)
   and (.shrink_lruvec_calls | isint) and (.batches | isint)
   and (.lowest_priority | isint) and .lowest_priority <= 12 and (.retries | isint)
   and (.outcome | IN("met","short","eagain"))
+  and (.call_arrays_cut | type == "boolean") and (.call_arrays_cut == (.calls > 4096))
   and (.call_requests_pages | type == "array" and length == $calls and all(.[]; isint))
   and (.call_nr_to_reclaim_pages | type == "array" and length == $calls and all(.[]; isint and . >= 32))
   and (.call_reclaimed_pages | type == "array" and length == $calls and all(.[]; isint))

@@ -74,6 +74,17 @@ check_eq "--outcome exact: cluster-cap 8192, proportional $calls, proportional-v
 	"$(jq -r '.episodes[0].results | "\(.["cluster-cap"].calls) \(.proportional.calls) \(.["proportional-v1"].calls) \(.["whole-remainder"].calls) \(.kernel.calls)"' "$TMP/qx.json")"
 check_eq "--outcome exact: no fidelity check, and the assumption is said" "0 1" \
 	"$(jq -r '"\(.fidelity.decisions_checked) \([.input.assumptions[] | select(startswith("--outcome exact"))] | length)"' "$TMP/qx.json")"
+check_eq "JSON: cluster-cap's per-call arrays hold the first 4096 of 8192 calls, said so" "8192 4096 true" \
+	"$(jq -r '.episodes[0].results["cluster-cap"] | "\(.calls) \(.call_requests_pages | length) \(.call_arrays_cut)"' "$TMP/qx.json")"
+check_eq "--outcome exact reclaims no more than the lists hold: 16 pages, then -EAGAIN" "16 eagain 18" \
+	"$("$RR" compare -q --outcome exact "$P/eagain.txt" -o - | jq -r '.episodes[0].results.kernel | "\(.nr_reclaimed) \(.outcome) \(.calls)"')"
+check "--outcome exact and structural diffs: compare exits 0" sh -c \
+	"'$RR' compare -q --outcome exact -p cluster-cap '$TMP/q.txt' -o '$TMP/mx1.json' >/dev/null &&
+	 '$RR' compare -q -p cluster-cap '$TMP/q.txt' -o '$TMP/mx2.json' >/dev/null"
+check_fails "merge refuses to add outcomes of two models" 1 \
+	"replayed with the structural outcome model, the first diff with the exact one" \
+	"$RR" merge "$TMP/mx1.json" "$TMP/mx2.json" -o "$TMP/mx.json"
+check_eq "... and writes no output" "no" "$(test -e "$TMP/mx.json" && echo yes || echo no)"
 check_fails "--outcome takes structural or exact" 2 "--outcome takes structural or exact" \
 	"$RR" compare --outcome guess "$TMP/q.txt"
 check_fails "--outcome is for traces" 1 "is a scenario: --outcome is for traces" \
