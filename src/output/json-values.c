@@ -332,7 +332,7 @@ json_t *rr_json_episode(const struct rr_episode_diff *d,
 				    json_integer(ep->proactive_errno) : json_null());
 		if (ep->proactive_inferred) {
 			/* no markers: the write and its request are inferred
-			 * (src/episode/proactive.c); request_bytes is the smallest
+			 * (src/episode/proactive.c); request_bytes is the roundest
 			 * admissible request, replayed */
 			json_t *inf = json_object();
 

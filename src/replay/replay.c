@@ -240,17 +240,37 @@ static int infer_request(struct replay *r, const struct rr_episode *ep, uint64_t
  * Why a proactive episode (one memory.reclaim write between the recorder's
  * markers, or inferred from plain calls) cannot be replayed as a
  * memory_reclaim() loop; NULL when it can.  Sets its nr_to_reclaim to the
- * request in pages (inferred ones: the smallest admissible request).
+ * request in pages (inferred ones: the roundest admissible request).
  */
 static const char *proactive_unreplayable(struct replay *r, struct rr_episode *ep)
 {
 	if (ep->proactive_inferred && !ep->calls_incomplete && !ep->lost_events) {
-		if (infer_request(r, ep, &ep->request_low_pages, &ep->request_high_pages))
+		uint64_t req, done = 0;
+
+		if (infer_request(r, ep, &ep->request_low_pages, &ep->request_high_pages)) {
+			ep->request_low_pages = ep->request_high_pages = 0;
 			return "memory.reclaim write inferred from plain calls: their nr_to_reclaim "
 			       "does not follow the modelled release's chunk rule (not a write -- a "
 			       "memory.max or memory.high write reclaims in large calls too -- or "
 			       "another release)";
-		ep->proactive_bytes = ep->request_low_pages << r->page_shift;
+		}
+		/* people write round sizes: the admissible request with the most
+		 * trailing zero bits (1 GiB over 262125..262150 pages: 262144) */
+		req = ep->request_low_pages;
+		for (int k = 40; k > 0; k--) {
+			uint64_t step = 1ULL << k, m = (ep->request_low_pages + step - 1) / step * step;
+
+			if (m <= ep->request_high_pages) {
+				req = m;
+				break;
+			}
+		}
+		ep->proactive_bytes = req << r->page_shift;
+		/* and each call asked for what the chunk rule gives for it */
+		for (size_t k = 0; k < ep->nr_calls; k++) {
+			ep->calls[k].nr_to_reclaim_pages = kernel_chunk(r, req, done, k);
+			done += ep->calls[k].nr_reclaimed_pages;
+		}
 	}
 	if (!ep->proactive_bytes)
 		return "memory.reclaim write: the marker does not give the bytes written";

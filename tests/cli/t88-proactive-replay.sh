@@ -129,8 +129,11 @@ check "no markers: compare --kernel 6.18 exits 0" sh -c \
 check_eq "one write inferred by size; 20 calls; the request range holds 262144" \
 	"1 size 20 true" \
 	"$(jq -r '.summary.proactive.inferred as $n | .episodes[0] | "\($n) \(.inferred.evidence) \(.recorded.calls) \(.inferred.request_low_pages <= 262144 and 262144 <= .inferred.request_high_pages)"' "$TMP/qn.json")"
-check_eq "... replayed with the smallest admissible request, labelled" "true" \
-	"$(jq '.episodes[0] | .nr_to_reclaim == .inferred.request_low_pages' "$TMP/qn.json")"
+check_eq "... replayed with the roundest admissible request (262144), labelled" "262144 true" \
+	"$(jq -r '.episodes[0] | "\(.nr_to_reclaim) \(.inferred.request_low_pages <= .nr_to_reclaim and .nr_to_reclaim <= .inferred.request_high_pages)"' "$TMP/qn.json")"
+check_eq "... each call's nr_to_reclaim then follows the rule: the generator's chunks" \
+	"$(jq -c '[.writes[0].calls[] | .nr_to_reclaim]' "$P/quarter-1g-of-4g.summary.json")" \
+	"$(jq -c '.episodes[0].recorded.call_nr_to_reclaim_pages' "$TMP/qn.json")"
 # calls that follow no chunk rule of the release are not a write: the
 # 6.8 rule (32 pages a call) cannot give these calls
 check "no markers, modelled as 6.8: compare exits 0" sh -c \
