@@ -117,6 +117,14 @@ static bool matches_recording(const struct rr_sim_result *r, const struct rr_rec
 	}
 }
 
+/* The nr_pages of chunk @i as try_to_free_mem_cgroup_pages() floors it
+ * (max(nr_pages, SWAP_CLUSTER_MAX)): chunks of 0 and 1 are the same call. */
+static uint64_t floored_chunk(const struct rr_sim_result *r, size_t i)
+{
+	return r->chunk_requests[i] > RR_SWAP_CLUSTER_MAX ? r->chunk_requests[i] :
+	       RR_SWAP_CLUSTER_MAX;
+}
+
 static bool same_result(const struct rr_sim_result *a, const struct rr_sim_result *b)
 {
 	if (a->nr_reclaimed_pages != b->nr_reclaimed_pages ||
@@ -125,7 +133,7 @@ static bool same_result(const struct rr_sim_result *a, const struct rr_sim_resul
 	    a->nr_chunks != b->nr_chunks)
 		return false;
 	for (size_t i = 0; i < a->nr_chunks; i++)
-		if (a->chunk_requests[i] != b->chunk_requests[i])
+		if (floored_chunk(a, i) != floored_chunk(b, i))
 			return false;
 	for (size_t i = 0; i < a->nr_targets; i++) {
 		const struct rr_scan_target *x = &a->targets[i], *y = &b->targets[i];
@@ -181,16 +189,17 @@ static void chunk_change(struct rr_change *c, const struct rr_sim_result *r,
 	size_t n = r->nr_chunks > base->nr_chunks ? r->nr_chunks : base->nr_chunks;
 
 	for (size_t i = 0; i < n; i++) {
-		uint64_t a = i < r->nr_chunks ? r->chunk_requests[i] : 0;
-		uint64_t b = i < base->nr_chunks ? base->chunk_requests[i] : 0;
+		/* the same call when both floor alike (0 and 1 ask for 32) */
+		uint64_t a = i < r->nr_chunks ? floored_chunk(r, i) : 0;
+		uint64_t b = i < base->nr_chunks ? floored_chunk(base, i) : 0;
 
 		if (a == b)
 			continue;
 		c->chunk_call = i + 1;
 		c->chunk_has_policy = i < r->nr_chunks;
 		c->chunk_has_baseline = i < base->nr_chunks;
-		c->chunk_pages = a;
-		c->chunk_baseline_pages = b;
+		c->chunk_pages = c->chunk_has_policy ? r->chunk_requests[i] : 0;
+		c->chunk_baseline_pages = c->chunk_has_baseline ? base->chunk_requests[i] : 0;
 		return;
 	}
 }

@@ -255,7 +255,7 @@ static void print_proactive(FILE *f, const struct rr_totals *o,
 				(unsigned long long)r.reclaimed, r.over_mib,
 				(unsigned long long)r.eagain);
 			if (r.timed)
-				fprintf(f, "%.4f | %.0f |\n", r.seconds, rate);
+				fprintf(f, "%.6f | %.0f |\n", r.seconds, rate);
 			else
 				fprintf(f, "- | - |\n");
 			continue;
@@ -263,15 +263,19 @@ static void print_proactive(FILE *f, const struct rr_totals *o,
 		fprintf(f, "%-*s %8llu %12llu %9.1f %6llu", w, r.name, (unsigned long long)r.calls,
 			(unsigned long long)r.reclaimed, r.over_mib, (unsigned long long)r.eagain);
 		if (r.timed)
-			fprintf(f, " %11.4f %12.0f\n", r.seconds, rate);
+			fprintf(f, " %11.6f %12.0f\n", r.seconds, rate);
 		else
 			fprintf(f, " %11s %12s\n", "-", "-");
 	}
-	if (markdown)
+	if (markdown) {
+		fprintf(f, "\nThe (recorded) time is measured inside the reclaim calls; the "
+			   "policies' are estimates of the time model.\n");
 		return;
+	}
 	if (o->has_recording)
-		fprintf(f, "(recorded) time: inside the reclaim calls; %.4f s from the write's begin "
-			   "to its end marker\n", (double)k->recorded_duration_ns / 1e9);
+		fprintf(f, "(recorded) time: measured, inside the reclaim calls; %.6f s from each "
+			   "write's begin to its end\n(the markers, or an inferred write's first and "
+			   "last call)\n", (double)k->recorded_duration_ns / 1e9);
 	fprintf(f, "est_time_s: the time model's cost of each policy's own calls, pages scanned\n"
 		   "and reclaimed (an estimate); over_MiB: reclaimed beyond each write's request\n");
 }

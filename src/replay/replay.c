@@ -272,8 +272,12 @@ static const char *proactive_unreplayable(struct replay *r, struct rr_episode *e
 			done += ep->calls[k].nr_reclaimed_pages;
 		}
 	}
+	if (!rr_kernel_at_least(&r->km, 5, 19))
+		return "memory.reclaim write, but the modelled release has no memory.reclaim "
+		       "(v5.19+, 94968384dde1): give --kernel";
 	if (!ep->proactive_bytes)
-		return "memory.reclaim write: the marker does not give the bytes written";
+		return "memory.reclaim write: the begin marker gives no byte count it can read "
+		       "(bytes=, 1 to 2^63 - 1)";
 	ep->nr_to_reclaim_pages = ep->proactive_bytes >> r->page_shift;
 	if (ep->nr_to_reclaim_pages > REQUEST_MAX_REPLAY_PAGES)
 		return "memory.reclaim write of more than 2^28 pages (1 TiB of 4 KiB pages): "

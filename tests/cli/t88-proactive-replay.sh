@@ -151,7 +151,15 @@ check "... and the table says why, with no row of zeros" sh -c \
 	 grep -q '^no episode was replayed: no policy results (the reasons above)' '$TMP/qn68.table' &&
 	 ! grep -q '^kernel ' '$TMP/qn68.table'"
 
+# chunks that floor alike are the same call: 1-page writes ask 0 (a
+# quarter) or 1 (the cluster cap), try_to_free_mem_cgroup_pages() 32 for both
+python3 "$P/gen.py" -q --writes 3 --request-bytes 4K --file-pages 4096 -o "$TMP/tiny.txt"
+check_eq "three 4 KiB writes: cluster-cap does not differ from the quarter rule" "3 0" \
+	"$("$RR" compare -q -p cluster-cap "$TMP/tiny.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.summary.policies["cluster-cap"].episodes_differing_from_baseline)"')"
+
 # ---- what cannot be replayed says why
+check_eq "a write on a modelled 5.10 (no memory.reclaim before 5.19): skipped, saying so" "0 true" \
+	"$("$RR" compare -q --kernel 5.10 "$TMP/q.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("has no memory.reclaim"))"')"
 python3 "$P/gen.py" -q --writes 2 --request-bytes 512K --file-pages 4096 --reclaim-ratio 0.7 \
 	-o "$TMP/two.txt"
 sed '0,/proactive end bytes=524288 result=ok errno=0/{/proactive end bytes=524288 result=ok errno=0/d}' \
@@ -180,7 +188,7 @@ check_eq "a write of 8 PB: skipped, beyond what the replay simulates (not a fail
 	"$("$RR" compare -q "$TMP/huge.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("beyond what the replay simulates"))"')"
 sed 's/proactive begin bytes=1073741824/proactive begin bytes=lots/' "$TMP/q.txt" >"$TMP/nobytes.txt"
 check_eq "a begin marker without a byte count: skipped, saying so" "0 true" \
-	"$("$RR" compare -q "$TMP/nobytes.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("does not give the bytes"))"')"
+	"$("$RR" compare -q "$TMP/nobytes.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("gives no byte count"))"')"
 
 # the generator's markers name no cgroup (as recorders before 0.3): the root
 # came from the calls; a marker's path= names it
