@@ -149,9 +149,14 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 		t->last_ts = ev->ts_ns;
 		for (struct rr_episode *q = t->ep; q; q = q->outer)
 			if (q->kind == RR_KIND_PROACTIVE) {
-				q->proactive_errno = mk.proactive.errno_value >= 0 &&
-						     mk.proactive.errno_value < 4096 ?
-						     (int)mk.proactive.errno_value : -1;
+				/* the recorder writes result=ok errno=0 or result=error
+				 * errno=N; anything else says nothing sure */
+				bool ok = !strcmp(mk.proactive.result, "ok");
+				bool error = !strcmp(mk.proactive.result, "error");
+				long long e = mk.proactive.errno_value;
+
+				q->proactive_errno = ok && e == 0 ? 0 :
+						     error && e > 0 && e < 4096 ? (int)e : -1;
 				break;
 			}
 		ret = rr_episode_end(b, t, RR_KIND_PROACTIVE, ev, false);

@@ -123,6 +123,11 @@ check_eq "a write that failed with -EAGAIN: 17 calls, eagain as recorded and rep
 check_eq "... too few calls for the time model: none, and why" "false fewer than 8 recorded reclaim calls" \
 	"$("$RR" compare -q "$TOP/tests/fixtures/text/linux-6.18.txt" --kernel 6.18 -o - | jq -r '.time_model | "\(.fitted) \(.why_not)"')"
 
+sed 's/result=error errno=11$/result=ok errno=11/' "$P/eagain.txt" >"$TMP/contra.txt"
+check_eq "an end marker that contradicts itself (result=ok errno=11): errno unknown, not -EAGAIN" \
+	"null short" \
+	"$("$RR" compare -q "$TMP/contra.txt" -o - | jq -r '.episodes[0] | "\(.errno) \(.recorded.outcome)"')"
+
 # ---- without markers: the write is inferred from the calls
 check "no markers: compare --kernel 6.18 exits 0" sh -c \
 	"'$RR' compare -q --kernel 6.18 -p cluster-cap '$TMP/qn.txt' -o '$TMP/qn.json'"
