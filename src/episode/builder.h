@@ -223,6 +223,10 @@ struct rr_builder_stats {
 	char first_malformed_marker[96];
 	uint64_t episodes[RR_KIND__COUNT];	/* closed, by kind */
 	uint64_t proactive_inferred;	/* memory.reclaim writes inferred from plain calls */
+	/* proactive begin markers whose path= names no memcg of the trace
+	 * (the root then comes from the calls), and the first such path */
+	uint64_t proactive_paths_unknown;
+	char first_unknown_path[96];
 	uint64_t replay_ended[RR_KIND__COUNT];	/* replayable ones with an end */
 	uint64_t unterminated_episodes;	/* replayable ones without an end */
 	uint64_t begins[RR_KIND__COUNT];	/* begin events (kswapd: wakes) */

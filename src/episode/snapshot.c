@@ -135,6 +135,10 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 						 (uint64_t)mk.proactive.bytes : 0;
 			t->ep->proactive_swappiness = (int)mk.proactive.swappiness;
 			t->ep->proactive_memcg_id = m ? m->id : 0;
+			if (mk.proactive.path[0] && !m && !b->stats.proactive_paths_unknown++)
+				snprintf(b->stats.first_unknown_path, sizeof(b->stats.first_unknown_path),
+					 "%.80s%s", mk.proactive.path,
+					 strlen(mk.proactive.path) > 80 ? "..." : "");
 			if (mk.proactive.malformed)
 				t->ep->calls_incomplete = "memory.reclaim write: its begin marker's "
 							  "swappiness= is no value a kernel accepts";

@@ -590,6 +590,12 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 		      "taken, the memcg%s known by id only", (unsigned long long)r->names->long_paths,
 		      r->names->long_paths == 1 ? "" : "s", RR_MAX_CGROUP_PATH_BYTES,
 		      r->names->long_paths == 1 ? " is" : "s are");
+	if (bs->proactive_paths_unknown)
+		warnf(r, "%llu memory.reclaim write marker%s name%s a cgroup the trace does not "
+		      "know (first: %s): the reclaim root taken from the calls instead",
+		      (unsigned long long)bs->proactive_paths_unknown,
+		      bs->proactive_paths_unknown == 1 ? "" : "s",
+		      bs->proactive_paths_unknown == 1 ? "s" : "", bs->first_unknown_path);
 	if (bs->markers_malformed) {
 		warnf(r, "%llu marker line%s refused: a value out of range "
 			 "(first: %s); the episodes around them are flagged lost_events",

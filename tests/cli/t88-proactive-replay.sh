@@ -195,6 +195,12 @@ sed 's/proactive begin bytes=1073741824/proactive begin bytes=lots/' "$TMP/q.txt
 check_eq "a begin marker without a byte count: skipped, saying so" "0 true" \
 	"$("$RR" compare -q "$TMP/nobytes.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("gives no byte count"))"')"
 
+sed '/proactive begin/s/$/ path=\/nowhere/' "$TMP/q.txt" >"$TMP/nowhere.txt"
+"$RR" compare -q "$TMP/nowhere.txt" -o "$TMP/nowhere.json" >/dev/null 2>"$TMP/nowhere.err"
+check_eq "a path= the trace does not know: warned, the root from the calls, the same replay" \
+	"1 $(jq -c '.episodes[0].results.kernel.calls' "$j")" \
+	"$(grep -c 'names a cgroup the trace does not know (first: /nowhere)' "$TMP/nowhere.err") $(jq -c '.episodes[0].results.kernel.calls' "$TMP/nowhere.json")"
+
 # the generator's markers name no cgroup (as recorders before 0.3): the root
 # came from the calls; a marker's path= names it
 sed '/proactive begin/s/$/ path=\/rr-proactive/' "$TMP/q.txt" >"$TMP/path.txt"
