@@ -124,6 +124,7 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev);
 /* infer.c */
 void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep);
 void rr_infer_isolate_bound(struct rr_builder *b, struct task *t);
+struct rr_memcg *rr_infer_batches_root(struct rr_builder *b, const struct rr_episode *ep);
 
 /* builder.c */
 int rr_builder_replay_held(struct rr_builder *b, int root);

@@ -27,6 +27,23 @@ static struct rr_memcg *lca(struct rr_memcg *a, struct rr_memcg *b)
 	return NULL;
 }
 
+/* The lowest common ancestor of the memcgs @ep's batches scanned; NULL
+ * when none was attributed.  What a memory.reclaim call's root is bounded
+ * by: the writer's own memcg and the limits say nothing of it. */
+struct rr_memcg *rr_infer_batches_root(struct rr_builder *b, const struct rr_episode *ep)
+{
+	struct rr_memcg *root = NULL;
+
+	for (size_t i = 0; i < ep->nr_batches; i++) {
+		struct rr_memcg *m = ep->batches[i].memcg_id ?
+				     rr_state_find(&b->st, ep->batches[i].memcg_id) : NULL;
+
+		if (m)
+			root = root ? lca(root, m) : m;
+	}
+	return root;
+}
+
 static struct rr_memcg *reclaim_root(struct rr_builder *b, const struct rr_episode *ep)
 {
 	struct rr_memcg *root = NULL;

@@ -17,10 +17,13 @@
  *       lower bound of its inferred nr_to_reclaim): no charge asks for
  *       more than its folio, at most a PMD.
  *
- * Such a call opens an inferred write; the task's next calls on the same
- * reclaim root join it while they follow within RUN_GAP_NS of the last
- * one's end (memory_reclaim() does nothing traced between calls) and do
- * not ask for more than the call before (a new write starts high again).
+ * Such a call opens an inferred write rooted at the lowest common ancestor
+ * of the memcgs it scanned (not the writer's memcg, nor a limited
+ * ancestor: memory.reclaim reclaims from the memcg written to); the
+ * task's next calls on the same root, or with no batch at all (the
+ * -EAGAIN retries), join it while they follow within RUN_GAP_NS of the
+ * last one's end (memory_reclaim() does nothing traced between calls) and
+ * do not ask for more than the call before (a new write starts high).
  * The write's request is not in the trace: the replay infers it from the
  * calls and the release's chunk rule, and says so (replay.c).
  */
@@ -56,24 +59,40 @@ static bool starts_anew(const struct rr_builder *b, const struct rr_episode *ep,
 	       ep->nr_to_reclaim_low >= last->nr_to_reclaim_high;
 }
 
+/* Make call @ep one of write @r: its root is the write's (the call's own
+ * inference counted the writer's memcg and the limits in). */
+static void join(struct rr_builder *b, struct rr_episode *ep, struct rr_episode *r)
+{
+	struct rr_memcg *root = rr_state_find(&b->st, r->proactive_memcg_id);
+
+	ep->proactive = r;
+	ep->root_memcg_id = root ? root->id : 0;
+	ep->root_path = root ? root->path : NULL;
+}
+
 int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep)
 {
+	struct rr_memcg *root = rr_infer_batches_root(b, ep);
 	struct rr_episode *r;
 	const char *evidence = NULL;
 
-	if (!b->opts.proactive_min_pages || !ep->root_memcg_id)
+	if (!b->opts.proactive_min_pages)
 		return 0;
 	for (r = b->runs; r && r->pid != ep->pid; r = r->run_next)
 		;
 	if (r) {
-		if (r->proactive_memcg_id == ep->root_memcg_id &&
+		/* a call with no batch (nothing left to scan: the -EAGAIN
+		 * retries) names no memcg; it follows the write it follows */
+		if ((!root || r->proactive_memcg_id == root->id) &&
 		    ep->start_ns <= r->run_last_end_ns + RUN_GAP_NS && !starts_anew(b, ep, r)) {
-			ep->proactive = r;
+			join(b, ep, r);
 			return 0;
 		}
 		if (close_run(b, r))
 			return -1;
 	}
+	if (!root)
+		return 0;
 	if (ep->pgscan_proactive)
 		evidence = "pgscan_proactive counter";
 	else if (ep->nr_to_reclaim_low >= b->opts.proactive_min_pages)
@@ -90,12 +109,12 @@ int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep)
 	r->replayable = true;
 	r->epoch = ep->epoch;		/* lent by the first call (requests.c) */
 	r->task_memcg_id = ep->task_memcg_id;
-	r->proactive_memcg_id = ep->root_memcg_id;
+	r->proactive_memcg_id = root->id;
 	r->proactive_inferred = evidence;
 	r->lost_events = ep->lost_events;
 	r->run_next = b->runs;
 	b->runs = r;
-	ep->proactive = r;
+	join(b, ep, r);
 	return 0;
 }
 

@@ -221,6 +221,7 @@ int rr_episode_add_call(struct rr_episode *p, const struct rr_episode *c)
 	}
 	p->nr_calls++;
 	p->overlapped |= c->overlapped;
+	p->mglru |= c->mglru;
 	p->in_offline_window |= c->in_offline_window;
 	p->recorded_nr_reclaimed += c->recorded_nr_reclaimed;
 	p->has_nr_reclaimed = true;
@@ -293,10 +294,13 @@ int rr_episode_hand_over(struct rr_builder *b, struct rr_episode *ep)
 		}
 	}
 	/* a plain memcg call: the start or the next call of an inferred write? */
-	if (ep->kind == RR_KIND_MEMCG && ep->replayable && !ep->proactive && !ep->depth &&
-	    rr_proactive_call(b, ep)) {
-		rr_episode_release(b, ep);
-		return -1;
+	if (ep->kind == RR_KIND_MEMCG && ep->replayable && !ep->proactive && !ep->depth) {
+		if (rr_proactive_call(b, ep)) {
+			rr_episode_release(b, ep);
+			return -1;
+		}
+		/* (a call of an inferred write: the write's root) */
+		root = ep->root_memcg_id ? rr_state_find(&b->st, ep->root_memcg_id) : NULL;
 	}
 	ret = b->cb(ep, &b->st, b->ctx);
 	if (!ret && ep->proactive) {

@@ -371,7 +371,10 @@ static json_t *estimate_json(const struct rr_cost_fit *f, uint64_t calls, uint64
 {
 	if (!f->terms)
 		return json_null();
-	return rr_json_u64((uint64_t)llround(rr_cost_estimate_ns(f, calls, scanned, reclaimed)));
+	double ns = rr_cost_estimate_ns(f, calls, scanned, reclaimed);
+
+	/* (a count in JSON is an int64: beyond, the largest) */
+	return rr_json_u64(ns < 9.2e18 ? (uint64_t)llround(ns) : (uint64_t)INT64_MAX);
 }
 
 json_t *rr_json_time_model(const struct rr_totals *t, const struct rr_resolved_policy *policies)
@@ -386,7 +389,9 @@ json_t *rr_json_time_model(const struct rr_totals *t, const struct rr_resolved_p
 	j = json_object();
 	json_object_set_new(j, "fitted", json_boolean(f.terms != 0));
 	json_object_set_new(j, "calls", rr_json_u64(f.n));
-	json_object_set_new(j, "recorded_total_ns", rr_json_u64((uint64_t)llround(f.total_ns)));
+	json_object_set_new(j, "recorded_total_ns", rr_json_u64(f.total_ns < 9.2e18 ?
+								 (uint64_t)llround(f.total_ns) :
+								 (uint64_t)INT64_MAX));
 	json_object_set_new(j, "why_not", f.why_not ? json_string(f.why_not) : json_null());
 	terms = json_array();
 	if (f.terms & RR_COST_TERM_FIXED)

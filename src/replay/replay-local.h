@@ -16,6 +16,14 @@
 #include "../sim/kernel-model.h"
 #include "replay.h"
 
+struct saved_cursor {
+	uint64_t write_seq;		/* hash key: rr_episode.seq of the write */
+	uint64_t root_id;
+	uint64_t pos_id[RR_MAX_POLICIES], recorded_pos_id;
+	bool recorded_pos_valid;
+	UT_hash_handle hh;
+};
+
 struct replay {
 	const struct rr_replay_opts *o;
 	struct rr_error *err;
@@ -32,6 +40,10 @@ struct replay {
 	struct rr_builder *builder;
 	const struct rr_state *names;	/* cgroup paths for the outputs */
 	struct rr_cursors cursors;
+	/* the walk cursor of each open memory.reclaim write's root as it was
+	 * before the write's first call (whose own check moves it), for the
+	 * whole write's replay */
+	struct saved_cursor *write_cursors;
 	struct rr_totals totals;
 	struct rr_fidelity fidelity;	/* of the baseline; traces only */
 	struct rr_sim_result results[RR_MAX_POLICIES];	/* reused for every episode */

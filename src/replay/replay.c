@@ -178,12 +178,14 @@ static uint64_t kernel_chunk(struct replay *r, uint64_t request, uint64_t done, 
  * bounds inferred for it, and the loop ends where it ended (met, or
  * -EAGAIN after MAX_RECLAIM_RETRIES + 1 calls that reclaimed nothing).
  * The rules are monotone in the remainder, so each call bounds the
- * remainder by two binary searches.  Return 0 with [*lo, *hi], or -1.
+ * remainder by two binary searches.  Return 0 with [*lo, *hi] and *eagain
+ * (the loop gave up), -1 when no request fits, -2 when nothing bounds it
+ * from above (every call reclaimed nothing).
  */
 static int infer_request(struct replay *r, const struct rr_episode *ep, uint64_t *lo,
-			 uint64_t *hi)
+			 uint64_t *hi, bool *eagain)
 {
-	uint64_t done = 0, zero_tail = 0;
+	uint64_t done = 0, zeros = 0;
 
 	*lo = 1;
 	*hi = REQUEST_MAX_PAGES;
@@ -225,15 +227,20 @@ static int infer_request(struct replay *r, const struct rr_episode *ep, uint64_t
 		if (done + x_hi < *hi)
 			*hi = done + x_hi;
 		done += c->nr_reclaimed_pages;
-		zero_tail = c->nr_reclaimed_pages ? 0 : zero_tail + 1;
+		zeros += !c->nr_reclaimed_pages;
 	}
-	if (zero_tail > 16) {		/* -EAGAIN: the request was not met */
+	/* -EAGAIN: the 17th call that reclaimed nothing, counted over the whole
+	 * write (progress gives no retry back, memory_reclaim()) */
+	*eagain = zeros > 16 && ep->nr_calls && !ep->calls[ep->nr_calls - 1].nr_reclaimed_pages;
+	if (*eagain) {
 		if (done + 1 > *lo)
 			*lo = done + 1;
 	} else if (done < *hi) {	/* met: the last call reached it */
 		*hi = done;
 	}
-	return *lo <= *hi ? 0 : -1;
+	if (*lo > *hi)
+		return -1;
+	return *hi == REQUEST_MAX_PAGES ? -2 : 0;
 }
 
 /*
@@ -244,16 +251,27 @@ static int infer_request(struct replay *r, const struct rr_episode *ep, uint64_t
  */
 static const char *proactive_unreplayable(struct replay *r, struct rr_episode *ep)
 {
-	if (ep->proactive_inferred && !ep->calls_incomplete && !ep->lost_events) {
+	if (ep->proactive_inferred && (ep->calls_incomplete || ep->lost_events))
+		return ep->calls_incomplete ? ep->calls_incomplete :
+		       "memory.reclaim write inferred from plain calls: events were lost while it ran";
+	if (ep->proactive_inferred) {
 		uint64_t req, done = 0;
+		bool eagain = false;
+		int ret = infer_request(r, ep, &ep->request_low_pages, &ep->request_high_pages,
+					&eagain);
 
-		if (infer_request(r, ep, &ep->request_low_pages, &ep->request_high_pages)) {
+		if (ret) {
 			ep->request_low_pages = ep->request_high_pages = 0;
+			if (ret == -2)
+				return "memory.reclaim write inferred from plain calls: its request "
+				       "cannot be inferred (no call bounds it from above)";
 			return "memory.reclaim write inferred from plain calls: their nr_to_reclaim "
 			       "does not follow the modelled release's chunk rule (not a write -- a "
 			       "memory.max or memory.high write reclaims in large calls too -- or "
 			       "another release)";
 		}
+		/* how the loop ended, as inferred (the recorded outcome) */
+		ep->proactive_errno = eagain ? 11 : 0;
 		/* people write round sizes: the admissible request with the most
 		 * trailing zero bits (1 GiB over 262125..262150 pages: 262144) */
 		req = ep->request_low_pages;
@@ -300,6 +318,61 @@ static const char *proactive_unreplayable(struct replay *r, struct rr_episode *e
 	return NULL;
 }
 
+/* The first memcg of @ep's batches, 0 none (where a new cursor starts). */
+static uint64_t first_memcg(const struct rr_episode *ep)
+{
+	for (size_t i = 0; i < ep->nr_batches; i++)
+		if (ep->batches[i].memcg_id)
+			return ep->batches[i].memcg_id;
+	return 0;
+}
+
+/* Before the first call of write @p runs: keep the cursor of its root. */
+static int save_write_cursor(struct replay *r, const struct rr_episode *p,
+			     const struct rr_episode *call, const struct rr_sim_input *in)
+{
+	struct saved_cursor *sc;
+	struct rr_cursor *c;
+
+	HASH_FIND(hh, r->write_cursors, &p->seq, sizeof(p->seq), sc);
+	if (sc)
+		return 0;
+	c = rr_cursor_start(&r->cursors, call->root_memcg_id, in, first_memcg(call));
+	sc = calloc(1, sizeof(*sc));
+	if (!c || !sc) {
+		free(sc);
+		rr_error_set(r->err, "", "out of memory");
+		return -1;
+	}
+	sc->write_seq = p->seq;
+	sc->root_id = call->root_memcg_id;
+	memcpy(sc->pos_id, c->pos_id, sizeof(sc->pos_id));
+	sc->recorded_pos_id = c->recorded_pos_id;
+	sc->recorded_pos_valid = c->recorded_pos_valid;
+	HASH_ADD(hh, r->write_cursors, write_seq, sizeof(sc->write_seq), sc);
+	return 0;
+}
+
+/* Before write @ep's own replay: its root's cursor as the write found it. */
+static void restore_write_cursor(struct replay *r, const struct rr_episode *ep,
+				 const struct rr_sim_input *in)
+{
+	struct saved_cursor *sc;
+	struct rr_cursor *c;
+
+	HASH_FIND(hh, r->write_cursors, &ep->seq, sizeof(ep->seq), sc);
+	if (!sc)
+		return;
+	HASH_DEL(r->write_cursors, sc);
+	if (in && sc->root_id == ep->root_memcg_id &&
+	    (c = rr_cursor_start(&r->cursors, ep->root_memcg_id, in, first_memcg(ep)))) {
+		memcpy(c->pos_id, sc->pos_id, sizeof(c->pos_id));
+		c->recorded_pos_id = sc->recorded_pos_id;
+		c->recorded_pos_valid = sc->recorded_pos_valid;
+	}
+	free(sc);
+}
+
 /*
  * One reclaim call of a replayable proactive episode: the episode is
  * replayed whole when it ends; the call is checked against the kernel
@@ -335,6 +408,10 @@ static int proactive_call(struct replay *r, struct rr_episode *ep, struct rr_sta
 	if (rr_episode_sim_input(ep, st, &r->km, r->page_shift, r->offline_delay_ns, &in, &serr))
 		return fidelity(r, ep, st, NULL, NULL);
 	rr_sim_result_clear(&r->results[0]);
+	if (!p->nr_calls && save_write_cursor(r, p, ep, &in)) {
+		rr_episode_sim_input_free(&in);
+		return -1;
+	}
 	if (!run_policies(r, ep, &in, r->results, 1) && !fidelity(r, ep, st, &in, &r->results[0]))
 		ret = 0;
 	rr_episode_sim_input_free(&in);
@@ -379,8 +456,10 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	if (ep->kind == RR_KIND_PROACTIVE) {
 		const char *why = proactive_unreplayable(r, ep);
 
-		if (why)
+		if (why) {
+			restore_write_cursor(r, ep, NULL);	/* (drops the saved one) */
 			return rr_replay_emit(r, ep, NULL, why);
+		}
 	}
 	/* MGLRU: the batches are no get_scan_count() decisions */
 	if (ep->mglru || rr_builder_stats(r->builder)->mglru_from_meta)
@@ -398,6 +477,8 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	}
 	for (int p = 0; p < r->np; p++)
 		rr_sim_result_clear(&res[p]);
+	if (ep->kind == RR_KIND_PROACTIVE)
+		restore_write_cursor(r, ep, &in);
 	if (r->o->outcome_exact)
 		in.outcome = RR_OUTCOME_EXACT;
 	if (!run_policies(r, ep, &in, res, r->np) &&
@@ -771,6 +852,14 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_error *err)
 	rr_outputs_free(r);
 	rr_builder_free(r->builder);
 	rr_cursors_free(&r->cursors);
+	{
+		struct saved_cursor *sc, *tmp;
+
+		HASH_ITER(hh, r->write_cursors, sc, tmp) {
+			HASH_DEL(r->write_cursors, sc);
+			free(sc);
+		}
+	}
 	rr_totals_free(&r->totals);
 	for (int i = 0; i < r->np; i++) {
 		rr_policy_release(&r->policies[i]);

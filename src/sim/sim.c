@@ -23,7 +23,7 @@
 /* The most reclaim calls one memory.reclaim write makes in a replay: 2^23,
  * a 1 TiB write of 4 KiB pages in 32-page chunks (0388536ac291); the
  * per-call arrays then take 128 MiB */
-#define MAX_CHUNK_CALLS (1u << 23)
+#define MAX_CHUNK_CALLS ((1u << 23) + 1024)	/* (+ the -EAGAIN retries, tail calls) */
 /* MAX_RECLAIM_RETRIES, mm/internal.h (d977aa939fca, v5.9) */
 #define MAX_RECLAIM_RETRIES 16
 

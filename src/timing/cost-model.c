@@ -116,6 +116,10 @@ static int popcount3(unsigned int m)
 void rr_cost_fit(const struct rr_cost_data *d, struct rr_cost_fit *f)
 {
 	double best_rss = INFINITY;
+	/* residuals of fits through the origin come from raw moments, whose
+	 * rounding scales with the raw sum of squares: a subset must beat the
+	 * best by more than that to be taken */
+	double tol = 1e-9 * (d->c[2][2] + (double)d->n * d->mean[2] * d->mean[2]);
 
 	*f = (struct rr_cost_fit){ .n = d->n, .total_ns = d->total_ns,
 				   .mean_ns = d->n ? d->mean[2] : 0 };
@@ -134,7 +138,7 @@ void rr_cost_fit(const struct rr_cost_data *d, struct rr_cost_fit *f)
 				continue;
 			if (rss < 0)
 				rss = 0;	/* rounding of an exact fit */
-			if (rss < best_rss * (1 - 1e-12)) {
+			if (rss < best_rss - tol) {
 				best_rss = rss;
 				f->terms = mask;
 				f->fixed_ns = beta[0];

@@ -139,6 +139,32 @@ check_eq "... replayed with the roundest admissible request (262144), labelled" 
 check_eq "... each call's nr_to_reclaim then follows the rule: the generator's chunks" \
 	"$(jq -c '[.writes[0].calls[] | .nr_to_reclaim]' "$P/quarter-1g-of-4g.summary.json")" \
 	"$(jq -c '.episodes[0].recorded.call_nr_to_reclaim_pages' "$TMP/qn.json")"
+# a writer in a cgroup of its own (a senpai-style agent in /agent writes
+# /rr-proactive): the write's root is what its calls scanned, not the LCA
+# with the writer's memcg (it was /, and the writes split)
+python3 "$P/gen.py" -q --no-markers --file-pages 65536 --request-bytes 64M --writes 3 \
+	-o "$TMP/agent0.txt"
+awk 'NR == 1 { print; print "           mkdir-100   [000]  5119.000000000: cgroup_mkdir:         root=0 id=9000 level=1 path=/agent";
+	print "           mkdir-100   [000]  5119.000000500: cgroup_mkdir:         root=0 id=8841 level=1 path=/rr-proactive";
+	print "  reclaim-replay-30211 [001]  5119.000002000: cgroup_attach_task:   dst_root=0 dst_id=9000 dst_level=1 dst_path=/agent pid=30211 comm=senpai"; next } { print }' \
+	"$TMP/agent0.txt" >"$TMP/agent.txt"
+check_eq "a writer in /agent writing /rr-proactive: 3 writes of 16384 pages on /rr-proactive" \
+	"3 /rr-proactive,/rr-proactive,/rr-proactive 16384,16384,16384" \
+	"$("$RR" compare -q --kernel 6.18 "$TMP/agent.txt" -o - | jq -r '"\(.summary.proactive.replayed) \([.episodes[].cgroup] | join(",")) \([.episodes[].nr_to_reclaim] | join(","))"')"
+# a write that ends in -EAGAIN without markers: its calls with no batch
+# (nothing left to scan) join it, and -EAGAIN is inferred
+python3 "$P/gen.py" -q --no-markers --file-pages 8192 --request-bytes 64M -o "$TMP/ea-nm.txt"
+check_eq "no markers, -EAGAIN: one write of 16384 pages, 19 calls, eagain recorded and replayed" \
+	"1 16384 19 11 eagain eagain" \
+	"$("$RR" compare -q --kernel 6.18 "$TMP/ea-nm.txt" -o - | jq -r '"\(.summary.proactive.replayed) \(.episodes[0] | "\(.nr_to_reclaim) \(.recorded.calls) \(.errno) \(.recorded.outcome) \(.results.kernel.outcome)")"')"
+# every call reclaimed nothing: no request can be inferred, said so
+grep -v 'reclaim-replay: proactive ' "$P/eagain.txt" >"$TMP/ea0.txt"
+check_eq "no markers, nothing reclaimed at all: skipped, the request cannot be inferred" "0 true" \
+	"$("$RR" compare -q "$TMP/ea0.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("cannot be inferred"))"')"
+# an MGLRU batch in an inferred write: no verdict, as for a plain call
+sed '0,/nr_requested=32 /s//nr_requested=64 /' "$TMP/agent0.txt" >"$TMP/mglru.txt"
+check_eq "an inferred write with an MGLRU batch is skipped as MGLRU" "2 1 true" \
+	"$("$RR" compare -q --kernel 6.18 "$TMP/mglru.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.summary.episodes_skipped) \([.episodes[].skip_reason | select(. != null) | test("Multi-Gen LRU")] | all)"')"
 # calls that follow no chunk rule of the release are not a write: the
 # 6.8 rule (32 pages a call) cannot give these calls
 check "no markers, modelled as 6.8: compare exits 0" sh -c \

@@ -115,6 +115,20 @@ static void test_non_negative(void)
 	CU_ASSERT_TRUE(f.fixed_ns >= 0 && f.scan_ns_per_page >= 0);
 	NEAR(f.reclaim_ns_per_page, 0, 0);
 	CU_ASSERT_TRUE(f.rms_error_ns > 0);
+	/* an exact fit through the origin is not lost to rounding: y = 310 s
+	 * with s = r keeps the scan term alone (a ~1e-8 ns fixed term and a
+	 * rounding residual won before) */
+	{
+		struct rr_cost_data o = { 0 };
+
+		for (int i = 1; i <= 12; i++)
+			rr_cost_add(&o, 1000003 * (uint64_t)i, 1000003 * (uint64_t)i,
+				    310 * 1000003 * (uint64_t)i);
+		rr_cost_fit(&o, &f);
+		CU_ASSERT_EQUAL(f.terms, RR_COST_TERM_SCAN);
+		NEAR(f.scan_ns_per_page, 310, 1e-6);
+		NEAR(f.fixed_ns, 0, 0);
+	}
 	/* through the origin when the intercept would be negative */
 	{
 		struct rr_cost_data o = { 0 };
