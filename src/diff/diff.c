@@ -371,6 +371,16 @@ static int skip_reason(struct rr_totals *t, const char *why)
 	return 0;
 }
 
+static void counts_add(struct rr_kind_counts *c, uint64_t scanned, uint64_t reclaimed,
+		       uint64_t calls, uint64_t over, bool eagain)
+{
+	c->nr_scanned += scanned;
+	c->nr_reclaimed += reclaimed;
+	c->calls += calls;
+	c->over_reclaim += over;
+	c->eagain += eagain;
+}
+
 static void kind_add(struct rr_kind_totals *k, const struct rr_episode_diff *d)
 {
 	k->replayed++;
@@ -378,20 +388,14 @@ static void kind_add(struct rr_kind_totals *k, const struct rr_episode_diff *d)
 	for (int i = 0; i < d->nr_policies; i++) {
 		const struct rr_sim_result *r = &d->results[i];
 
-		k->policy[i].nr_scanned += r->nr_scanned_pages;
-		k->policy[i].nr_reclaimed += r->nr_reclaimed_pages;
-		k->policy[i].calls += r->calls;
-		k->policy[i].over_reclaim += d->over_reclaim[i];
-		k->policy[i].eagain += r->eagain;
+		counts_add(&k->policy[i], r->nr_scanned_pages, r->nr_reclaimed_pages, r->calls,
+			   d->over_reclaim[i], r->eagain);
 	}
 	if (d->has_recording) {
 		const struct rr_recorded_episode *r = &d->recorded;
 
-		k->recorded.nr_scanned += r->nr_scanned;
-		k->recorded.nr_reclaimed += r->nr_reclaimed;
-		k->recorded.calls += r->calls;
-		k->recorded.over_reclaim += r->over_reclaim;
-		k->recorded.eagain += r->outcome == RR_OUTCOME_EAGAIN;
+		counts_add(&k->recorded, r->nr_scanned, r->nr_reclaimed, r->calls, r->over_reclaim,
+			   r->outcome == RR_OUTCOME_EAGAIN);
 		k->recorded_duration_ns += r->duration_ns;
 		k->recorded_in_calls_ns += r->in_calls_ns;
 	}

@@ -127,12 +127,14 @@ struct rr_recorded_totals {
  * Totals of one kind of episode (the proactive ones: memory.reclaim
  * writes), per policy and as recorded, in pages; time in ns.
  */
+struct rr_kind_counts {
+	uint64_t nr_scanned, nr_reclaimed, calls, over_reclaim, eagain;
+};
+
 struct rr_kind_totals {
 	uint64_t replayed, skipped;
 	uint64_t inferred;	/* replayed ones inferred from plain calls */
-	struct {
-		uint64_t nr_scanned, nr_reclaimed, calls, over_reclaim, eagain;
-	} policy[RR_MAX_POLICIES], recorded;
+	struct rr_kind_counts policy[RR_MAX_POLICIES], recorded;
 	uint64_t recorded_duration_ns, recorded_in_calls_ns;
 };
 

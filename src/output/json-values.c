@@ -427,16 +427,17 @@ json_t *rr_json_time_model(const struct rr_totals *t, const struct rr_resolved_p
 	return j;
 }
 
-static json_t *kind_policy_json(const struct rr_kind_totals *k, int i, uint64_t page_size)
+/* One side (a policy, or the recording) of a kind's totals. */
+static json_t *kind_counts_json(const struct rr_kind_counts *c, uint64_t page_size)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "calls", rr_json_u64(k->policy[i].calls));
-	json_object_set_new(o, "nr_scanned", rr_json_u64(k->policy[i].nr_scanned));
-	json_object_set_new(o, "nr_reclaimed", rr_json_u64(k->policy[i].nr_reclaimed));
-	json_object_set_new(o, "over_reclaim_pages", rr_json_u64(k->policy[i].over_reclaim));
-	json_object_set_new(o, "over_reclaim_bytes", rr_json_u64(k->policy[i].over_reclaim * page_size));
-	json_object_set_new(o, "eagain", rr_json_u64(k->policy[i].eagain));
+	json_object_set_new(o, "calls", rr_json_u64(c->calls));
+	json_object_set_new(o, "nr_scanned", rr_json_u64(c->nr_scanned));
+	json_object_set_new(o, "nr_reclaimed", rr_json_u64(c->nr_reclaimed));
+	json_object_set_new(o, "over_reclaim_pages", rr_json_u64(c->over_reclaim));
+	json_object_set_new(o, "over_reclaim_bytes", rr_json_u64(c->over_reclaim * page_size));
+	json_object_set_new(o, "eagain", rr_json_u64(c->eagain));
 	return o;
 }
 
@@ -451,13 +452,8 @@ static json_t *proactive_json(const struct rr_totals *t, const struct rr_resolve
 	json_object_set_new(j, "inferred", rr_json_u64(k->inferred));
 	json_object_set_new(j, "skipped", rr_json_u64(k->skipped));
 	if (t->has_recording) {
-		json_t *r = json_object();
+		json_t *r = kind_counts_json(&k->recorded, t->page_size_bytes);
 
-		json_object_set_new(r, "calls", rr_json_u64(k->recorded.calls));
-		json_object_set_new(r, "nr_scanned", rr_json_u64(k->recorded.nr_scanned));
-		json_object_set_new(r, "nr_reclaimed", rr_json_u64(k->recorded.nr_reclaimed));
-		json_object_set_new(r, "over_reclaim_pages", rr_json_u64(k->recorded.over_reclaim));
-		json_object_set_new(r, "eagain", rr_json_u64(k->recorded.eagain));
 		json_object_set_new(r, "duration_ns", rr_json_u64(k->recorded_duration_ns));
 		json_object_set_new(r, "in_calls_ns", rr_json_u64(k->recorded_in_calls_ns));
 		json_object_set_new(j, "recorded", r);
@@ -465,7 +461,8 @@ static json_t *proactive_json(const struct rr_totals *t, const struct rr_resolve
 		json_object_set_new(j, "recorded", json_null());
 	}
 	for (int i = 0; i < t->nr_policies; i++)
-		json_object_set_new(pp, policies[i].name, kind_policy_json(k, i, t->page_size_bytes));
+		json_object_set_new(pp, policies[i].name,
+				    kind_counts_json(&k->policy[i], t->page_size_bytes));
 	json_object_set_new(j, "policies", pp);
 	return j;
 }

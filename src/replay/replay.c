@@ -114,18 +114,23 @@ static int fidelity(struct replay *r, const struct rr_episode *ep, struct rr_sta
 	return 0;
 }
 
+/* The first memcg of @ep's batches, 0 none (where a new cursor starts). */
+static uint64_t first_memcg(const struct rr_episode *ep)
+{
+	for (size_t i = 0; i < ep->nr_batches; i++)
+		if (ep->batches[i].memcg_id)
+			return ep->batches[i].memcg_id;
+	return 0;
+}
+
 /* The first @np policies' runs of one episode, each from its own walk
  * cursor. */
 static int run_policies(struct replay *r, const struct rr_episode *ep,
 			struct rr_sim_input *in, struct rr_sim_result *res, int np)
 {
-	uint64_t first = 0;
-	struct rr_cursor *c;
+	struct rr_cursor *c = rr_cursor_start(&r->cursors, ep->root_memcg_id, in, first_memcg(ep));
 	int start;
 
-	for (size_t i = 0; i < ep->nr_batches && !first; i++)
-		first = ep->batches[i].memcg_id;
-	c = rr_cursor_start(&r->cursors, ep->root_memcg_id, in, first);
 	if (!c) {
 		rr_error_set(r->err, "", "out of memory");
 		return -1;
@@ -244,52 +249,62 @@ static int infer_request(struct replay *r, const struct rr_episode *ep, uint64_t
 }
 
 /*
- * Why a proactive episode (one memory.reclaim write between the recorder's
- * markers, or inferred from plain calls) cannot be replayed as a
- * memory_reclaim() loop; NULL when it can.  Sets its nr_to_reclaim to the
- * request in pages (inferred ones: the roundest admissible request).
+ * The request of a write inferred from plain calls (src/episode/proactive.c):
+ * the roundest admissible one, with each call's nr_to_reclaim by the chunk
+ * rule and how the loop ended; NULL, or why none can be said.
  */
-static const char *proactive_unreplayable(struct replay *r, struct rr_episode *ep)
+static const char *infer_write(struct replay *r, struct rr_episode *ep)
 {
-	if (ep->proactive_inferred && (ep->calls_incomplete || ep->lost_events))
-		return ep->calls_incomplete ? ep->calls_incomplete :
-		       "memory.reclaim write inferred from plain calls: events were lost while it ran";
-	if (ep->proactive_inferred) {
-		uint64_t req, done = 0;
-		bool eagain = false;
-		int ret = infer_request(r, ep, &ep->request_low_pages, &ep->request_high_pages,
-					&eagain);
+	uint64_t req, done = 0;
+	bool eagain = false;
+	int ret = infer_request(r, ep, &ep->request_low_pages, &ep->request_high_pages, &eagain);
 
-		if (ret) {
-			ep->request_low_pages = ep->request_high_pages = 0;
-			if (ret == -2)
-				return "memory.reclaim write inferred from plain calls: its request "
-				       "cannot be inferred (no call bounds it from above)";
-			return "memory.reclaim write inferred from plain calls: their nr_to_reclaim "
-			       "does not follow the modelled release's chunk rule (not a write -- a "
-			       "memory.max or memory.high write reclaims in large calls too -- or "
-			       "another release)";
-		}
-		/* how the loop ended, as inferred (the recorded outcome) */
-		ep->proactive_errno = eagain ? 11 : 0;
-		/* people write round sizes: the admissible request with the most
-		 * trailing zero bits (1 GiB over 262125..262150 pages: 262144) */
-		req = ep->request_low_pages;
-		for (int k = 40; k > 0; k--) {
-			uint64_t step = 1ULL << k, m = (ep->request_low_pages + step - 1) / step * step;
+	if (ret) {
+		ep->request_low_pages = ep->request_high_pages = 0;
+		if (ret == -2)
+			return "memory.reclaim write inferred from plain calls: its request "
+			       "cannot be inferred (no call bounds it from above)";
+		return "memory.reclaim write inferred from plain calls: their nr_to_reclaim "
+		       "does not follow the modelled release's chunk rule (not a write -- a "
+		       "memory.max or memory.high write reclaims in large calls too -- or "
+		       "another release)";
+	}
+	ep->proactive_errno = eagain ? 11 : 0;	/* the recorded outcome, as inferred */
+	/* people write round sizes: the admissible request with the most
+	 * trailing zero bits (1 GiB over 262125..262150 pages: 262144) */
+	req = ep->request_low_pages;
+	for (int k = 40; k > 0; k--) {
+		uint64_t step = 1ULL << k, m = (ep->request_low_pages + step - 1) / step * step;
 
-			if (m <= ep->request_high_pages) {
-				req = m;
-				break;
-			}
-		}
-		ep->proactive_bytes = req << r->page_shift;
-		/* and each call asked for what the chunk rule gives for it */
-		for (size_t k = 0; k < ep->nr_calls; k++) {
-			ep->calls[k].nr_to_reclaim_pages = kernel_chunk(r, req, done, k);
-			done += ep->calls[k].nr_reclaimed_pages;
+		if (m <= ep->request_high_pages) {
+			req = m;
+			break;
 		}
 	}
+	ep->proactive_bytes = req << r->page_shift;
+	for (size_t k = 0; k < ep->nr_calls; k++) {
+		ep->calls[k].nr_to_reclaim_pages = kernel_chunk(r, req, done, k);
+		done += ep->calls[k].nr_reclaimed_pages;
+	}
+	return NULL;
+}
+
+/*
+ * Ready a proactive episode (one memory.reclaim write between the
+ * recorder's markers, or inferred from plain calls) for its replay as a
+ * memory_reclaim() loop: its nr_to_reclaim is the request in pages.
+ * Return NULL, or why it cannot be replayed.
+ */
+static const char *proactive_prepare(struct replay *r, struct rr_episode *ep)
+{
+	const char *why;
+
+	if (ep->calls_incomplete)
+		return ep->calls_incomplete;
+	if (ep->lost_events)
+		return "memory.reclaim write: events were lost while it ran";
+	if (ep->proactive_inferred && (why = infer_write(r, ep)))
+		return why;
 	if (!rr_kernel_at_least(&r->km, 5, 19))
 		return "memory.reclaim write, but the modelled release has no memory.reclaim "
 		       "(v5.19+, 94968384dde1): give --kernel";
@@ -300,10 +315,6 @@ static const char *proactive_unreplayable(struct replay *r, struct rr_episode *e
 	if (ep->nr_to_reclaim_pages > REQUEST_MAX_REPLAY_PAGES)
 		return "memory.reclaim write of more than 2^28 pages (1 TiB of 4 KiB pages): "
 		       "beyond what the replay simulates";
-	if (ep->calls_incomplete)
-		return ep->calls_incomplete;
-	if (ep->lost_events)
-		return "memory.reclaim write: events were lost while it ran";
 	if (!ep->nr_calls && ep->nr_to_reclaim_pages)
 		return "memory.reclaim write: no reclaim call recorded inside it";
 	if (ep->proactive_errno == 4 /* EINTR */)
@@ -316,15 +327,6 @@ static const char *proactive_unreplayable(struct replay *r, struct rr_episode *e
 		return "memory.reclaim write with swappiness=max, which the modelled release "
 		       "does not accept";
 	return NULL;
-}
-
-/* The first memcg of @ep's batches, 0 none (where a new cursor starts). */
-static uint64_t first_memcg(const struct rr_episode *ep)
-{
-	for (size_t i = 0; i < ep->nr_batches; i++)
-		if (ep->batches[i].memcg_id)
-			return ep->batches[i].memcg_id;
-	return 0;
 }
 
 /* Before the first call of write @p runs: keep the cursor of its root. */
@@ -353,7 +355,8 @@ static int save_write_cursor(struct replay *r, const struct rr_episode *p,
 	return 0;
 }
 
-/* Before write @ep's own replay: its root's cursor as the write found it. */
+/* Before write @ep's own replay: its root's cursor as the write found it
+ * (the saved copy is dropped; @in NULL: dropped only). */
 static void restore_write_cursor(struct replay *r, const struct rr_episode *ep,
 				 const struct rr_sim_input *in)
 {
@@ -386,21 +389,14 @@ static int proactive_call(struct replay *r, struct rr_episode *ep, struct rr_sta
 	struct rr_error serr;
 	int ret = -1;
 
-	if (p->proactive_bytes && !p->calls_incomplete && !p->lost_events) {
-		struct rr_proactive_chunk_args a = {
-			.size = sizeof(a),
-			.nr_requested_pages = p->proactive_bytes >> r->page_shift,
-			.nr_reclaimed_pages = p->recorded_nr_reclaimed,
-			.nr_calls = p->nr_calls,
-		};
-		uint64_t chunk = 0;
+	if (p->proactive_bytes && !p->calls_incomplete && !p->lost_events &&
+	    p->recorded_nr_reclaimed < p->proactive_bytes >> r->page_shift) {
+		uint64_t chunk = kernel_chunk(r, p->proactive_bytes >> r->page_shift,
+					      p->recorded_nr_reclaimed, p->nr_calls);
 
-		if (a.nr_reclaimed_pages < a.nr_requested_pages &&
-		    !rr_hook_proactive_chunk(&r->policies[0], &a, &chunk)) {
-			ep->nr_to_reclaim_pages = chunk > RR_SWAP_CLUSTER_MAX ?
-						  chunk : RR_SWAP_CLUSTER_MAX;
+		if (chunk != UINT64_MAX) {
+			ep->nr_to_reclaim_pages = chunk;
 			ep->nr_to_reclaim_basis = "memory.reclaim chunk";
-			ep->nr_to_reclaim_low = ep->nr_to_reclaim_high = 0;
 		}
 	}
 	if (ep->mglru || rr_builder_stats(r->builder)->mglru_from_meta || r->o->outcome_exact)
@@ -418,9 +414,8 @@ static int proactive_call(struct replay *r, struct rr_episode *ep, struct rr_sta
 	return ret;
 }
 
-static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
+static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 {
-	struct replay *r = ctx;
 	struct rr_sim_result *res = r->results;
 	struct rr_sim_input in;
 	struct rr_error serr;
@@ -454,12 +449,10 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	if (ep->proactive)
 		return proactive_call(r, ep, st);
 	if (ep->kind == RR_KIND_PROACTIVE) {
-		const char *why = proactive_unreplayable(r, ep);
+		const char *why = proactive_prepare(r, ep);
 
-		if (why) {
-			restore_write_cursor(r, ep, NULL);	/* (drops the saved one) */
+		if (why)
 			return rr_replay_emit(r, ep, NULL, why);
-		}
 	}
 	/* MGLRU: the batches are no get_scan_count() decisions */
 	if (ep->mglru || rr_builder_stats(r->builder)->mglru_from_meta)
@@ -486,6 +479,17 @@ static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	     !fidelity(r, ep, st, &in, &res[0])))
 		ret = rr_replay_emit(r, ep, res, NULL);
 	rr_episode_sim_input_free(&in);
+	return ret;
+}
+
+static int on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx)
+{
+	struct replay *r = ctx;
+	int ret = episode(r, ep, st);
+
+	/* a write's saved cursor goes with it, replayed or not */
+	if (ep->kind == RR_KIND_PROACTIVE)
+		restore_write_cursor(r, ep, NULL);
 	return ret;
 }
 
