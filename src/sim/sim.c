@@ -54,6 +54,8 @@ struct run {
 	const struct rr_call_input *feed;
 	bool diverged;
 	uint64_t exact_reclaimed;	/* RR_OUTCOME_EXACT: pages reclaimed so far */
+	uint64_t exact_held;		/* ... and what the lists held, once known */
+	bool exact_held_known;
 };
 
 /*
@@ -62,18 +64,21 @@ struct run {
  * the run reclaimed already.  No outcome mode reclaims pages a list does
  * not have.
  */
-static uint64_t exact_available(const struct run *r)
+static uint64_t exact_available(struct run *r)
 {
-	uint64_t held = 0;
+	if (!r->exact_held_known) {	/* (summed once per run, not per call) */
+		for (size_t k = 0; k < r->in->nr_memcgs; k++) {
+			const struct rr_sim_memcg *m = &r->in->memcgs[k];
 
-	for (size_t k = 0; k < r->in->nr_memcgs; k++) {
-		const struct rr_sim_memcg *m = &r->in->memcgs[k];
-
-		held += m->lru_pages[RR_LRU_INACTIVE_FILE] + m->lru_pages[RR_LRU_ACTIVE_FILE];
-		if (r->in->swap_present && r->in->may_swap)
-			held += m->lru_pages[RR_LRU_INACTIVE_ANON] + m->lru_pages[RR_LRU_ACTIVE_ANON];
+			r->exact_held += m->lru_pages[RR_LRU_INACTIVE_FILE] +
+					 m->lru_pages[RR_LRU_ACTIVE_FILE];
+			if (r->in->swap_present && r->in->may_swap)
+				r->exact_held += m->lru_pages[RR_LRU_INACTIVE_ANON] +
+						 m->lru_pages[RR_LRU_ACTIVE_ANON];
+		}
+		r->exact_held_known = true;
 	}
-	return held > r->exact_reclaimed ? held - r->exact_reclaimed : 0;
+	return r->exact_held > r->exact_reclaimed ? r->exact_held - r->exact_reclaimed : 0;
 }
 
 /* A batch the kernel would emit an mm_vmscan_lru_isolate for. */

@@ -108,11 +108,6 @@ static bool fit_subset(const struct rr_cost_data *d, unsigned int mask, double b
 	return true;
 }
 
-static int popcount3(unsigned int m)
-{
-	return (int)(m & 1) + (int)((m >> 1) & 1) + (int)((m >> 2) & 1);
-}
-
 void rr_cost_fit(const struct rr_cost_data *d, struct rr_cost_fit *f)
 {
 	double best_rss = INFINITY;
@@ -133,7 +128,7 @@ void rr_cost_fit(const struct rr_cost_data *d, struct rr_cost_fit *f)
 		for (unsigned int mask = 1; mask < 8; mask++) {
 			double beta[3], rss;
 
-			if (popcount3(mask) != size || !fit_subset(d, mask, beta, &rss) ||
+			if (__builtin_popcount(mask) != size || !fit_subset(d, mask, beta, &rss) ||
 			    beta[0] < 0 || beta[1] < 0 || beta[2] < 0)
 				continue;
 			if (rss < 0)
@@ -152,7 +147,7 @@ void rr_cost_fit(const struct rr_cost_data *d, struct rr_cost_fit *f)
 		return;
 	}
 	{
-		int p = popcount3(f->terms);
+		int p = __builtin_popcount(f->terms);
 
 		f->rms_error_ns = d->n > (uint64_t)p ? sqrt(best_rss / (double)(d->n - (uint64_t)p)) : 0;
 		f->r2 = d->c[2][2] > 0 ? 1.0 - best_rss / d->c[2][2] : 0;
