@@ -72,7 +72,7 @@ static void join(struct rr_builder *b, struct rr_episode *ep, struct rr_episode 
 
 int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep)
 {
-	struct rr_memcg *root = rr_infer_batches_root(b, ep);
+	struct rr_memcg *root;
 	struct rr_episode *r;
 	const char *evidence = NULL;
 
@@ -80,6 +80,13 @@ int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep)
 		return 0;
 	for (r = b->runs; r && r->pid != ep->pid; r = r->run_next)
 		;
+	if (ep->pgscan_proactive)
+		evidence = "pgscan_proactive counter";
+	else if (ep->nr_to_reclaim_low >= b->opts.proactive_min_pages)
+		evidence = "size";
+	if (!r && !evidence)
+		return 0;	/* (most calls: a charge's; no walk of the batches) */
+	root = rr_infer_batches_root(b, ep);
 	if (r) {
 		/* a call with no batch (nothing left to scan: the -EAGAIN
 		 * retries) names no memcg; it follows the write it follows */
@@ -91,13 +98,7 @@ int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep)
 		if (close_run(b, r))
 			return -1;
 	}
-	if (!root)
-		return 0;
-	if (ep->pgscan_proactive)
-		evidence = "pgscan_proactive counter";
-	else if (ep->nr_to_reclaim_low >= b->opts.proactive_min_pages)
-		evidence = "size";
-	if (!evidence)
+	if (!root || !evidence)
 		return 0;
 	r = rr_episode_new(b);
 	if (!r)
