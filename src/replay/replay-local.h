@@ -44,6 +44,7 @@ struct replay {
 	 * before the write's first call (whose own check moves it), for the
 	 * whole write's replay */
 	struct saved_cursor *write_cursors;
+	char skip_why[256];		/* a skip reason made for one episode */
 	struct rr_totals totals;
 	struct rr_fidelity fidelity;	/* of the baseline; traces only */
 	struct rr_sim_result results[RR_MAX_POLICIES];	/* reused for every episode */

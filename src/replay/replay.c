@@ -320,12 +320,12 @@ static const char *proactive_prepare(struct replay *r, struct rr_episode *ep)
 	if (ep->proactive_errno == 4 /* EINTR */)
 		return "memory.reclaim write interrupted (EINTR): when the signal came is not "
 		       "in the trace";
-	if (ep->proactive_swappiness >= 0 && !r->km.proactive_swappiness_key)
-		return "memory.reclaim write with a swappiness= key, which the modelled "
-		       "release does not accept (v6.11+)";
-	if (ep->proactive_swappiness == RR_SWAPPINESS_ANON_ONLY && !r->km.proactive_swappiness_max)
-		return "memory.reclaim write with swappiness=max, which the modelled release "
-		       "does not accept";
+	if (ep->proactive_swappiness >= 0 &&
+	    (why = rr_proactive_swappiness_refused(&r->km, ep->proactive_swappiness))) {
+		snprintf(r->skip_why, sizeof(r->skip_why),
+			 "memory.reclaim write with a swappiness= key: %s", why);
+		return r->skip_why;
+	}
 	return NULL;
 }
 

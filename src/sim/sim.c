@@ -924,13 +924,25 @@ static int policy_kind(enum rr_reclaim_kind kind)
 	}
 }
 
-/*
- * The swappiness= key of a memory.reclaim write: what memory_reclaim()
- * (68cd9050d871, v6.11; "max" ~v6.16) accepts.  A release without the key
- * refuses the whole write with -EINVAL, so there is nothing to replay.
- */
+const char *rr_proactive_swappiness_refused(const struct rr_kernel_model *km, int swappiness)
+{
+	if (swappiness < RR_MIN_SWAPPINESS || swappiness > RR_SWAPPINESS_ANON_ONLY)
+		return "not 0..200 or max";
+	if (!km->proactive_swappiness_key)
+		return "the release has no swappiness= key in memory.reclaim (68cd9050d871, "
+		       "v6.11): the write fails with EINVAL";
+	if (swappiness == RR_SWAPPINESS_ANON_ONLY && !km->proactive_swappiness_max)
+		return "the release has no swappiness=max in memory.reclaim (~v6.16): the "
+		       "write fails with EINVAL";
+	return NULL;
+}
+
+/* The swappiness= key of a request: only a proactive one has it, and only
+ * what its release accepts (there is nothing to replay otherwise). */
 static int check_proactive_swappiness(const struct rr_sim_input *in, struct rr_error *err)
 {
+	const char *why;
+
 	int v = in->proactive_swappiness;
 
 	if (!in->has_proactive_swappiness)
@@ -940,18 +952,9 @@ static int check_proactive_swappiness(const struct rr_sim_input *in, struct rr_e
 			     "(a proactive request), not a %s one", rr_reclaim_kind_name(in->kind));
 		return -1;
 	}
-	if (v < RR_MIN_SWAPPINESS || v > RR_SWAPPINESS_ANON_ONLY) {
-		rr_error_set(err, "", "memory.reclaim swappiness=%d: not 0..200 or max", v);
-		return -1;
-	}
-	if (!in->km->proactive_swappiness_key) {
-		rr_error_set(err, "", "kernel %s has no swappiness= key in memory.reclaim "
-			     "(68cd9050d871, v6.11): the write fails with EINVAL", in->km->release);
-		return -1;
-	}
-	if (v == RR_SWAPPINESS_ANON_ONLY && !in->km->proactive_swappiness_max) {
-		rr_error_set(err, "", "kernel %s has no swappiness=max in memory.reclaim "
-			     "(v6.16): the write fails with EINVAL", in->km->release);
+	if ((why = rr_proactive_swappiness_refused(in->km, v))) {
+		rr_error_set(err, "", "kernel %s, memory.reclaim swappiness=%d: %s",
+			     in->km->release, v, why);
 		return -1;
 	}
 	return 0;

@@ -306,6 +306,15 @@ void rr_scan_fractions(const struct rr_kernel_model *km, uint64_t anon_cost,
 		       uint64_t file_cost, int swappiness, uint64_t *ap,
 		       uint64_t *fp, uint64_t *denominator);
 
+/**
+ * rr_proactive_swappiness_refused() - would release @km refuse a
+ * memory.reclaim write's swappiness= key?
+ * @swappiness: 0..200, or RR_SWAPPINESS_ANON_ONLY for "max".
+ * Return: NULL when accepted (68cd9050d871, v6.11; "max" ~v6.16), else why
+ * not (the kernel fails the write with -EINVAL before any reclaim).
+ */
+const char *rr_proactive_swappiness_refused(const struct rr_kernel_model *km, int swappiness);
+
 /* inactive_is_low() of mm/vmscan.c (v5.5+): sizes in pages, page size in
  * bytes (for the GiB conversion). */
 bool rr_inactive_is_low(uint64_t inactive_pages, uint64_t active_pages,

@@ -207,7 +207,7 @@ check_eq "a write interrupted by a signal: skipped with the reason" "0 1 true" \
 	"$("$RR" compare -q "$TMP/eintr.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.summary.episodes_skipped) \(.episodes[0].skip_reason | test("EINTR"))"')"
 sed 's/proactive begin bytes=1073741824/& swappiness=60/' "$TMP/q.txt" >"$TMP/swp.txt"
 check_eq "swappiness= on a modelled 6.10 (the key came in 6.11): skipped with the reason" "0 true" \
-	"$("$RR" compare -q --kernel 6.10 "$TMP/swp.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("swappiness= key"))"')"
+	"$("$RR" compare -q --kernel 6.10 "$TMP/swp.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].skip_reason | test("swappiness= key: the release has no swappiness= key"))"')"
 check_eq "... and replayed on 6.18, the key in the JSON" "1 60" \
 	"$("$RR" compare -q "$TMP/swp.txt" -o - | jq -r '"\(.summary.episodes_replayed) \(.episodes[0].swappiness)"')"
 sed 's/proactive begin bytes=1073741824/& swappiness=300/' "$TMP/q.txt" >"$TMP/badswp.txt"
