@@ -29,6 +29,10 @@ int rr_option_error(const char *cmd, int c, char **argv);
  * error of @cmd and return RR_EXIT_USAGE. */
 int rr_kernel_option(const char *cmd, const char *release);
 
+/* --swap auto|yes|no: sets *@swap_present to -1, 1 or 0 and returns 0,
+ * else prints a usage error of @cmd and returns RR_EXIT_USAGE. */
+int rr_swap_option(const char *cmd, const char *arg, int *swap_present);
+
 struct rr_replay_opts;
 
 /* Warnings to stderr, and the progress line on a terminal unless @quiet. */

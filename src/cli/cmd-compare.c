@@ -33,8 +33,9 @@ static const char compare_usage[] =
 	"  -j, --jobs N             replay N of several TRACEs at a time (default 1)\n"
 	"      --kernel RELEASE     model this kernel release instead of the\n"
 	"                           one stored in the trace (e.g. 6.8)\n"
-	"      --swap auto|yes|no   whether swap was present (default: auto,\n"
-	"                           inferred from anon scanning in the trace)\n"
+	"      --swap auto|yes|no   whether swap was present (default: auto: the\n"
+	"                           recorder's marker, else anon scanning in the\n"
+	"                           trace)\n"
 	"      --outcome structural|exact\n"
 	"                           what a replayed reclaim call reclaims:\n"
 	"                           structural (default) runs the loops on the\n"
@@ -327,15 +328,8 @@ int cmd_compare(int argc, char **argv)
 			opts.kernel_release = optarg;
 			break;
 		case OPT_SWAP:
-			if (!strcmp(optarg, "auto"))
-				opts.swap_present = -1;
-			else if (!strcmp(optarg, "yes"))
-				opts.swap_present = 1;
-			else if (!strcmp(optarg, "no"))
-				opts.swap_present = 0;
-			else
-				return rr_usage_error("compare", "--swap takes auto, yes or no, not '%s'",
-						      optarg);
+			if (rr_swap_option("compare", optarg, &opts.swap_present))
+				return RR_EXIT_USAGE;
 			break;
 		case OPT_OFFLINE:
 			if (!in_range(optarg, 0, 60000, &v))

@@ -23,16 +23,21 @@ static const char report_usage[] =
 	"      --json               print a JSON object instead of text\n"
 	"      --kernel RELEASE     model this kernel release instead of the\n"
 	"                           one stored in the trace (e.g. 6.8)\n"
+	"      --swap auto|yes|no   whether swap was present (default: auto: the\n"
+	"                           recorder's marker, else evidence in the\n"
+	"                           trace; without, calls it decides are\n"
+	"                           counted undecidable)\n"
 	"  -q, --quiet              no progress line\n"
 	"  -h, --help               this text\n";
 
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_FIDELITY = 256, OPT_JSON, OPT_KERNEL };
+	enum { OPT_FIDELITY = 256, OPT_JSON, OPT_KERNEL, OPT_SWAP };
 	static const struct option longopts[] = {
 		{ "fidelity", no_argument, NULL, OPT_FIDELITY },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
+		{ "swap", required_argument, NULL, OPT_SWAP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -57,6 +62,10 @@ int cmd_report(int argc, char **argv)
 			if (rr_kernel_option("report", optarg))
 				return RR_EXIT_USAGE;
 			opts.kernel_release = optarg;
+			break;
+		case OPT_SWAP:
+			if (rr_swap_option("report", optarg, &opts.swap_present))
+				return RR_EXIT_USAGE;
 			break;
 		case 'q':
 			quiet = true;

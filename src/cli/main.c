@@ -87,6 +87,19 @@ int rr_kernel_option(const char *cmd, const char *release)
 			      strlen(release) > 80 ? "..." : "");
 }
 
+int rr_swap_option(const char *cmd, const char *arg, int *swap_present)
+{
+	if (!strcmp(arg, "auto"))
+		*swap_present = -1;
+	else if (!strcmp(arg, "yes"))
+		*swap_present = 1;
+	else if (!strcmp(arg, "no"))
+		*swap_present = 0;
+	else
+		return rr_usage_error(cmd, "--swap takes auto, yes or no, not '%s'", arg);
+	return 0;
+}
+
 int rr_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

@@ -47,6 +47,7 @@ struct rr_batch_ctx {
 	bool online;
 	bool in_window;		/* inside the rmdir -> offline window: online unknown */
 	int swappiness;
+	bool swappiness_known;	/* rr_memcg_swappiness_known(); else assumed */
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 	int depth;
 	struct {
@@ -164,6 +165,10 @@ struct rr_episode {
 	const char *nr_to_reclaim_basis;	/* "fit", "lower-bound", "v1-softlimit", "none" */
 	uint64_t nr_to_reclaim_low, nr_to_reclaim_high;	/* (low, high], 0 = open */
 	bool swap_inferred_present;
+	/* whence: the --swap option, the recorder's meta marker, or inactive
+	 * anon batches earlier (proof of free swap then); false: nothing in
+	 * the trace so far said, and swap_inferred_present is an assumption */
+	bool swap_known;
 	bool in_offline_window;		/* a memcg of the walk was within the
 					 * rmdir -> offline window */
 	bool no_recording;		/* a scenario request: nothing recorded */

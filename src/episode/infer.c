@@ -88,19 +88,33 @@ static struct rr_memcg *reclaim_root(struct rr_builder *b, const struct rr_episo
 /*
  * Inside one shrink_lruvec() call: every round that another round followed
  * without a cut says T > the call's own reclaim at that point (the third
- * checkpoint).  Only calls that scanned a single type are used: with both,
- * a cut (v6.1+) is followed by one more round although T was reached.
+ * checkpoint).  Once its own reclaim reaches T, shrink_lruvec() stops
+ * unless both types still have targets (then it cuts them and goes on), so
+ * the bound holds only where the other type had none: a call that scanned
+ * both types is never used (a cut, v6.1+, is followed by one more round),
+ * nor one whose other type's active list could have had a target that left
+ * no batch (its deactivation skipped: the recorded batches are of one type,
+ * yet the kernel's nr_file or nr_anon was not 0).  That list's target is 0
+ * for sure only when size >> priority is 0 in an online memcg (no offline
+ * scrape; no protection on the traces' memcgs: checked by the caller's
+ * context being captured).
  */
 static uint64_t call_round_bound(const struct rr_episode *ep, size_t i, size_t j)
 {
 	uint64_t local = 0, low = 0;
 	bool anon = false, file = false;
+	const struct rr_batch_ctx *c = ep->ctx ? &ep->ctx[i] : NULL;
+	int other_active, prio = ep->batches[i].priority;
 
 	for (size_t k = i; k < j; k++) {
 		anon |= !rr_lru_is_file(ep->batches[k].lru);
 		file |= rr_lru_is_file(ep->batches[k].lru);
 	}
 	if (anon && file)
+		return 0;
+	other_active = anon ? RR_LRU_ACTIVE_FILE : RR_LRU_ACTIVE_ANON;
+	if (!c || !c->valid || !c->online || c->in_window || prio < 0 || prio > RR_DEF_PRIORITY ||
+	    c->lru_pages[other_active] >> prio)
 		return 0;
 	for (size_t k = i; k < j; k++) {
 		/* a new round starts when the list index does not grow */
@@ -200,6 +214,8 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
 	ep->swap_inferred_present = b->opts.swap_present >= 0 ? b->opts.swap_present :
 				    b->stats.swap_from_meta >= 0 ? b->stats.swap_from_meta :
 				    b->anon_scanned_seen;
+	ep->swap_known = b->opts.swap_present >= 0 || b->stats.swap_from_meta >= 0 ||
+			 b->anon_scanned_seen;
 	if (ep->kind == RR_KIND_PROACTIVE) {
 		/* the request itself, in bytes; the replay converts it with the
 		 * traced kernel's page size */

@@ -22,8 +22,10 @@ static void on_meta(struct rr_builder *b, const struct rr_marker_meta *meta)
 	b->stats.meta_seen = true;
 	if (meta->swap_total_kb >= 0)
 		b->stats.swap_from_meta = meta->swap_total_kb > 0;
-	if (meta->vm_swappiness >= 0 && meta->vm_swappiness <= 200)
+	if (meta->vm_swappiness >= 0 && meta->vm_swappiness <= 200) {
 		b->st.default_swappiness = (int)meta->vm_swappiness;
+		b->st.default_swappiness_known = true;
+	}
 	if (meta->kernel_release[0])
 		snprintf(b->stats.kernel_release, sizeof(b->stats.kernel_release), "%.63s",
 			 meta->kernel_release);
@@ -65,8 +67,10 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
 	if (!m)
 		return -1;
 	v = rr_memcg_mut(&b->st, m);
-	if (mc->swappiness >= 0 && mc->swappiness <= 200)
+	if (mc->swappiness >= 0 && mc->swappiness <= 200) {
 		v->swappiness = (int)mc->swappiness;
+		v->swappiness_known = true;
+	}
 	m->limit_bytes = mc->limit_bytes;
 	m->min_bytes = mc->min_bytes;
 	m->low_bytes = mc->low_bytes;

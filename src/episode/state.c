@@ -627,8 +627,10 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 		v->online = true;
 		if (set_path(st, m, ev->str, (size_t)ev->str_len))
 			return -1;
-		if (m->parent)	/* v1: inherited from the parent at creation */
+		if (m->parent) {	/* v1: inherited from the parent at creation */
 			v->swappiness = m->parent->v.swappiness;
+			v->swappiness_known = rr_memcg_swappiness_known(st, m->parent);
+		}
 		return 0;
 	case RR_EV_CGROUP_RMDIR:
 		if (!root_matches(st, ev->cgroup_root))

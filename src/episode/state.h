@@ -57,6 +57,8 @@ struct rr_memcg_vals {
 	 * (a fitted value inside the rmdir -> offline window) */
 	uint64_t offline_seen_ns;
 	int swappiness;
+	bool swappiness_known;		/* a snapshot gave it, or inherited from a
+					 * known parent at mkdir (v1) */
 	bool baseline_known;		/* created in the trace, or a snapshot gave
 					 * the start sizes: sums are exact */
 	/* exact local sizes: running sum; lowest running sum seen (a
@@ -127,6 +129,7 @@ struct rr_state {
 	struct rr_item_map items;
 	bool cost_zero_returns, cost_rotations_x32;
 	int default_swappiness;
+	bool default_swappiness_known;	/* vm.swappiness from the recorder's meta */
 	uint64_t last_rmdir_ns;		/* the latest cgroup_rmdir seen, 0 none */
 	uint64_t nr_flushes;
 	unsigned int nr_memcgs;
@@ -185,6 +188,19 @@ static inline bool rr_memcg_protected(const struct rr_memcg *m)
 {
 	return m->min_bytes > 0 || m->low_bytes > 0 || m->min_bytes == RR_MARKER_BYTES_MAX ||
 	       m->low_bytes == RR_MARKER_BYTES_MAX;
+}
+
+/*
+ * Does the trace say @m's swappiness?  mem_cgroup_swappiness() (mm/vmscan.c,
+ * include/linux/swap.h) returns vm.swappiness on cgroup v2 and for the root
+ * memcg (id 1), the memcg's own memory.swappiness on v1: known when the
+ * recorder's meta gave vm.swappiness, or a snapshot (or the parent's at
+ * mkdir) gave the memcg's.
+ */
+static inline bool rr_memcg_swappiness_known(const struct rr_state *st, const struct rr_memcg *m)
+{
+	return m->v.swappiness_known ||
+	       (st->default_swappiness_known && (st->memory_root == 0 || m->id == 1));
 }
 
 /* The exact local size of one list, in pages: the running sum plus the

@@ -205,6 +205,7 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	}
 	c->online = rr_vals_online_at(&m->v, t->batch.ts_ns, b->opts.offline_delay_ns, &window);
 	c->swappiness = m->v.swappiness;
+	c->swappiness_known = rr_memcg_swappiness_known(&b->st, m);
 	/* prepare_scan_control() read the rstat view before this task's last
 	 * vmscan event; a flush since then came after the decision */
 	for (struct rr_memcg *a = m; a && d < RR_CHAIN_MAX; a = a->parent, d++) {

@@ -19,6 +19,9 @@ static const char *const uc_names[RR_UC__COUNT] = {
 	[RR_UC_MGLRU] = "mglru",
 	[RR_UC_RETRY_PASS] = "retry_pass",
 	[RR_UC_ROOT_UNKNOWN] = "root_unknown",
+	[RR_UC_SWAP_UNKNOWN] = "swap_unknown",
+	[RR_UC_SWAPPINESS_UNKNOWN] = "swappiness_unknown",
+	[RR_UC_NR_TO_RECLAIM] = "nr_to_reclaim_ambiguous",
 };
 
 
@@ -194,6 +197,198 @@ static bool same_batches(const struct rr_pred_batch *a, size_t na,
 	return true;
 }
 
+/*
+ * Evidence of swap (docs/kernel-model.md §19.3): under SCAN_FILE (what a
+ * memcg without reclaimable anon gets, get_scan_count() rule 1) an online,
+ * unprotected memcg's inactive-file target is size >> priority, and the
+ * loop's first batch asks for min(target, SWAP_CLUSTER_MAX).  A first
+ * request below min(32, size >> priority) had a smaller target: the
+ * fraction was below 1, so anon pages were reclaimable.  @c: the context
+ * at the call's start.
+ */
+static bool proves_swap(const struct rr_batch_ctx *c, int prio, const struct rr_pred_batch *rec,
+			size_t n)
+{
+	uint64_t full, first = 0;
+
+	if (!c->valid || !c->online || c->in_window || prio < 0 || prio > RR_DEF_PRIORITY)
+		return false;
+	for (size_t k = 0; k < n && !first; k++)
+		if (rec[k].lru == RR_LRU_INACTIVE_FILE)
+			first = rec[k].nr_requested ? rec[k].nr_requested : UINT64_MAX;
+	full = c->lru_pages[RR_LRU_INACTIVE_FILE] >> prio;
+	if (full > RR_SWAP_CLUSTER_MAX)
+		full = RR_SWAP_CLUSTER_MAX;
+	return first && first != UINT64_MAX && first < full;
+}
+
+/*
+ * The nr_to_reclaim values that fit the episode's checkpoints (low, high]
+ * (infer.c): max(2^k, SWAP_CLUSTER_MAX), ascending.  Above the episode's
+ * whole reclaim every value acts alike (no call's own reclaim reaches it),
+ * so the list ends with the first such one.  Return: how many (<= @cap).
+ */
+static size_t nr_to_reclaim_candidates(const struct rr_episode *ep, uint64_t *out, size_t cap)
+{
+	size_t n = 0;
+
+	if (ep->kind == RR_KIND_SOFTLIMIT || ep->kind == RR_KIND_PROACTIVE || ep->proactive) {
+		out[n++] = ep->nr_to_reclaim_pages;	/* given by the kernel's rules */
+		return n;
+	}
+	for (uint64_t c = RR_SWAP_CLUSTER_MAX; c <= (1ULL << 40) && n < cap; c *= 2) {
+		if (c <= ep->nr_to_reclaim_low)
+			continue;
+		if (ep->nr_to_reclaim_high && c > ep->nr_to_reclaim_high)
+			break;
+		out[n++] = c;
+		if (c > ep->recorded_nr_reclaimed)
+			break;
+	}
+	if (!n)
+		out[n++] = ep->nr_to_reclaim_pages;
+	return n;
+}
+
+/* Does @ci predict @pred (@nr_pred batches)?  @alt is scratch. */
+static int predicts(const struct rr_call_input *ci, const struct rr_resolved_policy *kernel,
+		    const struct rr_pred_batch *pred, size_t nr_pred, struct rr_pred_batch *alt,
+		    size_t cap, bool *same, struct rr_error *err)
+{
+	uint64_t targets[RR_NR_EVICTABLE_LRU];
+	size_t nr_alt = 0;
+
+	if (rr_sim_predict_call(ci, kernel, alt, cap, &nr_alt, targets, err))
+		return -1;
+	if (nr_alt > cap)
+		nr_alt = cap;
+	*same = same_batches(alt, nr_alt, pred, nr_pred);
+	return 0;
+}
+
+/* The admissible values of the hidden inputs of one call. */
+struct hidden {
+	bool swap[2];
+	int nr_swap;
+	int swappiness[4];
+	int nr_swappiness;
+	uint64_t nr_to_reclaim[48];
+	size_t nr_nr_to_reclaim;
+};
+
+/*
+ * Is the call's prediction the same under every admissible value of the
+ * inputs the trace does not give?  *@why is RR_UC__COUNT if so, else the
+ * input that changes it (the first one that does alone; the first unknown
+ * one when only a combination does).  Every combination is tried:
+ * swappiness matters only with swap, nr_to_reclaim only where a call's own
+ * reclaim reaches it.  Each list's target is monotone in swappiness from 1
+ * up (the anon weight grows with it), and 0 is its own rule, so 0, 1 and
+ * the release's maximum stand for every value.
+ */
+static int undecidable(struct rr_call_input *ci, const struct rr_resolved_policy *kernel,
+		       const struct hidden *h, const struct rr_pred_batch *pred, size_t nr_pred,
+		       struct rr_pred_batch *alt, size_t cap, enum rr_unchecked *why,
+		       struct rr_error *err)
+{
+	const struct rr_call_input base = *ci;
+	bool same, differs = false;
+	int ret = 0;
+
+	*why = RR_UC__COUNT;
+	/* one input at a time, for the label */
+	for (int s = 1; s < h->nr_swap && *why == RR_UC__COUNT; s++) {
+		ci->swap_present = h->swap[s];
+		if ((ret = predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
+			goto out;
+		if (!same)
+			*why = RR_UC_SWAP_UNKNOWN;
+		*ci = base;
+	}
+	for (int s = 1; s < h->nr_swappiness && *why == RR_UC__COUNT; s++) {
+		ci->memcg.swappiness = h->swappiness[s];
+		if ((ret = predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
+			goto out;
+		if (!same)
+			*why = RR_UC_SWAPPINESS_UNKNOWN;
+		*ci = base;
+	}
+	for (size_t t = 0; t < h->nr_nr_to_reclaim && *why == RR_UC__COUNT; t++) {
+		if (h->nr_to_reclaim[t] == base.nr_to_reclaim)
+			continue;
+		ci->nr_to_reclaim = h->nr_to_reclaim[t];
+		if ((ret = predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
+			goto out;
+		if (!same)
+			*why = RR_UC_NR_TO_RECLAIM;
+		*ci = base;
+	}
+	if (*why != RR_UC__COUNT)
+		goto out;
+	/* then every combination */
+	for (int a = 0; a < h->nr_swap && !differs; a++)
+		for (int s = 0; s < h->nr_swappiness && !differs; s++)
+			for (size_t t = 0; t < h->nr_nr_to_reclaim && !differs; t++) {
+				int changed = (a > 0) + (s > 0) +
+					      (h->nr_to_reclaim[t] != base.nr_to_reclaim);
+
+				if (changed < 2)
+					continue;	/* tried above */
+				ci->swap_present = h->swap[a];
+				ci->memcg.swappiness = h->swappiness[s];
+				ci->nr_to_reclaim = h->nr_to_reclaim[t];
+				if ((ret = predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
+					goto out;
+				differs = !same;
+			}
+	if (differs)
+		*why = h->nr_swap > 1 ? RR_UC_SWAP_UNKNOWN :
+		       h->nr_swappiness > 1 ? RR_UC_SWAPPINESS_UNKNOWN : RR_UC_NR_TO_RECLAIM;
+out:
+	*ci = base;
+	return ret;
+}
+
+/*
+ * Pass 0 of rr_fidelity_check() where swap presence is open: does the
+ * recorded call fit only one of "no swap" and "swap" (with any admissible
+ * swappiness)?  The structural rule of proves_swap() counts for "swap"
+ * whatever the fractions.  Sets nothing but the evidence counts.
+ */
+static int swap_evidence(struct rr_fidelity_facts *fx, struct rr_call_input *ci,
+			 const struct rr_resolved_policy *kernel, const struct hidden *h,
+			 const struct rr_batch_ctx *c, const struct rr_pred_batch *rec, size_t n,
+			 struct rr_pred_batch *alt, size_t cap, struct rr_error *err)
+{
+	const struct rr_call_input base = *ci;
+	bool fits_absent, fits_present = false, same;
+	int ret = 0;
+
+	if (proves_swap(c, ci->priority, rec, n)) {
+		fx->swap_present_calls++;
+		return 0;
+	}
+	ci->swap_present = false;
+	if ((ret = predicts(ci, kernel, rec, n, alt, cap, &fits_absent, err)))
+		goto out;
+	ci->swap_present = true;
+	for (int s = 0; s < h->nr_swappiness && !fits_present; s++) {
+		ci->memcg.swappiness = h->swappiness[s];
+		if ((ret = predicts(ci, kernel, rec, n, alt, cap, &same, err)))
+			goto out;
+		fits_present = same;
+	}
+	if (fits_present != fits_absent) {
+		if (fits_present)
+			fx->swap_present_calls++;
+		else
+			fx->swap_absent_calls++;
+	}
+out:
+	*ci = base;
+	return ret;
+}
+
 static int window_call(struct rr_fidelity_facts *fx, struct rr_call_input *ci,
 		       const struct rr_resolved_policy *kernel, const struct rr_pred_batch *rec,
 		       size_t n, const struct rr_pred_batch *pred, size_t nr_pred,
@@ -229,9 +424,12 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 		      const struct rr_kernel_model *km, unsigned int page_shift,
 		      const struct rr_resolved_policy *kernel, const struct rr_sim_input *in,
 		      const struct rr_sim_result *kernel_result,
+		      const struct rr_fidelity *so_far,
 		      struct rr_fidelity_facts *fx, struct rr_error *err)
 {
 	bool first_ladder_forced = false;
+	uint64_t ev_present, ev_absent;
+	struct hidden h = { .nr_swap = 1 };
 	struct rr_pred_batch *rec = NULL, *pred = NULL, *alt = NULL;
 	uint64_t *rec_reclaimed = NULL;
 	bool episode_ok = true, retry = false;
@@ -251,123 +449,184 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 		rr_error_set(err, "", "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < ep->nr_batches;) {
-		const struct rr_batch *b = &ep->batches[i];
-		size_t j = i, n = 0, nr_pred = 0;
-		enum rr_unchecked why = RR_UC__COUNT;
-		uint64_t targets[RR_NR_EVICTABLE_LRU], tr[RR_NR_EVICTABLE_LRU], tp[RR_NR_EVICTABLE_LRU];
-		struct rr_call_input ci;
-		bool within = true, off1 = true;
-		int d;
-
-		while (j < ep->nr_batches && ep->batches[j].memcg_id == b->memcg_id &&
-		       ep->batches[j].priority == b->priority)
-			j++;
-		/* a new priority pass starts where the priority changes; going
-		 * back up means a retry ladder of do_try_to_free_pages() */
-		if (b->priority != prev_prio) {
-			if (b->priority > prev_prio)
-				retry = true;
-			pass_start = (int)i;
-			prev_prio = b->priority;
+	h.nr_nr_to_reclaim = nr_to_reclaim_candidates(ep, h.nr_to_reclaim,
+						      sizeof(h.nr_to_reclaim) / sizeof(h.nr_to_reclaim[0]));
+	/*
+	 * Swap presence, where neither the option, the recorder's marker nor
+	 * an anon batch said: pass 0 gathers this episode's evidence, added to
+	 * the earlier episodes'; one-sided evidence decides it (a fitted
+	 * value, said so in the output), none or both ways leave it open.
+	 */
+	h.swap[0] = ep->swap_inferred_present;
+	for (int pass = ep->swap_known ? 1 : 0; pass < 2; pass++) {
+		if (pass == 1 && !ep->swap_known) {
+			ev_present = fx->swap_present_calls + (so_far ? so_far->swap_present_calls : 0);
+			ev_absent = fx->swap_absent_calls + (so_far ? so_far->swap_absent_calls : 0);
+			if (ev_present && !ev_absent) {
+				h.swap[0] = true;
+			} else if (ev_absent && !ev_present) {
+				h.swap[0] = false;
+			} else {
+				h.swap[1] = !h.swap[0];
+				h.nr_swap = 2;
+			}
 		}
-		for (size_t k = i; k < j; k++) {
-			rec[n] = (struct rr_pred_batch){ ep->batches[k].lru, ep->batches[k].nr_requested };
-			rec_reclaimed[n++] = ep->batches[k].nr_reclaimed;
-			if (ep->batches[k].mglru)
-				why = RR_UC_MGLRU;
-		}
-		if (!b->memcg_id)
-			why = RR_UC_NO_ATTRIBUTION;
-		else if (b->priority < 0)
-			why = RR_UC_NO_PRIORITY;
-		else if (ep->first_lost_ns && ep->first_lost_ns <= b->ts_ns)
-			why = RR_UC_LOST_EVENTS;
-		else if (retry)
-			why = RR_UC_RETRY_PASS;
-		else if (!ep->ctx[i].valid)
-			why = RR_UC_NO_CONTEXT;
-		else if (!ep->ctx[pass_start].valid)
-			why = RR_UC_NO_CONTEXT;
-		d = why == RR_UC__COUNT ? chain_index(&ep->ctx[pass_start], ep->root_memcg_id) : -1;
-		if (why == RR_UC__COUNT && d < 0)
-			why = RR_UC_ROOT_UNKNOWN;
-		if (why != RR_UC__COUNT) {
-			fx->unchecked[why]++;
-			episode_ok = false;
-			i = j;
-			continue;
-		}
+		retry = false;
+		pass_start = -1;
+		prev_prio = 99;
+		for (size_t i = 0; i < ep->nr_batches;) {
+			const struct rr_batch *b = &ep->batches[i];
+			size_t j = i, n = 0, nr_pred = 0;
+			enum rr_unchecked why = RR_UC__COUNT;
+			uint64_t targets[RR_NR_EVICTABLE_LRU], tr[RR_NR_EVICTABLE_LRU], tp[RR_NR_EVICTABLE_LRU];
+			struct rr_call_input ci;
+			bool within = true, off1 = true;
+			int d;
 
-		memset(&ci, 0, sizeof(ci));
-		ci.km = km;
-		ci.kind = ep->kind == RR_KIND_SOFTLIMIT ? RR_KIND_SOFTLIMIT : RR_KIND_MEMCG;
-		ci.page_shift = page_shift;
-		ci.priority = b->priority;
-		ci.nr_to_reclaim = ep->nr_to_reclaim_pages;
-		ci.memcg.id = b->memcg_id;
-		ci.memcg.parent = -1;
-		ci.memcg.online = ep->ctx[i].online;
-		ci.memcg.swappiness = ep->ctx[i].swappiness;
-		memcpy(ci.memcg.lru_pages, ep->ctx[i].lru_pages, sizeof(ci.memcg.lru_pages));
-		memcpy(ci.memcg.rstat_lru_pages, ep->ctx[i].chain[0].rstat_lru_pages,
-		       sizeof(ci.memcg.rstat_lru_pages));
-		ci.may_swap = true;
-		ci.swap_present = ep->swap_inferred_present;
-		ci.anon_cost = ep->ctx[pass_start].chain[d].anon_cost;
-		ci.file_cost = ep->ctx[pass_start].chain[d].file_cost;
-		memcpy(ci.root_rstat_lru_pages, ep->ctx[pass_start].chain[d].rstat_lru_pages,
-		       sizeof(ci.root_rstat_lru_pages));
-		memcpy(ci.refaults_changed, ep->ctx[pass_start].chain[d].refaults_changed,
-		       sizeof(ci.refaults_changed));
-		/* ladders that made no batch leave no event: when the free run's
-		 * first batch came in the force_deactivate retry, so did the
-		 * kernel's first recorded ladder */
-		ci.force_deactivate = first_ladder_forced;
-		ci.recorded = rec;
-		ci.recorded_reclaimed = rec_reclaimed;
-		ci.nr_recorded = n;
-		if (rr_sim_predict_call(&ci, kernel, pred, pcap, &nr_pred, targets, err))
-			goto out;
-		if (nr_pred > pcap)
-			nr_pred = pcap;
-		if (ep->ctx[i].in_window) {
-			bool judged;
-
-			if (window_call(fx, &ci, kernel, rec, n, pred, nr_pred, alt, pcap, b,
-					&judged, err))
-				goto out;
-			if (!judged) {
-				fx->unchecked[RR_UC_ONLINE_UNCERTAIN]++;
+			while (j < ep->nr_batches && ep->batches[j].memcg_id == b->memcg_id &&
+			       ep->batches[j].priority == b->priority)
+				j++;
+			/* a new priority pass starts where the priority changes; going
+			 * back up means a retry ladder of do_try_to_free_pages() */
+			if (b->priority != prev_prio) {
+				if (b->priority > prev_prio)
+					retry = true;
+				pass_start = (int)i;
+				prev_prio = b->priority;
+			}
+			for (size_t k = i; k < j; k++) {
+				rec[n] = (struct rr_pred_batch){ ep->batches[k].lru, ep->batches[k].nr_requested };
+				rec_reclaimed[n++] = ep->batches[k].nr_reclaimed;
+				if (ep->batches[k].mglru)
+					why = RR_UC_MGLRU;
+			}
+			if (!b->memcg_id)
+				why = RR_UC_NO_ATTRIBUTION;
+			else if (b->priority < 0)
+				why = RR_UC_NO_PRIORITY;
+			else if (ep->first_lost_ns && ep->first_lost_ns <= b->ts_ns)
+				why = RR_UC_LOST_EVENTS;
+			else if (retry)
+				why = RR_UC_RETRY_PASS;
+			else if (!ep->ctx[i].valid)
+				why = RR_UC_NO_CONTEXT;
+			else if (!ep->ctx[pass_start].valid)
+				why = RR_UC_NO_CONTEXT;
+			d = why == RR_UC__COUNT ? chain_index(&ep->ctx[pass_start], ep->root_memcg_id) : -1;
+			if (why == RR_UC__COUNT && d < 0)
+				why = RR_UC_ROOT_UNKNOWN;
+			if (why == RR_UC__COUNT && pass == 0 && ep->ctx[i].in_window)
+				why = RR_UC_ONLINE_UNCERTAIN;	/* no evidence from here */
+			if (why != RR_UC__COUNT) {
+				if (pass == 0) {
+					i = j;
+					continue;
+				}
+				fx->unchecked[why]++;
 				episode_ok = false;
 				i = j;
 				continue;
 			}
-		}
 
-		fx->checked++;
-		totals(rec, n, tr);
-		totals(pred, nr_pred, tp);
-		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
-			within &= absdiff(tr[l], tp[l]) <= RR_SWAP_CLUSTER_MAX;
-			off1 &= absdiff(tr[l], tp[l]) <= 1;
-		}
-		if (same_batches(rec, n, pred, nr_pred)) {
-			fx->exact++;
-			fx->within_one_batch++;
-		} else {
-			if (off1)
-				fx->off_by_one++;
-			if (within)
+			memset(&ci, 0, sizeof(ci));
+			ci.km = km;
+			ci.kind = ep->kind == RR_KIND_SOFTLIMIT ? RR_KIND_SOFTLIMIT : RR_KIND_MEMCG;
+			ci.page_shift = page_shift;
+			ci.priority = b->priority;
+			ci.nr_to_reclaim = ep->nr_to_reclaim_pages;
+			ci.memcg.id = b->memcg_id;
+			ci.memcg.parent = -1;
+			ci.memcg.online = ep->ctx[i].online;
+			ci.memcg.swappiness = ep->ctx[i].swappiness;
+			memcpy(ci.memcg.lru_pages, ep->ctx[i].lru_pages, sizeof(ci.memcg.lru_pages));
+			memcpy(ci.memcg.rstat_lru_pages, ep->ctx[i].chain[0].rstat_lru_pages,
+			       sizeof(ci.memcg.rstat_lru_pages));
+			ci.may_swap = true;
+			ci.swap_present = h.swap[0];
+			ci.anon_cost = ep->ctx[pass_start].chain[d].anon_cost;
+			ci.file_cost = ep->ctx[pass_start].chain[d].file_cost;
+			memcpy(ci.root_rstat_lru_pages, ep->ctx[pass_start].chain[d].rstat_lru_pages,
+			       sizeof(ci.root_rstat_lru_pages));
+			memcpy(ci.refaults_changed, ep->ctx[pass_start].chain[d].refaults_changed,
+			       sizeof(ci.refaults_changed));
+			/* ladders that made no batch leave no event: when the free run's
+			 * first batch came in the force_deactivate retry, so did the
+			 * kernel's first recorded ladder */
+			ci.force_deactivate = first_ladder_forced;
+			ci.recorded = rec;
+			ci.recorded_reclaimed = rec_reclaimed;
+			ci.nr_recorded = n;
+			if (rr_sim_predict_call(&ci, kernel, pred, pcap, &nr_pred, targets, err))
+				goto out;
+			if (nr_pred > pcap)
+				nr_pred = pcap;
+			/* the inputs the trace does not give, under each admissible value */
+			h.nr_swappiness = 1;
+			h.swappiness[0] = ci.memcg.swappiness;
+			if (!ep->ctx[i].swappiness_known) {
+				const int each[] = { 0, 1, km->swappiness_max };
+
+				for (size_t k = 0; k < sizeof(each) / sizeof(each[0]); k++)
+					if (each[k] != h.swappiness[0])
+						h.swappiness[h.nr_swappiness++] = each[k];
+			}
+			if (pass == 0) {
+				if (swap_evidence(fx, &ci, kernel, &h, &ep->ctx[i], rec, n, alt, pcap, err))
+					goto out;
+				i = j;
+				continue;
+			}
+			if (ep->ctx[i].in_window) {
+				bool judged;
+
+				if (window_call(fx, &ci, kernel, rec, n, pred, nr_pred, alt, pcap, b,
+						&judged, err))
+					goto out;
+				if (!judged) {
+					fx->unchecked[RR_UC_ONLINE_UNCERTAIN]++;
+					episode_ok = false;
+					i = j;
+					continue;
+				}
+			}
+
+			if (h.nr_swap > 1 || h.nr_swappiness > 1 || h.nr_nr_to_reclaim > 1) {
+				enum rr_unchecked hidden_why;
+
+				if (undecidable(&ci, kernel, &h, pred, nr_pred, alt, pcap, &hidden_why, err))
+					goto out;
+				if (hidden_why != RR_UC__COUNT) {
+					fx->unchecked[hidden_why]++;
+					episode_ok = false;
+					i = j;
+					continue;
+				}
+			}
+
+			fx->checked++;
+			totals(rec, n, tr);
+			totals(pred, nr_pred, tp);
+			for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+				within &= absdiff(tr[l], tp[l]) <= RR_SWAP_CLUSTER_MAX;
+				off1 &= absdiff(tr[l], tp[l]) <= 1;
+			}
+			if (same_batches(rec, n, pred, nr_pred)) {
+				fx->exact++;
 				fx->within_one_batch++;
-			else
-				fx->mismatched++;
-			if (!fx->not_exact++)
-				fx->first_on_active = describe(fx->first, sizeof(fx->first), st,
-							       b->memcg_id, b->priority, rec, n,
-							       pred, nr_pred);
+			} else {
+				if (off1)
+					fx->off_by_one++;
+				if (within)
+					fx->within_one_batch++;
+				else
+					fx->mismatched++;
+				if (!fx->not_exact++)
+					fx->first_on_active = describe(fx->first, sizeof(fx->first), st,
+								       b->memcg_id, b->priority, rec, n,
+								       pred, nr_pred);
+			}
+			i = j;
 		}
-		i = j;
 	}
 	/* inside an rmdir -> offline window the replay's online state is a guess */
 	fx->unchecked_window = ep->in_offline_window && kernel_result;
@@ -423,9 +682,11 @@ void rr_fidelity_add(struct rr_fidelity *f, const struct rr_episode *ep,
 	f->kind_checked[ep->kind] += fx->checked;
 	f->kind_exact[ep->kind] += fx->exact;
 	f->offline_moments_inferred += offline_inferred;
+	f->swap_present_calls += fx->swap_present_calls;
+	f->swap_absent_calls += fx->swap_absent_calls;
+	f->silent += fx->silent;
 	note_worst(f, ep, fx,
 		   ep->overlapped ? "concurrent reclaimers (shared lists and walk cursor)" :
-		   f->swappiness_assumed ? "inputs the trace lacks (no recorder snapshot)" :
 		   fx->first_on_active ? "deactivation (rstat view or refault snapshot)" :
 		   "model");
 	f->trajectory_unchecked_window += fx->unchecked_window;

@@ -33,6 +33,11 @@ enum rr_unchecked {
 	RR_UC_MGLRU,		/* MAX_LRU_BATCH requests: MGLRU, not get_scan_count() */
 	RR_UC_RETRY_PASS,	/* a do_try_to_free_pages() retry ladder */
 	RR_UC_ROOT_UNKNOWN,	/* reclaim root not in the memcg's ancestry */
+	/* undecidable (docs/kernel-model.md §19.3): admissible values of an
+	 * input the trace does not give predict differently */
+	RR_UC_SWAP_UNKNOWN,	/* swap presence: nothing in the trace says */
+	RR_UC_SWAPPINESS_UNKNOWN,	/* the memcg's swappiness: no snapshot */
+	RR_UC_NR_TO_RECLAIM,	/* several nr_to_reclaim fit the checkpoints */
 	RR_UC__COUNT
 };
 
@@ -50,6 +55,12 @@ struct rr_fidelity_facts {
 	uint64_t checked, exact, off_by_one, within_one_batch, mismatched;
 	uint64_t not_exact;		/* checked calls that were not exact */
 	uint64_t unchecked[RR_UC__COUNT];
+	uint64_t silent;		/* calls predicted silent, recorded silent */
+	/* where the trace does not say whether swap was present: calls only
+	 * "swap" fits (or whose first inactive-file request was below min(32,
+	 * size >> priority): not SCAN_FILE, so anon was reclaimable), and
+	 * calls only "no swap" fits */
+	uint64_t swap_present_calls, swap_absent_calls;
 	char first[RR_FIDELITY_FIRST_LEN];	/* the first call not exact, in words */
 	bool first_on_active;		/* ... and it differed on an active list */
 	/* trajectory: the free-running replay against the recording */
@@ -83,7 +94,9 @@ struct rr_fidelity {
 						 * recorded decisions gave */
 	struct rr_fidelity_worst worst[RR_FIDELITY_WORST];
 	int nr_worst;
-	bool swappiness_assumed;	/* no recorder snapshot gave it */
+	/* rr_fidelity_facts' evidence of swap, summed */
+	uint64_t swap_present_calls, swap_absent_calls;
+	uint64_t silent;		/* rr_fidelity_facts.silent, summed */
 };
 
 const char *rr_unchecked_name(enum rr_unchecked reason);
@@ -95,15 +108,25 @@ const char *rr_unchecked_name(enum rr_unchecked reason);
  *                 baseline's run started), or NULL if it was not replayed.
  * @kernel_result: the baseline's free-running replay of the episode
  *                 (trajectory), or NULL if it was not replayed.
+ * @so_far:        the totals of the episodes checked before (evidence of
+ *                 swap found there holds here), or NULL.
  * @facts:         filled; a call inside the rmdir -> offline window that
  *                 only the offline rules explain is listed in offline_seen
  *                 (the caller may take the memcg as offline from then on).
+ *
+ * Inputs the trace does not give (swap presence without the recorder's
+ * marker or evidence, a v1 memcg's swappiness without a snapshot,
+ * nr_to_reclaim where several candidates fit) are not scored on one
+ * chosen value: the call is predicted under each admissible value, and
+ * counted undecidable (RR_UC_SWAP_UNKNOWN, ...) where they differ
+ * (docs/kernel-model.md §19.3, the spec's §20.3).
  * Return: 0, or -1 with @err set (a hook failed, out of memory).
  */
 int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 		      const struct rr_kernel_model *km, unsigned int page_shift,
 		      const struct rr_resolved_policy *kernel, const struct rr_sim_input *in,
 		      const struct rr_sim_result *kernel_result,
+		      const struct rr_fidelity *so_far,
 		      struct rr_fidelity_facts *facts, struct rr_error *err);
 
 void rr_fidelity_facts_free(struct rr_fidelity_facts *facts);

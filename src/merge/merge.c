@@ -222,8 +222,8 @@ static int check_counts(struct checking *c, const char *key, const json_t *v,
 			if ((ret = check_counts(c, k, x, strings)))
 				break;
 	} else if (ends_with(key, "_share")) {
-		if (!json_is_number(v))
-			ret = wrong(c, "a share (a number) expected");
+		if (!json_is_number(v) && !json_is_null(v))
+			ret = wrong(c, "a share (a number, or null of nothing judged) expected");
 	} else if (!strcmp(key, "lowest_priority")) {
 		if (!json_is_null(v) && (!json_is_integer(v) || json_integer_value(v) < 0 ||
 					 json_integer_value(v) > 12))

@@ -11,6 +11,16 @@ static double share(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0.0;
 }
 
+/* "12.34%", or "n/a" of nothing judged (never a share of zero calls) */
+static const char *pct(char *buf, size_t len, uint64_t a, uint64_t b)
+{
+	if (!b)
+		snprintf(buf, len, "%s", "n/a");
+	else
+		snprintf(buf, len, "%.2f%%", 100.0 * share(a, b));
+	return buf;
+}
+
 /* Each share of the "fidelity" object and the two counts it divides. */
 static const struct {
 	const char *share, *num, *den;
@@ -26,8 +36,9 @@ static void set_shares(json_t *o)
 		json_t *num = json_object_get(o, shares[i].num);
 		json_t *den = json_object_get(o, shares[i].den);
 
+		/* null of nothing judged: never a share of zero calls */
 		if (json_object_get(o, shares[i].share))
-			json_object_set_new(o, shares[i].share,
+			json_object_set_new(o, shares[i].share, !json_integer_value(den) ? json_null() :
 					    json_real(share((uint64_t)json_integer_value(num),
 							    (uint64_t)json_integer_value(den))));
 	}
@@ -65,6 +76,8 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 	json_object_set_new(j, "exact_share", json_real(0));
 	json_object_set_new(j, "within_one_batch_share", json_real(0));
 	json_object_set_new(j, "decisions_unchecked", json_integer((json_int_t)total_uc));
+	json_object_set_new(j, "swap_present_calls", json_integer((json_int_t)f->swap_present_calls));
+	json_object_set_new(j, "swap_absent_calls", json_integer((json_int_t)f->swap_absent_calls));
 	json_object_set_new(j, "unchecked_reasons", uc);
 	for (int k = 0; k < RR_KIND__COUNT; k++) {
 		json_t *o;
@@ -113,29 +126,37 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
 {
 	uint64_t n = f->decisions_checked;
+	char p[16];
 
 	fprintf(out, "fidelity of the baseline against the recording:\n");
-	if (f->swappiness_assumed)
-		fprintf(out, "  (v1 swappiness assumed 60: the trace does not say; a cgroup set otherwise "
-			"shows as SCAN_FRACT mismatches)\n");
+	if (f->swap_present_calls || f->swap_absent_calls)
+		fprintf(out, "  (swap presence not in the trace: %llu calls fit only \"swap\", %llu only "
+			"\"no swap\"%s)\n", (unsigned long long)f->swap_present_calls,
+			(unsigned long long)f->swap_absent_calls,
+			f->swap_present_calls && f->swap_absent_calls ? "; left open" :
+			f->swap_present_calls ? "; taken as swap" : "; taken as no swap");
+	if (f->unchecked[RR_UC_SWAP_UNKNOWN])
+		fprintf(out, "  (%llu calls depend on whether swap was present, which the trace does "
+			"not say: give --swap yes or no)\n",
+			(unsigned long long)f->unchecked[RR_UC_SWAP_UNKNOWN]);
 	fprintf(out, "  decisions (shrink_lruvec() calls) checked: %llu\n", (unsigned long long)n);
-	fprintf(out, "    exact             %8llu  %6.2f%%\n", (unsigned long long)f->exact,
-		100.0 * share(f->exact, n));
-	fprintf(out, "    off by one page   %8llu  %6.2f%%  (not exact, every list within 1 page)\n",
-		(unsigned long long)f->off_by_one, 100.0 * share(f->off_by_one, n));
-	fprintf(out, "    within one batch  %8llu  %6.2f%%  (every list within 32 pages, exact included)\n",
-		(unsigned long long)f->within_one_batch, 100.0 * share(f->within_one_batch, n));
-	fprintf(out, "    mismatched        %8llu  %6.2f%%\n", (unsigned long long)f->mismatched,
-		100.0 * share(f->mismatched, n));
+	fprintf(out, "    exact             %8llu  %7s\n", (unsigned long long)f->exact,
+		pct(p, sizeof(p), f->exact, n));
+	fprintf(out, "    off by one page   %8llu  %7s  (not exact, every list within 1 page)\n",
+		(unsigned long long)f->off_by_one, pct(p, sizeof(p), f->off_by_one, n));
+	fprintf(out, "    within one batch  %8llu  %7s  (every list within 32 pages, exact included)\n",
+		(unsigned long long)f->within_one_batch, pct(p, sizeof(p), f->within_one_batch, n));
+	fprintf(out, "    mismatched        %8llu  %7s\n", (unsigned long long)f->mismatched,
+		pct(p, sizeof(p), f->mismatched, n));
 	for (int i = 0; i < RR_UC__COUNT; i++)
 		if (f->unchecked[i])
 			fprintf(out, "  not judged (%s): %llu\n", rr_unchecked_name((enum rr_unchecked)i),
 				(unsigned long long)f->unchecked[i]);
-	fprintf(out, "  trajectories checked: %llu of %llu episodes; exact %llu (%.2f%%): same calls %llu, "
+	fprintf(out, "  trajectories checked: %llu of %llu episodes; exact %llu (%s): same calls %llu, "
 		"same stop priority %llu, same pages reclaimed %llu\n",
 		(unsigned long long)f->trajectory_checked, (unsigned long long)f->episodes_total,
 		(unsigned long long)f->trajectory_exact,
-		100.0 * share(f->trajectory_exact, f->trajectory_checked),
+		pct(p, sizeof(p), f->trajectory_exact, f->trajectory_checked),
 		(unsigned long long)f->trajectory_same_calls,
 		(unsigned long long)f->trajectory_same_stop,
 		(unsigned long long)f->trajectory_same_reclaimed);

@@ -99,7 +99,7 @@ static int fidelity(struct replay *r, const struct rr_episode *ep, struct rr_sta
 	uint64_t inferred = 0;
 
 	if (rr_fidelity_check(ep, st, &r->km, r->page_shift, &r->policies[0], in,
-			      kernel_result, &fx, r->err))
+			      kernel_result, &r->fidelity, &fx, r->err))
 		return -1;
 	for (size_t i = 0; i < fx.nr_offline_seen; i++) {
 		struct rr_memcg *m = rr_state_find(st, fx.offline_seen[i].memcg_id);
@@ -817,9 +817,6 @@ static int replay_trace(struct replay *r)
 		ret = -1;
 		goto out;
 	}
-	/* (known only now: no start snapshot gave the memcgs' swappiness) */
-	if (!in.bs->snapshot_memcgs)
-		r->fidelity.swappiness_assumed = true;
 	warnings(r, ti, &in);
 	ret = rr_outputs_end(r, &in);
 out:

@@ -9,7 +9,11 @@
 for trace in "$TOP"/traces/*.dat; do
 	name=$(basename "$trace" .dat)
 	json="$TMP/$name.json"
-	check "$name: compare exits 0" sh -c "'$RR' compare -q --all-episodes '$trace' -o '$json' >'$TMP/$name.table'"
+	# a plain trace-cmd extract has no recorder marker: the recording had
+	# no swap (traces/README.md), which the trace cannot say
+	swap=auto
+	[ "$name" = extract-file-limit ] && swap=no
+	check "$name: compare exits 0" sh -c "'$RR' compare -q --swap $swap --all-episodes '$trace' -o '$json' >'$TMP/$name.table'"
 	check "$name: summary table printed" grep -q '^kernel ' "$TMP/$name.table"
 	check_eq "$name: JSON matches schema 1" "[]" "$(jq -c -f "$TOP/tests/cli/schema.jq" "$json")"
 	check "$name: JSON valid against the JSON Schema (draft 2020-12)" \
@@ -75,6 +79,28 @@ for trace in "$TOP"/traces/*.dat; do
 	check_eq "$name: golden per-policy totals" "$(cat "$TOP/tests/golden/$name.txt")" \
 		"$(jq -r -f "$TOP/tests/cli/totals.jq" "$json")"
 done
+
+# swap presence the trace does not give is not scored on a guess: in a
+# file-only trace without the recorder's marker, "no swap" and "swap with
+# swappiness 0" predict every call alike, and "swap with swappiness 60"
+# predicts SCAN_FRACT targets: every call depends on it (issue 16)
+"$RR" report -q --fidelity --json "$TOP/traces/extract-file-limit.dat" >"$TMP/efl-auto.json"
+check_eq "extract-file-limit without --swap: no call scored on a guess" \
+	"0 295 null null" \
+	"$(jq -r '.fidelity | "\(.decisions_checked) \(.unchecked_reasons.swap_unknown) \(.exact_share) \(.trajectory_exact_share)"' "$TMP/efl-auto.json")"
+"$RR" report -q --fidelity "$TOP/traces/extract-file-limit.dat" >"$TMP/efl-auto.txt"
+check "extract-file-limit without --swap: the text says why and what to give" \
+	grep -q '295 calls depend on whether swap was present.*give --swap yes or no' "$TMP/efl-auto.txt"
+check "extract-file-limit without --swap: n/a, not a share of nothing" \
+	grep -q '^    exact  *0  *n/a$' "$TMP/efl-auto.txt"
+"$RR" report -q --fidelity --json --swap yes "$TOP/traces/extract-file-limit.dat" >"$TMP/efl-yes.json"
+check_eq "extract-file-limit --swap yes: v1 swappiness not in the trace decides every call" \
+	"0 295" "$(jq -r '.fidelity | "\(.decisions_checked) \(.unchecked_reasons.swappiness_unknown)"' "$TMP/efl-yes.json")"
+"$RR" report -q --fidelity --json --swap no "$TOP/traces/extract-file-limit.dat" >"$TMP/efl-no.json"
+check_eq "extract-file-limit --swap no: all 295 calls judged and exact" \
+	"295 295" "$(jq -r '.fidelity | "\(.decisions_checked) \(.exact)"' "$TMP/efl-no.json")"
+check "report --swap takes auto, yes or no only" \
+	sh -c "'$RR' report --swap maybe '$TOP/traces/file-limit.dat' 2>&1 >/dev/null; [ \$? -eq 2 ]"
 
 # the schema check can fail
 jq 'del(.schema_version) | .episodes[0].results.kernel.lowest_priority = 13' "$TMP/file-limit.json" >"$TMP/broken.json"
