@@ -389,6 +389,118 @@ out:
 	return ret;
 }
 
+/*
+ * Pass 0: add the call to its memcg's swappiness fit (swap present):
+ * which of the release's swappiness values predict it exactly.
+ */
+static int fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
+			  const struct rr_resolved_policy *kernel, const struct rr_pred_batch *rec,
+			  size_t n, struct rr_pred_batch *alt, size_t cap, struct rr_error *err)
+{
+	const struct rr_call_input base = *ci;
+	struct rr_swappiness_fit *fit;
+	bool same;
+	int ret = 0;
+
+	HASH_FIND(hh, trace->swappiness_fits, &ci->memcg.id, sizeof(ci->memcg.id), fit);
+	if (!fit) {
+		fit = calloc(1, sizeof(*fit));
+		if (!fit) {
+			rr_error_set(err, "", "out of memory");
+			return -1;
+		}
+		fit->memcg_id = ci->memcg.id;
+		HASH_ADD(hh, trace->swappiness_fits, memcg_id, sizeof(fit->memcg_id), fit);
+	}
+	fit->calls++;
+	ci->swap_present = true;
+	for (int s = 0; s <= ci->km->swappiness_max && s <= RR_MAX_SWAPPINESS; s++) {
+		ci->memcg.swappiness = s;
+		if ((ret = predicts(ci, kernel, rec, n, alt, cap, &same, err)))
+			break;
+		fit->match[s] += same;
+	}
+	*ci = base;
+	return ret;
+}
+
+/*
+ * Pass 1: the swappiness values the memcg's *other* calls fit best (this
+ * call's own match taken out of the counts: leave-one-out), into @h as 0
+ * (if admissible) and the smallest and largest other admissible values;
+ * each list's target is monotone in swappiness from 1 up, so those two
+ * stand for the values between.  *@fitted false (and @h untouched): no
+ * other call fits any value, nothing is known.
+ */
+static int fitted_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
+			     const struct rr_resolved_policy *kernel,
+			     const struct rr_pred_batch *rec, size_t n, struct rr_pred_batch *alt,
+			     size_t cap, struct hidden *h, bool *fitted, struct rr_error *err)
+{
+	const struct rr_call_input base = *ci;
+	uint64_t top = 0, best = 0, loo[RR_MAX_SWAPPINESS + 1];
+	struct rr_swappiness_fit *fit;
+	int max = ci->km->swappiness_max, lo = -1, hi = -1, ret = 0;
+	bool same, zero = false;
+
+	*fitted = false;
+	HASH_FIND(hh, trace->swappiness_fits, &ci->memcg.id, sizeof(ci->memcg.id), fit);
+	if (!fit || fit->calls < 2)
+		return 0;
+	if (max > RR_MAX_SWAPPINESS)
+		max = RR_MAX_SWAPPINESS;
+	for (int s = 0; s <= max; s++)
+		if (fit->match[s] > top)
+			top = fit->match[s];
+	/* only values within one call of the best can be best without this one */
+	ci->swap_present = true;
+	for (int s = 0; s <= max; s++) {
+		loo[s] = 0;
+		if (fit->match[s] + 1 < top || !fit->match[s])
+			continue;
+		ci->memcg.swappiness = s;
+		if ((ret = predicts(ci, kernel, rec, n, alt, cap, &same, err)))
+			goto out;
+		loo[s] = fit->match[s] - same;
+		if (loo[s] > best)
+			best = loo[s];
+	}
+	if (!best)
+		goto out;
+	for (int s = 0; s <= max; s++) {
+		if (loo[s] != best)
+			continue;
+		if (!s) {
+			zero = true;
+			continue;
+		}
+		if (lo < 0)
+			lo = s;
+		hi = s;
+	}
+	h->nr_swappiness = 0;
+	if (lo >= 0)
+		h->swappiness[h->nr_swappiness++] = lo;
+	if (hi > lo)
+		h->swappiness[h->nr_swappiness++] = hi;
+	if (zero)
+		h->swappiness[h->nr_swappiness++] = 0;
+	*fitted = true;
+out:
+	*ci = base;
+	return ret;
+}
+
+void rr_fidelity_free(struct rr_fidelity *f)
+{
+	struct rr_swappiness_fit *fit, *tmp;
+
+	HASH_ITER(hh, f->swappiness_fits, fit, tmp) {
+		HASH_DEL(f->swappiness_fits, fit);
+		free(fit);
+	}
+}
+
 static int window_call(struct rr_fidelity_facts *fx, struct rr_call_input *ci,
 		       const struct rr_resolved_policy *kernel, const struct rr_pred_batch *rec,
 		       size_t n, const struct rr_pred_batch *pred, size_t nr_pred,
@@ -424,10 +536,10 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 		      const struct rr_kernel_model *km, unsigned int page_shift,
 		      const struct rr_resolved_policy *kernel, const struct rr_sim_input *in,
 		      const struct rr_sim_result *kernel_result,
-		      const struct rr_fidelity *so_far,
+		      struct rr_fidelity *trace,
 		      struct rr_fidelity_facts *fx, struct rr_error *err)
 {
-	bool first_ladder_forced = false;
+	bool first_ladder_forced = false, open_swappiness = false;
 	uint64_t ev_present, ev_absent;
 	struct hidden h = { .nr_swap = 1 };
 	struct rr_pred_batch *rec = NULL, *pred = NULL, *alt = NULL;
@@ -458,10 +570,12 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 	 * value, said so in the output), none or both ways leave it open.
 	 */
 	h.swap[0] = ep->swap_inferred_present;
-	for (int pass = ep->swap_known ? 1 : 0; pass < 2; pass++) {
+	for (size_t i = 0; i < ep->nr_batches && ep->ctx && trace; i++)
+		open_swappiness |= ep->ctx[i].valid && !ep->ctx[i].swappiness_known;
+	for (int pass = ep->swap_known && !open_swappiness ? 1 : 0; pass < 2; pass++) {
 		if (pass == 1 && !ep->swap_known) {
-			ev_present = fx->swap_present_calls + (so_far ? so_far->swap_present_calls : 0);
-			ev_absent = fx->swap_absent_calls + (so_far ? so_far->swap_absent_calls : 0);
+			ev_present = fx->swap_present_calls + (trace ? trace->swap_present_calls : 0);
+			ev_absent = fx->swap_absent_calls + (trace ? trace->swap_absent_calls : 0);
 			if (ev_present && !ev_absent) {
 				h.swap[0] = true;
 			} else if (ev_absent && !ev_present) {
@@ -479,6 +593,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			size_t j = i, n = 0, nr_pred = 0;
 			enum rr_unchecked why = RR_UC__COUNT;
 			uint64_t targets[RR_NR_EVICTABLE_LRU], tr[RR_NR_EVICTABLE_LRU], tp[RR_NR_EVICTABLE_LRU];
+			bool fitted;
 			struct rr_call_input ci;
 			bool within = true, off1 = true;
 			int d;
@@ -556,22 +671,34 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			ci.recorded = rec;
 			ci.recorded_reclaimed = rec_reclaimed;
 			ci.nr_recorded = n;
-			if (rr_sim_predict_call(&ci, kernel, pred, pcap, &nr_pred, targets, err))
-				goto out;
-			if (nr_pred > pcap)
-				nr_pred = pcap;
-			/* the inputs the trace does not give, under each admissible value */
+			/* the inputs the trace does not give, under each admissible
+			 * value: a swappiness the others of the memcg's calls fit */
+			fitted = false;
 			h.nr_swappiness = 1;
 			h.swappiness[0] = ci.memcg.swappiness;
 			if (!ep->ctx[i].swappiness_known) {
 				const int each[] = { 0, 1, km->swappiness_max };
 
-				for (size_t k = 0; k < sizeof(each) / sizeof(each[0]); k++)
+				if (trace && (!ep->swap_known || h.swap[0]) &&
+				    fitted_swappiness(trace, &ci, kernel, rec, n, alt, pcap, &h,
+						      &fitted, err))
+					goto out;
+				for (size_t k = 0; !fitted && k < sizeof(each) / sizeof(each[0]); k++)
 					if (each[k] != h.swappiness[0])
 						h.swappiness[h.nr_swappiness++] = each[k];
+				ci.memcg.swappiness = h.swappiness[0];
 			}
+			if (rr_sim_predict_call(&ci, kernel, pred, pcap, &nr_pred, targets, err))
+				goto out;
+			if (nr_pred > pcap)
+				nr_pred = pcap;
 			if (pass == 0) {
-				if (swap_evidence(fx, &ci, kernel, &h, &ep->ctx[i], rec, n, alt, pcap, err))
+				if (!ep->swap_known &&
+				    swap_evidence(fx, &ci, kernel, &h, &ep->ctx[i], rec, n, alt, pcap, err))
+					goto out;
+				if (trace && !ep->ctx[i].swappiness_known &&
+				    (!ep->swap_known || h.swap[0]) &&
+				    fit_swappiness(trace, &ci, kernel, rec, n, alt, pcap, err))
 					goto out;
 				i = j;
 				continue;
@@ -604,6 +731,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			}
 
 			fx->checked++;
+			fx->swappiness_fitted += fitted;
 			totals(rec, n, tr);
 			totals(pred, nr_pred, tp);
 			for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
@@ -682,6 +810,7 @@ void rr_fidelity_add(struct rr_fidelity *f, const struct rr_episode *ep,
 	f->kind_checked[ep->kind] += fx->checked;
 	f->kind_exact[ep->kind] += fx->exact;
 	f->offline_moments_inferred += offline_inferred;
+	f->swappiness_fitted_calls += fx->swappiness_fitted;
 	f->swap_present_calls += fx->swap_present_calls;
 	f->swap_absent_calls += fx->swap_absent_calls;
 	f->silent += fx->silent;

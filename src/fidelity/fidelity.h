@@ -21,6 +21,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <uthash.h>
+
+#include "../common/swappiness.h"
 #include "../episode/builder.h"
 #include "../sim/sim.h"
 
@@ -61,6 +64,7 @@ struct rr_fidelity_facts {
 	 * size >> priority): not SCAN_FILE, so anon was reclaimable), and
 	 * calls only "no swap" fits */
 	uint64_t swap_present_calls, swap_absent_calls;
+	uint64_t swappiness_fitted;	/* judged calls with a fitted swappiness */
 	char first[RR_FIDELITY_FIRST_LEN];	/* the first call not exact, in words */
 	bool first_on_active;		/* ... and it differed on an active list */
 	/* trajectory: the free-running replay against the recording */
@@ -80,6 +84,18 @@ struct rr_fidelity_worst {
 	const char *reason;	/* the likely cause found */
 };
 
+/*
+ * A v1 memcg's swappiness the trace does not give, fitted from its
+ * recorded calls: @match[s] of its @calls were predicted exactly with
+ * swappiness s (swap present), s = 0..200.
+ */
+struct rr_swappiness_fit {
+	uint64_t memcg_id;
+	uint64_t calls;
+	uint64_t match[RR_MAX_SWAPPINESS + 1];
+	UT_hash_handle hh;
+};
+
 /* Totals over a trace. */
 struct rr_fidelity {
 	uint64_t decisions_checked, exact, off_by_one, within_one_batch, mismatched;
@@ -96,6 +112,9 @@ struct rr_fidelity {
 	int nr_worst;
 	/* rr_fidelity_facts' evidence of swap, summed */
 	uint64_t swap_present_calls, swap_absent_calls;
+	struct rr_swappiness_fit *swappiness_fits;	/* by memcg id; free with
+							 * rr_fidelity_free() */
+	uint64_t swappiness_fitted_calls;	/* judged under a fitted swappiness */
 	uint64_t silent;		/* rr_fidelity_facts.silent, summed */
 };
 
@@ -108,8 +127,9 @@ const char *rr_unchecked_name(enum rr_unchecked reason);
  *                 baseline's run started), or NULL if it was not replayed.
  * @kernel_result: the baseline's free-running replay of the episode
  *                 (trajectory), or NULL if it was not replayed.
- * @so_far:        the totals of the episodes checked before (evidence of
- *                 swap found there holds here), or NULL.
+ * @trace:         the totals of the episodes checked before (evidence of
+ *                 swap found there holds here, and the swappiness fits,
+ *                 which this episode's calls join), or NULL.
  * @facts:         filled; a call inside the rmdir -> offline window that
  *                 only the offline rules explain is listed in offline_seen
  *                 (the caller may take the memcg as offline from then on).
@@ -119,15 +139,20 @@ const char *rr_unchecked_name(enum rr_unchecked reason);
  * nr_to_reclaim where several candidates fit) are not scored on one
  * chosen value: the call is predicted under each admissible value, and
  * counted undecidable (RR_UC_SWAP_UNKNOWN, ...) where they differ
- * (docs/kernel-model.md §19.3, the spec's §20.3).
+ * (docs/kernel-model.md §19.3, the spec's §20.3).  A swappiness the trace
+ * does not give is admissible where it fits the memcg's other calls best
+ * (leave-one-out: a call is never judged by a value fitted to itself).
  * Return: 0, or -1 with @err set (a hook failed, out of memory).
  */
 int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 		      const struct rr_kernel_model *km, unsigned int page_shift,
 		      const struct rr_resolved_policy *kernel, const struct rr_sim_input *in,
 		      const struct rr_sim_result *kernel_result,
-		      const struct rr_fidelity *so_far,
+		      struct rr_fidelity *trace,
 		      struct rr_fidelity_facts *facts, struct rr_error *err);
+
+/* Free what rr_fidelity_check() allocated in the totals. */
+void rr_fidelity_free(struct rr_fidelity *f);
 
 void rr_fidelity_facts_free(struct rr_fidelity_facts *facts);
 

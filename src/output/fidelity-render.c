@@ -78,6 +78,8 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 	json_object_set_new(j, "decisions_unchecked", json_integer((json_int_t)total_uc));
 	json_object_set_new(j, "swap_present_calls", json_integer((json_int_t)f->swap_present_calls));
 	json_object_set_new(j, "swap_absent_calls", json_integer((json_int_t)f->swap_absent_calls));
+	json_object_set_new(j, "swappiness_fitted_calls",
+			    json_integer((json_int_t)f->swappiness_fitted_calls));
 	json_object_set_new(j, "unchecked_reasons", uc);
 	for (int k = 0; k < RR_KIND__COUNT; k++) {
 		json_t *o;
@@ -135,6 +137,10 @@ void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
 			(unsigned long long)f->swap_absent_calls,
 			f->swap_present_calls && f->swap_absent_calls ? "; left open" :
 			f->swap_present_calls ? "; taken as swap" : "; taken as no swap");
+	if (f->swappiness_fitted_calls)
+		fprintf(out, "  (v1 swappiness not in the trace: %llu calls judged under the values that "
+			"fit their memcg's other calls best, a fitted input)\n",
+			(unsigned long long)f->swappiness_fitted_calls);
 	if (f->unchecked[RR_UC_SWAP_UNKNOWN])
 		fprintf(out, "  (%llu calls depend on whether swap was present, which the trace does "
 			"not say: give --swap yes or no)\n",

@@ -862,6 +862,7 @@ int rr_replay(const struct rr_replay_opts *opts, struct rr_error *err)
 		}
 	}
 	rr_totals_free(&r->totals);
+	rr_fidelity_free(&r->fidelity);
 	for (int i = 0; i < r->np; i++) {
 		rr_policy_release(&r->policies[i]);
 		rr_sim_result_free(&r->results[i]);
