@@ -58,6 +58,26 @@ struct rr_batch_ctx {
 	} chain[RR_CHAIN_MAX];	/* [0] the memcg itself, then its ancestors */
 };
 
+/*
+ * A memcg the walk visited without a batch: between two consecutive
+ * recorded calls of an episode, in the walk's pre-order, the kernel's
+ * memcg walk called shrink_lruvec() on every memcg (v1 usage-0 skips aside)
+ * and it made none.  Its decision inputs as captured when the call after
+ * it began (docs/kernel-model.md §19.3).
+ */
+struct rr_silent_ctx {
+	size_t before;		/* index of the batch that began the next call */
+	uint64_t memcg_id;
+	bool online, in_window, swappiness_known, protected_;
+	int swappiness;
+	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
+	uint64_t rstat_lru_pages[RR_NR_EVICTABLE_LRU];	/* its own rstat view */
+};
+
+/* The most silent visits kept for one episode; beyond, they are counted
+ * (silent_cut) and not judged. */
+#define RR_SILENT_MAX 65536
+
 /* One recorded LRU batch: an mm_vmscan_lru_isolate and what followed it.
  * Counts in pages. */
 struct rr_batch {
@@ -156,6 +176,9 @@ struct rr_episode {
 	uint64_t epoch;			/* start state (rr_memcg_at()) */
 	struct rr_batch_ctx *ctx;	/* one per batch */
 	size_t cap_ctx;
+	struct rr_silent_ctx *silent;	/* replayable episodes: silent visits */
+	size_t nr_silent, cap_silent;
+	uint64_t silent_cut;		/* visits beyond RR_SILENT_MAX */
 	uint64_t task_memcg_id;		/* from cgroup_attach_task, 0 unknown */
 	uint64_t root_memcg_id;		/* inferred reclaim root, 0 unknown */
 	const char *root_path;		/* valid during the callback */

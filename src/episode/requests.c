@@ -54,6 +54,8 @@ static struct rr_episode *episode_alloc(struct rr_builder *b)
 		ep->ctx = keep.ctx;
 		ep->cap_batches = keep.cap_batches;
 		ep->cap_ctx = keep.cap_ctx;
+		ep->silent = keep.silent;
+		ep->cap_silent = keep.cap_silent;
 		ep->calls = keep.calls;
 		ep->cap_calls = keep.cap_calls;
 		ep->bounds = keep.bounds;
@@ -71,7 +73,7 @@ void rr_episode_release(struct rr_builder *b, struct rr_episode *ep)
 	if (!ep)
 		return;
 	if (b && b->nr_free_eps < FREE_EPISODES_MAX && ep->cap_batches <= 256 &&
-	    ep->cap_calls <= 64 && ep->cap_bounds <= 64) {
+	    ep->cap_calls <= 64 && ep->cap_bounds <= 64 && ep->cap_silent <= 256) {
 		ep->outer = b->free_eps;
 		b->free_eps = ep;
 		b->nr_free_eps++;
@@ -79,6 +81,7 @@ void rr_episode_release(struct rr_builder *b, struct rr_episode *ep)
 	}
 	free(ep->batches);
 	free(ep->ctx);
+	free(ep->silent);
 	free(ep->calls);
 	free(ep->bounds);
 	free(ep);

@@ -226,6 +226,80 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	c->valid = true;
 }
 
+/* The memcg after @m in pre-order (children by id, as the kernel's walk
+ * takes them), or NULL at the end of the tree. */
+static struct rr_memcg *preorder_next(struct rr_memcg *m)
+{
+	if (m->nr_children)
+		return m->children[0];
+	for (; m->parent; m = m->parent) {
+		struct rr_memcg *p = m->parent;
+
+		for (int i = 0; i + 1 < p->nr_children; i++)
+			if (p->children[i] == m)
+				return p->children[i + 1];
+	}
+	return NULL;
+}
+
+/*
+ * The batch in flight begins a call on @m after a call on @prev: capture
+ * the memcgs strictly between them in pre-order, which the walk visited
+ * without a batch.  Nothing when @m comes before @prev (a new walk or a
+ * wrap: which memcgs it visited is not known).
+ */
+static void capture_silent(struct rr_builder *b, struct task *t, struct rr_memcg *prev,
+			   struct rr_memcg *m)
+{
+	struct rr_episode *ep = t->batch_ep;
+	struct rr_memcg *x;
+	size_t steps = 0;
+
+	if (!ep->replayable || t->nr_batch_drain < 0)
+		return;
+	for (x = preorder_next(prev); x && x != m && steps <= RR_SILENT_MAX; x = preorder_next(x))
+		steps++;
+	if (x != m)
+		return;
+	for (x = preorder_next(prev); x != m; x = preorder_next(x)) {
+		struct rr_silent_ctx *s;
+		int64_t ws[RR_NR_LRU_TYPES];
+		bool window = false;
+
+		if (ep->nr_silent == ep->cap_silent) {
+			size_t cap = ep->cap_silent ? ep->cap_silent * 2 : 16;
+			struct rr_silent_ctx *ns = ep->nr_silent < RR_SILENT_MAX ?
+						   realloc(ep->silent, cap * sizeof(*ns)) : NULL;
+
+			if (!ns) {
+				ep->silent_cut++;
+				continue;
+			}
+			ep->silent = ns;
+			ep->cap_silent = cap;
+		}
+		s = &ep->silent[ep->nr_silent++];
+		memset(s, 0, sizeof(*s));
+		s->before = t->batch_index;
+		s->memcg_id = x->id;
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+			int64_t v = (int64_t)rr_memcg_lru_pages(x, l);
+
+			for (int i = 0; i < t->nr_batch_drain; i++)
+				if (t->batch_drain[i].id == x->id && t->batch_drain[i].item == l)
+					v -= t->batch_drain[i].val;
+			s->lru_pages[l] = v > 0 ? (uint64_t)v : 0;
+		}
+		s->online = rr_vals_online_at(&x->v, t->batch.ts_ns, b->opts.offline_delay_ns,
+					      &window);
+		s->in_window = window;
+		s->swappiness = x->v.swappiness;
+		s->swappiness_known = rr_memcg_swappiness_known(&b->st, x);
+		s->protected_ = rr_memcg_protected(x);
+		rr_memcg_rstat_at(x, t->batch_prev_vmscan_ns, s->rstat_lru_pages, ws);
+	}
+}
+
 void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 {
 	struct rr_batch *eb = ep_batch(t);
@@ -243,6 +317,15 @@ void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 		eb->memcg_id = memcg_id;
 		if (m)
 			capture(b, t, m);
+		/* a new call on another memcg: the walk's silent visits between */
+		if (m && t->batch_index > 0 && t->batch_ep->replayable) {
+			uint64_t prev_id = t->batch_ep->batches[t->batch_index - 1].memcg_id;
+			struct rr_memcg *prev = prev_id && prev_id != memcg_id ?
+						rr_state_find(&b->st, prev_id) : NULL;
+
+			if (prev)
+				capture_silent(b, t, prev, m);
+		}
 	}
 }
 

@@ -501,6 +501,142 @@ void rr_fidelity_free(struct rr_fidelity *f)
 	}
 }
 
+/* Score one judged call: @rec recorded against @pred predicted. */
+static void score(struct rr_fidelity_facts *fx, const struct rr_state *st, uint64_t memcg_id,
+		  int prio, const struct rr_pred_batch *rec, size_t n,
+		  const struct rr_pred_batch *pred, size_t nr_pred)
+{
+	uint64_t tr[RR_NR_EVICTABLE_LRU], tp[RR_NR_EVICTABLE_LRU];
+	bool within = true, off1 = true;
+
+	fx->checked++;
+	totals(rec, n, tr);
+	totals(pred, nr_pred, tp);
+	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+		within &= absdiff(tr[l], tp[l]) <= RR_SWAP_CLUSTER_MAX;
+		off1 &= absdiff(tr[l], tp[l]) <= 1;
+	}
+	if (same_batches(rec, n, pred, nr_pred)) {
+		fx->exact++;
+		fx->within_one_batch++;
+		return;
+	}
+	if (off1)
+		fx->off_by_one++;
+	if (within)
+		fx->within_one_batch++;
+	else
+		fx->mismatched++;
+	if (!fx->not_exact++)
+		fx->first_on_active = describe(fx->first, sizeof(fx->first), st, memcg_id, prio,
+					       rec, n, pred, nr_pred);
+}
+
+/* The swappiness values a memcg's calls fit best (no leave-one-out: for a
+ * call that is not in the fit), as fitted_swappiness() puts them in @h. */
+static bool fit_of(const struct rr_fidelity *trace, uint64_t memcg_id, int max, struct hidden *h)
+{
+	const struct rr_swappiness_fit *fit;
+	uint64_t top = 0;
+	int lo = -1, hi = -1;
+	bool zero = false;
+
+	if (!trace)
+		return false;
+	HASH_FIND(hh, trace->swappiness_fits, &memcg_id, sizeof(memcg_id), fit);
+	if (!fit)
+		return false;
+	if (max > RR_MAX_SWAPPINESS)
+		max = RR_MAX_SWAPPINESS;
+	for (int s = 0; s <= max; s++)
+		if (fit->match[s] > top)
+			top = fit->match[s];
+	if (!top)
+		return false;
+	for (int s = 0; s <= max; s++) {
+		if (fit->match[s] != top)
+			continue;
+		if (!s)
+			zero = true;
+		else if (lo < 0)
+			lo = s;
+		if (s)
+			hi = s;
+	}
+	h->nr_swappiness = 0;
+	if (lo >= 0)
+		h->swappiness[h->nr_swappiness++] = lo;
+	if (hi > lo)
+		h->swappiness[h->nr_swappiness++] = hi;
+	if (zero)
+		h->swappiness[h->nr_swappiness++] = 0;
+	return true;
+}
+
+/*
+ * A memcg the walk visited between two recorded calls of one pass without
+ * a batch (docs/kernel-model.md §19.1): predicted on its captured state
+ * with the call's root inputs (@tmpl).  Predicted silent: counted apart
+ * (silent); predicted batches: a judged call, never exact, counted in
+ * predicted_unrecorded too.  Where the kernel may have skipped it
+ * (memory.min/low) or its online state is a guess, it is not judged.
+ */
+static int judge_silent(struct rr_fidelity_facts *fx, const struct rr_state *st,
+			const struct rr_call_input *tmpl, const struct rr_resolved_policy *kernel,
+			const struct rr_silent_ctx *s, const struct rr_fidelity *trace,
+			const struct hidden *h0, int prio, struct rr_pred_batch *pred,
+			struct rr_pred_batch *alt, size_t cap, struct rr_error *err)
+{
+	struct rr_call_input ci = *tmpl;
+	struct hidden h = *h0;
+	uint64_t targets[RR_NR_EVICTABLE_LRU];
+	enum rr_unchecked why = RR_UC__COUNT;
+	size_t nr_pred = 0;
+
+	if (s->protected_ || s->in_window) {
+		fx->silent_unjudged++;
+		return 0;
+	}
+	ci.memcg.id = s->memcg_id;
+	ci.memcg.online = s->online;
+	ci.memcg.swappiness = s->swappiness;
+	memcpy(ci.memcg.lru_pages, s->lru_pages, sizeof(ci.memcg.lru_pages));
+	memcpy(ci.memcg.rstat_lru_pages, s->rstat_lru_pages, sizeof(ci.memcg.rstat_lru_pages));
+	ci.recorded = NULL;
+	ci.recorded_reclaimed = NULL;
+	ci.nr_recorded = 0;
+	h.nr_swappiness = 1;
+	h.swappiness[0] = s->swappiness;
+	if (!s->swappiness_known) {
+		const int each[] = { 0, 1, ci.km->swappiness_max };
+		bool fitted = (h.nr_swap > 1 || h.swap[0]) &&
+			      fit_of(trace, s->memcg_id, ci.km->swappiness_max, &h);
+
+		for (size_t k = 0; !fitted && k < sizeof(each) / sizeof(each[0]); k++)
+			if (each[k] != h.swappiness[0])
+				h.swappiness[h.nr_swappiness++] = each[k];
+		ci.memcg.swappiness = h.swappiness[0];
+	}
+	if (rr_sim_predict_call(&ci, kernel, pred, cap, &nr_pred, targets, err))
+		return -1;
+	if (nr_pred > cap)
+		nr_pred = cap;
+	if ((h.nr_swap > 1 || h.nr_swappiness > 1 || h.nr_nr_to_reclaim > 1) &&
+	    undecidable(&ci, kernel, &h, pred, nr_pred, alt, cap, &why, err))
+		return -1;
+	if (why != RR_UC__COUNT) {
+		fx->unchecked[why]++;
+		return 0;
+	}
+	if (!nr_pred) {
+		fx->silent++;
+		return 0;
+	}
+	fx->predicted_unrecorded++;
+	score(fx, st, s->memcg_id, prio, NULL, 0, pred, nr_pred);
+	return 0;
+}
+
 static int window_call(struct rr_fidelity_facts *fx, struct rr_call_input *ci,
 		       const struct rr_resolved_policy *kernel, const struct rr_pred_batch *rec,
 		       size_t n, const struct rr_pred_batch *pred, size_t nr_pred,
@@ -542,7 +678,8 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 	bool first_ladder_forced = false, open_swappiness = false;
 	uint64_t ev_present, ev_absent;
 	struct hidden h = { .nr_swap = 1 };
-	struct rr_pred_batch *rec = NULL, *pred = NULL, *alt = NULL;
+	struct rr_pred_batch *rec = NULL, *pred = NULL, *alt = NULL, *spred = NULL;
+	size_t sk = 0;
 	uint64_t *rec_reclaimed = NULL;
 	bool episode_ok = true, retry = false;
 	int pass_start = -1, prev_prio = 99;
@@ -556,8 +693,9 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 	rec = calloc(cap, sizeof(*rec));
 	pred = calloc(pcap, sizeof(*pred));
 	alt = calloc(pcap, sizeof(*alt));
+	spred = calloc(pcap, sizeof(*spred));
 	rec_reclaimed = calloc(cap, sizeof(*rec_reclaimed));
-	if (!rec || !pred || !alt || !rec_reclaimed) {
+	if (!rec || !pred || !alt || !spred || !rec_reclaimed) {
 		rr_error_set(err, "", "out of memory");
 		goto out;
 	}
@@ -592,10 +730,9 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			const struct rr_batch *b = &ep->batches[i];
 			size_t j = i, n = 0, nr_pred = 0;
 			enum rr_unchecked why = RR_UC__COUNT;
-			uint64_t targets[RR_NR_EVICTABLE_LRU], tr[RR_NR_EVICTABLE_LRU], tp[RR_NR_EVICTABLE_LRU];
+			uint64_t targets[RR_NR_EVICTABLE_LRU];
 			bool fitted;
 			struct rr_call_input ci;
-			bool within = true, off1 = true;
 			int d;
 
 			while (j < ep->nr_batches && ep->batches[j].memcg_id == b->memcg_id &&
@@ -688,6 +825,14 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 						h.swappiness[h.nr_swappiness++] = each[k];
 				ci.memcg.swappiness = h.swappiness[0];
 			}
+			/* the walk's silent visits before this call, in its pass */
+			while (pass == 1 && sk < ep->nr_silent && ep->silent[sk].before < i)
+				sk++;
+			for (; pass == 1 && sk < ep->nr_silent && ep->silent[sk].before == i; sk++)
+				if ((int)i != pass_start &&
+				    judge_silent(fx, st, &ci, kernel, &ep->silent[sk], trace, &h,
+						 b->priority, spred, alt, pcap, err))
+					goto out;
 			if (rr_sim_predict_call(&ci, kernel, pred, pcap, &nr_pred, targets, err))
 				goto out;
 			if (nr_pred > pcap)
@@ -730,29 +875,8 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				}
 			}
 
-			fx->checked++;
 			fx->swappiness_fitted += fitted;
-			totals(rec, n, tr);
-			totals(pred, nr_pred, tp);
-			for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
-				within &= absdiff(tr[l], tp[l]) <= RR_SWAP_CLUSTER_MAX;
-				off1 &= absdiff(tr[l], tp[l]) <= 1;
-			}
-			if (same_batches(rec, n, pred, nr_pred)) {
-				fx->exact++;
-				fx->within_one_batch++;
-			} else {
-				if (off1)
-					fx->off_by_one++;
-				if (within)
-					fx->within_one_batch++;
-				else
-					fx->mismatched++;
-				if (!fx->not_exact++)
-					fx->first_on_active = describe(fx->first, sizeof(fx->first), st,
-								       b->memcg_id, b->priority, rec, n,
-								       pred, nr_pred);
-			}
+			score(fx, st, b->memcg_id, b->priority, rec, n, pred, nr_pred);
 			i = j;
 		}
 	}
@@ -765,6 +889,7 @@ out:
 	free(rec);
 	free(pred);
 	free(alt);
+	free(spred);
 	free(rec_reclaimed);
 	if (ret)
 		rr_fidelity_facts_free(fx);
@@ -814,6 +939,9 @@ void rr_fidelity_add(struct rr_fidelity *f, const struct rr_episode *ep,
 	f->swap_present_calls += fx->swap_present_calls;
 	f->swap_absent_calls += fx->swap_absent_calls;
 	f->silent += fx->silent;
+	f->predicted_unrecorded += fx->predicted_unrecorded;
+	f->silent_unjudged += fx->silent_unjudged;
+	f->silent_cut += ep->silent_cut;
 	note_worst(f, ep, fx,
 		   ep->overlapped ? "concurrent reclaimers (shared lists and walk cursor)" :
 		   fx->first_on_active ? "deactivation (rstat view or refault snapshot)" :

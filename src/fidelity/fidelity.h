@@ -58,7 +58,11 @@ struct rr_fidelity_facts {
 	uint64_t checked, exact, off_by_one, within_one_batch, mismatched;
 	uint64_t not_exact;		/* checked calls that were not exact */
 	uint64_t unchecked[RR_UC__COUNT];
-	uint64_t silent;		/* calls predicted silent, recorded silent */
+	/* the walk's visits without a batch between two recorded calls of a
+	 * pass (struct rr_silent_ctx): predicted silent too (not judged), or
+	 * predicted with batches (judged, in checked and not exact) */
+	uint64_t silent, predicted_unrecorded;
+	uint64_t silent_unjudged;	/* memory.min/low or online state unknown */
 	/* where the trace does not say whether swap was present: calls only
 	 * "swap" fits (or whose first inactive-file request was below min(32,
 	 * size >> priority): not SCAN_FILE, so anon was reclaimable), and
@@ -115,7 +119,8 @@ struct rr_fidelity {
 	struct rr_swappiness_fit *swappiness_fits;	/* by memcg id; free with
 							 * rr_fidelity_free() */
 	uint64_t swappiness_fitted_calls;	/* judged under a fitted swappiness */
-	uint64_t silent;		/* rr_fidelity_facts.silent, summed */
+	/* rr_fidelity_facts' silent visits, summed */
+	uint64_t silent, predicted_unrecorded, silent_unjudged, silent_cut;
 };
 
 const char *rr_unchecked_name(enum rr_unchecked reason);

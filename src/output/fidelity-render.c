@@ -78,6 +78,10 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 	json_object_set_new(j, "decisions_unchecked", json_integer((json_int_t)total_uc));
 	json_object_set_new(j, "swap_present_calls", json_integer((json_int_t)f->swap_present_calls));
 	json_object_set_new(j, "swap_absent_calls", json_integer((json_int_t)f->swap_absent_calls));
+	json_object_set_new(j, "silent_visits", json_integer((json_int_t)f->silent));
+	json_object_set_new(j, "predicted_unrecorded", json_integer((json_int_t)f->predicted_unrecorded));
+	json_object_set_new(j, "silent_visits_unjudged",
+			    json_integer((json_int_t)(f->silent_unjudged + f->silent_cut)));
 	json_object_set_new(j, "swappiness_fitted_calls",
 			    json_integer((json_int_t)f->swappiness_fitted_calls));
 	json_object_set_new(j, "unchecked_reasons", uc);
@@ -154,6 +158,12 @@ void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
 		(unsigned long long)f->within_one_batch, pct(p, sizeof(p), f->within_one_batch, n));
 	fprintf(out, "    mismatched        %8llu  %7s\n", (unsigned long long)f->mismatched,
 		pct(p, sizeof(p), f->mismatched, n));
+	if (f->silent || f->predicted_unrecorded || f->silent_unjudged || f->silent_cut)
+		fprintf(out, "  walk visits without a batch (between two recorded calls of a pass): "
+			"%llu predicted silent too (not counted), %llu predicted with batches "
+			"(counted above, never exact), %llu not judged\n",
+			(unsigned long long)f->silent, (unsigned long long)f->predicted_unrecorded,
+			(unsigned long long)(f->silent_unjudged + f->silent_cut));
 	for (int i = 0; i < RR_UC__COUNT; i++)
 		if (f->unchecked[i])
 			fprintf(out, "  not judged (%s): %llu\n", rr_unchecked_name((enum rr_unchecked)i),
