@@ -131,8 +131,9 @@ static void ratios(struct rr_sim_memcg *sm, const struct acc *a,
 		sm->ratio_den[t] = sc;
 		sm->taken_num[t] = tk;
 		sm->taken_den[t] = rq;
+		/* activated per page taken and not reclaimed */
 		sm->activate_num[t] = ac;
-		sm->activate_den[t] = sc;
+		sm->activate_den[t] = sc > rc ? sc - rc : 0;
 		sm->deactivate_num[t] = a->adc[t];
 		sm->deactivate_den[t] = a->atk[t];
 		sm->pageout_num[t] = hist->pageouts[t];

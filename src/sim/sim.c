@@ -389,8 +389,8 @@ static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 				  m->ratio_num[t], m->ratio_den[t], false);
 		if (reclaimed > scanned)
 			reclaimed = scanned;
-		activated = share(&r->sim_activated[mi][t], scanned, m->folio_pages[t],
-				  m->activate_num[t], m->activate_den[t], true);
+		activated = share(&r->sim_activated[mi][t], scanned - reclaimed,
+				  m->folio_pages[t], m->activate_num[t], m->activate_den[t], true);
 		if (activated > scanned - reclaimed)
 			activated = scanned - reclaimed;
 	}

@@ -22,7 +22,7 @@
  * folio size, b times the memcg's recorded taken/requested ratio for the
  * type; at most the pages left on the list.  An inactive batch reclaims
  * the recorded reclaimed/scanned share of what it took and activates the
- * recorded activated/scanned share (refault and reference activation,
+ * recorded activated share of the rest (referenced folios,
  * shrink_folio_list()); an active batch (shrink_active_list()) moves
  * what it took to the inactive list, less the recorded share that active
  * batches kept active (referenced VM_EXEC file folios; 0 without
@@ -146,8 +146,10 @@ struct rr_sim_memcg {
 	 * ceil(b / f) whole folios (isolate_lru_folios()) and reclaims or
 	 * activates whole folios; 0 = unknown, the taken ratio above decides */
 	uint64_t folio_pages[RR_NR_LRU_TYPES];
-	/* pages activated per page taken by inactive batches, per type
-	 * (nr_activate of mm_vmscan_lru_shrink_inactive); den == 0 means "no
+	/* pages activated per page taken and not reclaimed by inactive
+	 * batches, per type (nr_activate of mm_vmscan_lru_shrink_inactive
+	 * over nr_taken - nr_reclaimed: the share conditional on the reclaim
+	 * share, so the two never claim one page twice); den == 0 means "no
 	 * data", then none is activated */
 	uint64_t activate_num[RR_NR_LRU_TYPES], activate_den[RR_NR_LRU_TYPES];
 	/* pages deactivated per page taken by active batches, per type

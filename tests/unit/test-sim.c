@@ -860,10 +860,12 @@ static void test_deactivation(void)
  * take, and the activated pages count as moved from the inactive to the
  * active list (rr_lru_removed()), as the recording's batches do.  One
  * memcg of 65547 inactive file pages, reclaimed/taken 1/4, activated/taken
- * 2/4, no recorded batch; a boundary at priority 11 gives the kernel's
- * sizes there (65547 inactive, 4095 active) with nothing removed before.
+ * 2/4 (2/3 of the pages not reclaimed), no recorded batch; a boundary at
+ * priority 11 gives the kernel's sizes there (65547 inactive, 4095
+ * active) with nothing removed before.
  *   p12: target 65547 >> 12 = 16: takes 16, reclaims 16/4 = 4, activates
- *        16 * 2/4 = 8; the run removed 12 inactive, -8 active pages
+ *        12 * 2/3 = 8 of the other 12; the run removed 12 inactive and
+ *        -8 active pages
  *   p11: sizes 65547 - 12 = 65535 and 4095 + 8 = 4103: targets
  *        65535 >> 11 = 31 and 4103 >> 11 = 2.
  * Without the activation: 65543 >> 11 = 32 and 4095 >> 11 = 1.
@@ -879,7 +881,8 @@ static void test_ratio_activation(void)
 		.id = 6, .parent = -1, .online = true, .swappiness = 60,
 		.lru_pages = { 0, 0, 65547, 0 },
 		.ratio_num = { 1, 1 }, .ratio_den = { 4, 4 },
-		.activate_num = { 2, 2 }, .activate_den = { 4, 4 },
+		/* 2/4 of those taken: 2/3 of those not reclaimed */
+		.activate_num = { 2, 2 }, .activate_den = { 3, 3 },
 		.boundaries = bd, .nr_boundaries = 1,
 	};
 	struct rr_sim_input in = {
