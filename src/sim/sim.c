@@ -276,9 +276,11 @@ static const struct rr_sim_outcome *next_recorded(struct run *r, int mi, int lru
 /*
  * isolate_lru_folios(): the pages a batch asking for @b pages takes from
  * list @lru of memcg @mi.  With a folio size f the kernel counts whole
- * folios' pages against @b (scan += folio_nr_pages(), v5.2+ and the folio
- * code of v6.6 and v6.18 alike), so it takes ceil(@b / f) folios: one
- * 512-page folio ends a 32-page batch.  Without one, @b times the recorded
+ * folios' pages against @b (scan += folio_nr_pages(), since Yang Shi's
+ * THP counters fix of 2019; the folio code of v6.6 and v6.18 alike; before
+ * it, the loop stopped at nr_taken >= @b: the same folios on a list of one
+ * folio size), so it takes ceil(@b / f) folios: one 512-page folio ends a
+ * 32-page batch.  Without one, @b times the recorded
  * taken/requested ratio.  At most what the list holds.
  */
 static uint64_t take(struct run *r, int mi, int lru, uint64_t b)

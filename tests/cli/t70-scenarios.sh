@@ -198,8 +198,8 @@ check_eq "exact: 1 GiB asked of 10,000: 10000 in 18 calls, -EAGAIN" "10000 18 ea
 	"$(jq -r '.episodes[1].results.kernel | "\(.nr_reclaimed) \(.calls) \(.outcome)"' "$j")"
 
 # folio_pages: isolate_lru_folios() counts every page of a folio against
-# the batch's nr_to_scan (scan += folio_nr_pages(), v5.2+, v6.6 and v6.18
-# alike), so a batch asking for 32 pages takes ceil(32 / f) whole folios.
+# the batch's nr_to_scan (scan += folio_nr_pages(), since 2019; v6.6 and
+# v6.18 alike), so a batch asking for 32 pages takes ceil(32 / f) whole folios.
 # A 32-page limit reclaim of 4 GiB of inactive file pages, 6.18, no swap:
 # priority 12 targets 1048576 >> 12 = 256 and the goal is met after the
 # first batch: 512 pages with 512-page folios (the scenario's default),

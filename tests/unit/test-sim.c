@@ -935,7 +935,7 @@ static void folio_run(uint64_t folio, bool half, struct rr_sim_result *r)
 
 /*
  * isolate_lru_folios() counts every page of a folio against nr_to_scan
- * (scan += folio_nr_pages(), v5.2+; the same in v6.6 and v6.18), so a
+ * (scan += folio_nr_pages(), since 2019; the same in v6.6 and v6.18), so a
  * batch asking for b pages takes ceil(b / f) whole folios.  Priority 12
  * of 1048576 pages targets 256: the first batch asks for 32 and the goal
  * (32) is met after it (no anon: the loop ends).
