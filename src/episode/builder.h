@@ -88,6 +88,7 @@ struct rr_batch {
 	uint64_t nr_requested, nr_scanned, nr_taken;
 	uint64_t nr_reclaimed;	/* from lru_shrink_inactive; 0 for active */
 	uint64_t nr_activate;	/* from lru_shrink_inactive: put back active */
+	uint64_t nr_deactivate;	/* from lru_shrink_active: moved to the inactive list */
 	uint64_t nr_pageout;	/* mm_vmscan_write_folio events of the batch */
 	bool has_shrink;	/* an lru_shrink_* event closed the batch */
 	bool mglru;		/* nr_requested > SWAP_CLUSTER_MAX: MGLRU's scan_folios() */

@@ -87,7 +87,10 @@ static int cmp_id(const void *a, const void *b)
 /* Per memcg of the walk, while the batches are read. */
 struct acc {
 	uint64_t sc[RR_NR_LRU_TYPES], rc[RR_NR_LRU_TYPES];	/* inactive, with a shrink event */
+	uint64_t ac[RR_NR_LRU_TYPES];				/* ... their activated pages */
 	uint64_t rq[RR_NR_LRU_TYPES], tk[RR_NR_LRU_TYPES];	/* inactive, all */
+	uint64_t atk[RR_NR_LRU_TYPES], adc[RR_NR_LRU_TYPES];	/* active, with a shrink
+								 * event: taken, deactivated */
 	size_t nr_outcomes, nr_boundaries, nr_batches;
 	int last_prio;
 	uint32_t last_call;
@@ -105,16 +108,20 @@ void rr_episode_sim_input_free(struct rr_sim_input *in)
 }
 
 /* The outcome ratios of memcg @k: this episode's own recorded batches of
- * it, else its history, else "no data" (ratio 1). */
+ * it, else its history, else "no data" (sim.h says what that means for
+ * each ratio).  The deactivated share of active batches comes from the
+ * episode only. */
 static void ratios(struct rr_sim_memcg *sm, const struct acc *a,
 		   const struct rr_outcome_stats *hist)
 {
 	for (int t = 0; t < RR_NR_LRU_TYPES; t++) {
 		uint64_t sc = a->sc[t], rc = a->rc[t], rq = a->rq[t], tk = a->tk[t];
+		uint64_t ac = a->ac[t];
 
 		if (!sc) {
 			sc = hist->scanned[t];
 			rc = hist->reclaimed[t];
+			ac = hist->activated[t];
 		}
 		if (!rq) {
 			rq = hist->requested[t];
@@ -124,6 +131,11 @@ static void ratios(struct rr_sim_memcg *sm, const struct acc *a,
 		sm->ratio_den[t] = sc;
 		sm->taken_num[t] = tk;
 		sm->taken_den[t] = rq;
+		/* activated per page taken and not reclaimed */
+		sm->activate_num[t] = ac;
+		sm->activate_den[t] = sc > rc ? sc - rc : 0;
+		sm->deactivate_num[t] = a->adc[t];
+		sm->deactivate_den[t] = a->atk[t];
 		sm->pageout_num[t] = hist->pageouts[t];
 		sm->pageout_den[t] = hist->scanned[t];
 	}
@@ -149,14 +161,21 @@ static void account(struct rr_sim_input *in, struct rr_sim_memcg *sm, struct acc
 		if (bt->has_shrink) {
 			a->sc[t] += bt->nr_taken;
 			a->rc[t] += bt->nr_reclaimed;
+			a->ac[t] += bt->nr_activate;
 		}
-		in->outcomes[(sm->recorded - in->outcomes) + sm->nr_recorded++] =
-			(struct rr_sim_outcome){
-				.lru = bt->lru, .nr_requested = bt->nr_requested,
-				.nr_taken = bt->nr_taken, .nr_reclaimed = bt->nr_reclaimed,
-				.nr_activate = bt->nr_activate, .nr_pageout = bt->nr_pageout,
-			};
+	} else if (bt->has_shrink) {
+		a->atk[t] += bt->nr_taken;
+		a->adc[t] += bt->nr_deactivate;
 	}
+	/* an active batch without its shrink event moved nothing we know of;
+	 * the simulation replays it as recorded, so both counts agree */
+	in->outcomes[(sm->recorded - in->outcomes) + sm->nr_recorded++] =
+		(struct rr_sim_outcome){
+			.lru = bt->lru, .nr_requested = bt->nr_requested,
+			.nr_taken = bt->nr_taken, .nr_reclaimed = bt->nr_reclaimed,
+			.nr_activate = bt->nr_activate, .nr_pageout = bt->nr_pageout,
+			.nr_deactivate = bt->nr_deactivate,
+		};
 	/* a recorded shrink_lruvec() call at a new, lower priority: the sizes
 	 * the kernel saw, and what the episode had removed before it */
 	if (bt->priority >= 0 && bt->priority < a->last_prio && sizes) {
@@ -170,8 +189,12 @@ static void account(struct rr_sim_input *in, struct rr_sim_memcg *sm, struct acc
 	}
 	if (bt->priority >= 0)
 		a->last_prio = bt->priority;
+	/* the rule of the simulation (sim.h): reclaimed and activated pages
+	 * leave an inactive list, deactivated ones an active list */
 	if (!rr_lru_is_active(bt->lru))
 		rr_lru_removed(a->removed, bt->lru, bt->nr_reclaimed, bt->nr_activate);
+	else
+		rr_lru_removed(a->removed, bt->lru, 0, bt->nr_deactivate);
 }
 
 int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,

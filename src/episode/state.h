@@ -44,6 +44,7 @@ struct rr_outcome_stats {
 	uint64_t scanned[RR_NR_LRU_TYPES], reclaimed[RR_NR_LRU_TYPES];
 	uint64_t pageouts[RR_NR_LRU_TYPES];	/* mm_vmscan_write_folio events */
 	uint64_t requested[RR_NR_LRU_TYPES], taken[RR_NR_LRU_TYPES];
+	uint64_t activated[RR_NR_LRU_TYPES];	/* nr_activate of lru_shrink_inactive */
 };
 
 /*

@@ -342,6 +342,8 @@ int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 		if (ev->type == RR_EV_SHRINK_INACTIVE) {
 			t->batch.nr_reclaimed = ev->nr_reclaimed;
 			t->batch.nr_activate = ev->nr_activate;
+		} else {
+			t->batch.nr_deactivate = ev->nr_deactivated;
 		}
 	}
 	if (eb) {
@@ -357,6 +359,7 @@ int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 
 		v->stats.scanned[type] += ev->nr_scanned;
 		v->stats.reclaimed[type] += ev->nr_reclaimed;
+		v->stats.activated[type] += ev->nr_activate;
 		v->stats.pageouts[type] += t->batch.nr_pageout;
 		v->stats.requested[type] += t->batch.nr_requested;
 		v->stats.taken[type] += t->batch.nr_taken;

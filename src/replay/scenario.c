@@ -112,6 +112,8 @@ int rr_replay_scenario(struct replay *r)
 					      "(no recursive distribution)";
 	in.assumptions[in.nr_assumptions++] = "anon/file costs are 0 (fractions from swappiness "
 					      "alone) unless scan_fraction is given";
+	in.assumptions[in.nr_assumptions++] = "active batches deactivate every page they take (no "
+					      "referenced executable file folio stays active)";
 	ret = rr_outputs_end(r, &in);
 out:
 	r->names = NULL;

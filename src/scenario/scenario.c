@@ -140,10 +140,47 @@ static int index_cgroup(struct rr_scenario *sc, int i)
 	return 0;
 }
 
+/*
+ * "folio_pages": { "anon": N, "file": N }, the folio size of a cgroup's
+ * pages in pages (folio_nr_pages()): a power of two from 1 to
+ * RR_MAX_FOLIO_PAGES (512, a PMD-sized THP of 4 KiB pages, order 9).
+ * Either key may be left out: then @def's value.  @where names the object.
+ */
+static int get_folio_pages(struct ctx *c, json_t *obj, const char *where,
+			   const uint64_t def[RR_NR_LRU_TYPES], uint64_t out[RR_NR_LRU_TYPES])
+{
+	static const char *const keys[] = { "anon", "file", NULL };
+	json_t *v = json_object_get(obj, "folio_pages");
+	char at[100];
+
+	out[RR_LRU_ANON] = def[RR_LRU_ANON];
+	out[RR_LRU_FILE] = def[RR_LRU_FILE];
+	if (!v)
+		return 0;
+	snprintf(at, sizeof(at), "%s%sfolio_pages", where, *where ? "." : "");
+	if (!json_is_object(v))
+		return fail(c, at, "not an object: { \"anon\": PAGES, \"file\": PAGES }");
+	if (only_keys(c, v, at, keys))
+		return -1;
+	for (int t = 0; t < RR_NR_LRU_TYPES; t++) {
+		char key[120];
+
+		if (get_u64(c, v, keys[t], at, false, def[t], &out[t]))
+			return -1;
+		if (!out[t] || out[t] > RR_MAX_FOLIO_PAGES || (out[t] & (out[t] - 1))) {
+			snprintf(key, sizeof(key), "%s.%s", at, keys[t]);
+			return fail(c, key, "must be a power of two from 1 to 512 pages "
+				    "(folio_nr_pages(); 512 is a PMD-sized THP of 4 KiB pages)");
+		}
+	}
+	return 0;
+}
+
 static int add_cgroup(struct ctx *c, struct rr_scenario *sc, json_t *jc, int idx)
 {
 	static const char *const keys[] = { "path", "online", "swappiness", "lru",
-					    "scan_fraction", "min_pages", "low_pages", NULL };
+					    "scan_fraction", "min_pages", "low_pages",
+					    "folio_pages", NULL };
 	static const char *const lru_keys[] = { "inactive_anon", "active_anon",
 						"inactive_file", "active_file",
 						"unevictable", NULL };
@@ -199,6 +236,8 @@ static int add_cgroup(struct ctx *c, struct rr_scenario *sc, json_t *jc, int idx
 		goto bad;
 	}
 	cg->swappiness = (int)sw;
+	if (get_folio_pages(c, jc, where, sc->folio_pages, cg->folio_pages))
+		goto bad;
 	if (index_cgroup(sc, sc->nr_cgroups)) {
 		fail(c, where, "out of memory");
 		goto bad;
@@ -341,7 +380,8 @@ int rr_scenario_load(const char *path, struct rr_scenario *sc, struct rr_error *
 {
 	static const char *const keys[] = { "scenario", "kernel", "page_size", "swap",
 					    "cgroups", "requests", "outcome", "node_free_pages",
-					    "node_high_wmark_pages", NULL };
+					    "node_high_wmark_pages", "folio_pages", NULL };
+	static const uint64_t base_folio[RR_NR_LRU_TYPES] = { 1, 1 };
 	struct ctx c = { path, err };
 	json_error_t jerr;
 	json_t *root, *cgs, *reqs, *outcome;
@@ -393,7 +433,8 @@ int rr_scenario_load(const char *path, struct rr_scenario *sc, struct rr_error *
 		sc->page_shift++;
 	if (get_bool(&c, root, "swap", "", true, &sc->swap) ||
 	    get_u64(&c, root, "node_free_pages", "", false, 0, &sc->node_free_pages) ||
-	    get_u64(&c, root, "node_high_wmark_pages", "", false, 0, &sc->node_high_wmark_pages))
+	    get_u64(&c, root, "node_high_wmark_pages", "", false, 0, &sc->node_high_wmark_pages) ||
+	    get_folio_pages(&c, root, "", base_folio, sc->folio_pages))
 		goto bad;
 
 	cgs = json_object_get(root, "cgroups");
@@ -440,10 +481,14 @@ int rr_scenario_load(const char *path, struct rr_scenario *sc, struct rr_error *
 
 	sc->outcome = RR_OUTCOME_STRUCTURAL;
 	sc->ratio_num = sc->ratio_den = 1;
+	sc->activate_num = 0;
+	sc->activate_den = 1;
 	outcome = json_object_get(root, "outcome");
 	if (outcome) {
-		static const char *const okeys[] = { "model", "reclaim_ratio", "extra_pages", NULL };
+		static const char *const okeys[] = { "model", "reclaim_ratio", "activate_ratio",
+						     "extra_pages", NULL };
 		json_t *ratio = json_object_get(outcome, "reclaim_ratio");
+		json_t *act = json_object_get(outcome, "activate_ratio");
 		const char *model;
 
 		if (!json_is_object(outcome) || only_keys(&c, outcome, "outcome", okeys)) {
@@ -470,6 +515,32 @@ int rr_scenario_load(const char *path, struct rr_scenario *sc, struct rr_error *
 			/* a fixed-point ratio: exact and deterministic */
 			sc->ratio_den = 1000000;
 			sc->ratio_num = (uint64_t)(r * 1000000.0 + 0.5);
+		}
+		if (act) {
+			double a = json_number_value(act);
+
+			if (!json_is_number(act) || a < 0 || a > 1) {
+				fail(&c, "outcome.activate_ratio", "must be a number from 0 to 1");
+				goto bad;
+			}
+			sc->activate_den = 1000000;
+			sc->activate_num = (uint64_t)(a * 1000000.0 + 0.5);
+			/* a page taken is reclaimed, activated or put back: one fate */
+			if (sc->activate_num * sc->ratio_den + sc->ratio_num * sc->activate_den >
+			    sc->ratio_den * sc->activate_den) {
+				fail(&c, "outcome.activate_ratio", "reclaim_ratio + activate_ratio "
+				     "is above 1 (a page taken is reclaimed, activated or put back)");
+				goto bad;
+			}
+			/* the simulator's share is of the pages not reclaimed: a / (1 - r);
+			 * r = 1 leaves none (den 0) */
+			{
+				uint64_t num = sc->activate_num * sc->ratio_den;
+				uint64_t den = sc->activate_den * (sc->ratio_den - sc->ratio_num);
+
+				sc->activate_num = den ? num : 0;
+				sc->activate_den = den;
+			}
 		}
 	}
 	json_decref(root);
@@ -522,6 +593,12 @@ static void preorder(const struct rr_scenario *sc, int node, int parent_out,
 		m->ratio_num[t] = sc->ratio_num;
 		m->ratio_den[t] = sc->ratio_den;
 		m->taken_num[t] = m->taken_den[t] = 1;
+		/* whole folios per batch (isolate_lru_folios()) */
+		m->folio_pages[t] = cg->folio_pages[t];
+		/* shrink_folio_list() activations; active batches deactivate
+		 * all they take (deactivate_den 0: no VM_EXEC rotation) */
+		m->activate_num[t] = sc->activate_num;
+		m->activate_den[t] = sc->activate_den;	/* (of the pages not reclaimed) */
 	}
 	for (int c = cg->first_child; c >= 0; c = sc->cgroups[c].next_sibling)
 		preorder(sc, c, me, out, n);

@@ -33,6 +33,9 @@ struct rr_scenario_cgroup {
 	bool fraction_override;
 	uint64_t fraction[2], denominator;
 	uint64_t min_pages, low_pages;
+	/* folio_nr_pages() of its anon and file pages: a power of two,
+	 * 1..RR_MAX_FOLIO_PAGES */
+	uint64_t folio_pages[RR_NR_LRU_TYPES];
 };
 
 struct rr_scenario_path;
@@ -61,7 +64,10 @@ struct rr_scenario {
 	uint64_t node_free_pages, node_high_wmark_pages;	/* direct reclaim */
 	enum rr_outcome_model outcome;
 	uint64_t ratio_num, ratio_den;		/* reclaimed per scanned page */
+	uint64_t activate_num, activate_den;	/* activated per page scanned and not
+						 * reclaimed (the simulator's share) */
 	uint64_t exact_extra_pages;
+	uint64_t folio_pages[RR_NR_LRU_TYPES];	/* the cgroups' default */
 };
 
 /* Does @path look like a scenario (a JSON object) rather than a trace? */

@@ -35,9 +35,14 @@ struct run {
 	struct rr_sim_result *out;
 	struct rr_error *err;
 	struct rr_sim_memcg *m;		/* working copy */
-	uint64_t (*sim_scanned)[RR_NR_LRU_TYPES];	/* per memcg and type, for diffusion */
-	uint64_t (*sim_requested)[RR_NR_LRU_TYPES];
-	size_t (*rec_pos)[RR_NR_LRU_TYPES];		/* next recorded outcome per memcg, inactive list */
+	/* error diffusion accumulators per memcg (pages, or folios with a
+	 * folio size): taken per list; reclaimed, activated and deactivated
+	 * per type */
+	uint64_t (*sim_scanned)[RR_NR_LRU_TYPES];
+	uint64_t (*sim_requested)[RR_NR_EVICTABLE_LRU];
+	uint64_t (*sim_activated)[RR_NR_LRU_TYPES];
+	uint64_t (*sim_deactivated)[RR_NR_LRU_TYPES];
+	size_t (*rec_pos)[RR_NR_EVICTABLE_LRU];		/* next recorded outcome per memcg and list */
 	uint64_t (*removed)[RR_NR_EVICTABLE_LRU];	/* pages the run took off each list */
 	uint64_t anon_cost, file_cost;	/* reclaim root's cost pair */
 	/* scan_control of the current invocation */
@@ -61,8 +66,10 @@ struct run {
 /*
  * RR_OUTCOME_EXACT: the pages the walk's lists hold and reclaim may take
  * (file always, anon with swap and may_swap; unevictable never), less what
- * the run reclaimed already.  No outcome mode reclaims pages a list does
- * not have.
+ * the run reclaimed already.  The active lists count: reclaim reaches them
+ * by deactivation (shrink_active_list(), and the force_deactivate retry of
+ * do_try_to_free_pages() when nothing else is left), as the structural
+ * model does.  No outcome mode reclaims pages a list does not have.
  */
 static uint64_t exact_available(struct run *r)
 {
@@ -252,29 +259,103 @@ static uint64_t diffuse(uint64_t *acc, uint64_t n, uint64_t num, uint64_t den)
 	       (uint64_t)((__uint128_t)before * num / den);
 }
 
-/* The memcg's next recorded batch of @lru, if it asked for @b pages too. */
-static bool next_recorded(struct run *r, int mi, int lru, uint64_t b,
-			  uint64_t *taken, uint64_t *reclaimed, uint64_t *activated,
-			  uint64_t *pageout)
+/* The memcg's next recorded batch of @lru, if it asked for @b pages too
+ * (then it is consumed); NULL otherwise. */
+static const struct rr_sim_outcome *next_recorded(struct run *r, int mi, int lru, uint64_t b)
 {
 	const struct rr_sim_memcg *m = &r->m[mi];
-	size_t *pos = &r->rec_pos[mi][rr_lru_type(lru)];
+	size_t *pos = &r->rec_pos[mi][lru];
 
 	while (*pos < m->nr_recorded && m->recorded[*pos].lru != lru)
 		(*pos)++;
 	if (*pos >= m->nr_recorded || m->recorded[*pos].nr_requested != b)
-		return false;
-	*taken = m->recorded[*pos].nr_taken;
-	*reclaimed = m->recorded[*pos].nr_reclaimed;
-	*activated = m->recorded[*pos].nr_activate;
-	*pageout = m->recorded[*pos].nr_pageout;
-	(*pos)++;
-	return true;
+		return NULL;
+	return &m->recorded[(*pos)++];
+}
+
+/*
+ * isolate_lru_folios(): the pages a batch asking for @b pages takes from
+ * list @lru of memcg @mi.  With a folio size f the kernel counts whole
+ * folios' pages against @b (scan += folio_nr_pages(), since Yang Shi's
+ * THP counters fix of 2019; the folio code of v6.6 and v6.18 alike; before
+ * it, the loop stopped at nr_taken >= @b: the same folios on a list of one
+ * folio size), so it takes ceil(@b / f) folios: one 512-page folio ends a
+ * 32-page batch.  Without one, @b times the recorded
+ * taken/requested ratio.  At most what the list holds.
+ */
+static uint64_t take(struct run *r, int mi, int lru, uint64_t b)
+{
+	const struct rr_sim_memcg *m = &r->m[mi];
+	int t = rr_lru_type(lru);
+	uint64_t f = m->folio_pages[t], n;
+
+	if (f > 1)
+		n = (b + f - 1) / f * f;
+	else
+		n = diffuse(&r->sim_requested[mi][lru], b, m->taken_num[t], m->taken_den[t]);
+	return n < m->lru_pages[lru] ? n : m->lru_pages[lru];
+}
+
+/*
+ * The share num/den of @taken pages, by error diffusion on *@acc; den == 0
+ * gives all of them, or none with @none_without_data.  With a folio size
+ * @f > 1 the share is of whole folios (a folio is reclaimed, activated or
+ * deactivated whole; a list's last partial folio counts as one).
+ */
+static uint64_t share(uint64_t *acc, uint64_t taken, uint64_t f, uint64_t num,
+		      uint64_t den, bool none_without_data)
+{
+	uint64_t got;
+
+	if (!den && none_without_data)
+		return 0;
+	if (f <= 1)
+		return diffuse(acc, taken, num, den);
+	got = diffuse(acc, (taken + f - 1) / f, num, den) * f;
+	return got < taken ? got : taken;
+}
+
+/*
+ * shrink_active_list() on list @lru (1 or 3) of memcg @mi, asking for @b
+ * pages: take them from the tail of the list and move them to the
+ * inactive list, except those it keeps active (referenced VM_EXEC file
+ * folios; the memcg's recorded share, none without recorded active
+ * batches).  Reclaims nothing; the deactivated pages are reclaimable by
+ * later inactive batches.  A recorded batch of the list that asked for @b
+ * gives what was taken and deactivated.
+ */
+static void shrink_active(struct run *r, int mi, int lru, uint64_t b)
+{
+	struct rr_sim_memcg *m = &r->m[mi];
+	const struct rr_sim_outcome *o;
+	int t = rr_lru_type(lru);
+	uint64_t taken, moved;
+
+	note_batch(r, lru, b);
+	if (r->feed)
+		return;	/* one recorded call's decisions: no sizes change */
+	if (r->rec_pos && (o = next_recorded(r, mi, lru, b))) {
+		taken = o->nr_taken < m->lru_pages[lru] ? o->nr_taken : m->lru_pages[lru];
+		moved = o->nr_deactivate < taken ? o->nr_deactivate : taken;
+	} else {
+		taken = take(r, mi, lru, b);
+		moved = share(&r->sim_deactivated[mi][t], taken, m->folio_pages[t],
+			      m->deactivate_num[t], m->deactivate_den[t], false);
+	}
+	m->lru_pages[lru] -= moved;
+	m->lru_pages[lru ^ 1] += moved;
+	if (r->removed)
+		rr_lru_removed(r->removed[mi], lru, 0, moved);
+	/* v6.2+: lru_note_cost(file, 0, nr_rotated) when file folios rotated */
+	if (t == RR_LRU_FILE && taken > moved && r->in->km->cost_rotations_x32 &&
+	    r->in->km->cost_fractions)
+		note_cost(r, t, taken - moved);
 }
 
 static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 {
 	struct rr_sim_memcg *m = &r->m[mi];
+	const struct rr_sim_outcome *o;
 	int t = rr_lru_type(lru);
 	uint64_t scanned, reclaimed, cost, activated = 0, pageout = 0;
 	bool from_recording = false;
@@ -284,35 +365,42 @@ static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 			r->skipped_deactivate = true;
 			return 0;
 		}
-		note_batch(r, lru, b);
+		shrink_active(r, mi, lru, b);
 		return 0;
 	}
 	note_batch(r, lru, b);
 	if (r->feed)
 		return fed_reclaim(r, lru, b);
-	if (r->rec_pos && next_recorded(r, mi, lru, b, &scanned, &reclaimed, &activated,
-					&pageout)) {
+	if (r->rec_pos && (o = next_recorded(r, mi, lru, b))) {
 		from_recording = true;
+		scanned = o->nr_taken;
+		reclaimed = o->nr_reclaimed;
+		activated = o->nr_activate;
+		pageout = o->nr_pageout;
 		if (scanned > m->lru_pages[lru])
 			scanned = m->lru_pages[lru];
 		if (!scanned)
 			return 0;
 		if (activated > scanned - (reclaimed < scanned ? reclaimed : scanned))
 			activated = 0;
-		/* activated folios go back to the active list */
-		m->lru_pages[lru] -= activated;
-		m->lru_pages[lru + 1] += activated;
-		if (r->removed)
-			rr_lru_removed(r->removed[mi], lru, 0, activated);
 	} else {
-		scanned = diffuse(&r->sim_requested[mi][t], b, m->taken_num[t], m->taken_den[t]);
-		if (scanned > m->lru_pages[lru])
-			scanned = m->lru_pages[lru];
+		scanned = take(r, mi, lru, b);
 		if (!scanned)
 			return 0;	/* nr_taken == 0: no note, no PGSTEAL */
-		reclaimed = diffuse(&r->sim_scanned[mi][t], scanned, m->ratio_num[t],
-				    m->ratio_den[t]);
+		reclaimed = share(&r->sim_scanned[mi][t], scanned, m->folio_pages[t],
+				  m->ratio_num[t], m->ratio_den[t], false);
+		if (reclaimed > scanned)
+			reclaimed = scanned;
+		activated = share(&r->sim_activated[mi][t], scanned - reclaimed,
+				  m->folio_pages[t], m->activate_num[t], m->activate_den[t], true);
+		if (activated > scanned - reclaimed)
+			activated = scanned - reclaimed;
 	}
+	/* activated folios go back to the active list */
+	m->lru_pages[lru] -= activated;
+	m->lru_pages[lru + 1] += activated;
+	if (r->removed)
+		rr_lru_removed(r->removed[mi], lru, 0, activated);
 	if (reclaimed > scanned)
 		reclaimed = scanned;
 	m->lru_pages[lru] -= reclaimed;
@@ -574,7 +662,7 @@ static int shrink_lruvec(struct run *r, int mi)
 	    rr_inactive_is_low(m->rstat_lru_pages[RR_LRU_INACTIVE_ANON],
 			       m->rstat_lru_pages[RR_LRU_ACTIVE_ANON],
 			       r->in->page_shift))
-		note_batch(r, RR_LRU_ACTIVE_ANON, RR_SWAP_CLUSTER_MAX);
+		shrink_active(r, mi, RR_LRU_ACTIVE_ANON, RR_SWAP_CLUSTER_MAX);
 	return 0;
 }
 
@@ -798,7 +886,8 @@ int rr_sim_predict_call(const struct rr_call_input *ci,
 	struct rr_sim_memcg m = ci->memcg;
 	struct rr_sim_input in;
 	struct rr_sim_result res;
-	uint64_t zero[1][RR_NR_LRU_TYPES] = { { 0, 0 } }, zero2[1][RR_NR_LRU_TYPES] = { { 0, 0 } };
+	uint64_t zero[1][RR_NR_LRU_TYPES] = { { 0, 0 } }, zero2[1][RR_NR_EVICTABLE_LRU] = { { 0 } };
+	uint64_t zero3[1][RR_NR_LRU_TYPES] = { { 0, 0 } }, zero4[1][RR_NR_LRU_TYPES] = { { 0, 0 } };
 	struct run r;
 	int ret;
 
@@ -824,6 +913,8 @@ int rr_sim_predict_call(const struct rr_call_input *ci,
 	r.m = &m;
 	r.sim_scanned = zero;
 	r.sim_requested = zero2;
+	r.sim_activated = zero3;
+	r.sim_deactivated = zero4;
 	r.anon_cost = ci->anon_cost;
 	r.file_cost = ci->file_cost;
 	r.pred = out;
@@ -862,7 +953,8 @@ static __thread struct {
 static int scratch(struct run *r, size_t n)
 {
 	size_t m = n * sizeof(*r->m), counters = n * (sizeof(*r->sim_scanned) +
-		   sizeof(*r->sim_requested) + sizeof(*r->rec_pos) + sizeof(*r->removed));
+		   sizeof(*r->sim_requested) + sizeof(*r->sim_activated) +
+		   sizeof(*r->sim_deactivated) + sizeof(*r->rec_pos) + sizeof(*r->removed));
 	char *p;
 
 	if (m + counters > work.cap) {
@@ -879,9 +971,13 @@ static int scratch(struct run *r, size_t n)
 	memset(p, 0, counters);
 	r->sim_scanned = (uint64_t (*)[RR_NR_LRU_TYPES])p;
 	p += n * sizeof(*r->sim_scanned);
-	r->sim_requested = (uint64_t (*)[RR_NR_LRU_TYPES])p;
+	r->sim_requested = (uint64_t (*)[RR_NR_EVICTABLE_LRU])p;
 	p += n * sizeof(*r->sim_requested);
-	r->rec_pos = (size_t (*)[RR_NR_LRU_TYPES])p;
+	r->sim_activated = (uint64_t (*)[RR_NR_LRU_TYPES])p;
+	p += n * sizeof(*r->sim_activated);
+	r->sim_deactivated = (uint64_t (*)[RR_NR_LRU_TYPES])p;
+	p += n * sizeof(*r->sim_deactivated);
+	r->rec_pos = (size_t (*)[RR_NR_EVICTABLE_LRU])p;
 	p += n * sizeof(*r->rec_pos);
 	r->removed = (uint64_t (*)[RR_NR_EVICTABLE_LRU])p;
 	return 0;

@@ -13,15 +13,22 @@
  * shrink_lruvec() batch loop with the goal check and proportional cut (§5),
  * and the anon aging after the loop.  v1 soft-limit victim calls (§9).
  *
- * Outcome model: a batch that repeats the memcg's next recorded batch of
- * the list (same nr_requested) takes and reclaims what that one did.
- * Otherwise an inactive batch asking for b pages takes b times the
- * memcg's recorded taken/requested ratio for the type (anon or file; above
- * 1 with large folios), at most the pages left on the list, and reclaims a
- * share of that given by the recorded reclaimed/scanned ratio.  Both
- * ratios are spread with integer error diffusion, so results are exact
- * and deterministic.  Active
- * batches reclaim nothing and leave sizes unchanged.
+ * Outcome model (docs/kernel-model.md §20): a batch that repeats the
+ * memcg's next recorded batch of the list (same nr_requested) takes what
+ * that one took and does what it did: an inactive batch reclaims and
+ * activates its pages, an active batch deactivates its pages.  Otherwise
+ * a batch asking for b pages takes whole folios of folio_pages[type]
+ * pages as isolate_lru_folios() does (ceil(b / f) folios), or, without a
+ * folio size, b times the memcg's recorded taken/requested ratio for the
+ * type; at most the pages left on the list.  An inactive batch reclaims
+ * the recorded reclaimed/scanned share of what it took and activates the
+ * recorded activated share of the rest (referenced folios,
+ * shrink_folio_list()); an active batch (shrink_active_list()) moves
+ * what it took to the inactive list, less the recorded share that active
+ * batches kept active (referenced VM_EXEC file folios; 0 without
+ * recorded active batches), where later inactive batches may reclaim it.
+ * The ratios are spread with integer error diffusion, so results are
+ * exact and deterministic.
  *
  * All sizes are pages.
  */
@@ -51,15 +58,22 @@
 enum rr_outcome_model {
 	RR_OUTCOME_STRUCTURAL,	/* run the loops; batches reclaim by the ratios */
 	RR_OUTCOME_EXACT,	/* each call reclaims its nr_to_reclaim plus
-				 * exact_extra_pages (§17.2, §17.3 C1) */
+				 * exact_extra_pages (§17.2, §17.3 C1), at most
+				 * what the walk's lists still hold (§20) */
 };
 
-/* What one recorded inactive batch of a memcg took and reclaimed. */
+/*
+ * What one recorded batch of a memcg took and what came of it.  Inactive
+ * lists (mm_vmscan_lru_shrink_inactive): nr_reclaimed, nr_activate and
+ * nr_pageout.  Active lists (mm_vmscan_lru_shrink_active): nr_deactivate,
+ * the pages moved to the inactive list; the others are 0.  Pages.
+ */
 struct rr_sim_outcome {
 	int lru;
 	uint64_t nr_requested, nr_taken, nr_reclaimed;
 	uint64_t nr_activate;	/* taken pages put back on the active list */
 	uint64_t nr_pageout;	/* folios written out (mm_vmscan_write_folio) */
+	uint64_t nr_deactivate;	/* active batch: taken pages put on the inactive list */
 };
 
 /*
@@ -81,20 +95,27 @@ struct rr_sim_boundary {
 };
 
 /*
- * What a batch of inactive list @lru removes from the lists: the pages it
- * reclaimed and those it activated leave @lru, and the activated ones join
- * its active list (shrink_folio_list(), move_folios_to_lru()).  Counts
- * modulo 2^64: an active list's "removed" goes below zero as it grows, and
- * differences of two counts are taken as int64.  The recording's count
- * (siminput.c) and the simulation's (sim.c) must follow the same rule, or
- * a call at a recorded boundary starts from the wrong sizes.
+ * What a batch of list @lru removes from the lists: the pages it reclaimed
+ * and those it moved leave @lru, and the moved ones join the other list of
+ * the pair (@lru ^ 1).  An inactive batch moves the pages it activated to
+ * the active list (shrink_folio_list(), move_folios_to_lru()); an active
+ * batch reclaims nothing and moves the pages it deactivated to the
+ * inactive list (shrink_active_list()).  Counts modulo 2^64: a list's
+ * "removed" goes below zero as it grows, and differences of two counts
+ * are taken as int64.  The recording's count (siminput.c) and the
+ * simulation's (sim.c) must follow the same rule, or a call at a recorded
+ * boundary starts from the wrong sizes.
  */
 static inline void rr_lru_removed(uint64_t removed[RR_NR_EVICTABLE_LRU], int lru,
-				  uint64_t reclaimed, uint64_t activated)
+				  uint64_t reclaimed, uint64_t moved)
 {
-	removed[lru] += reclaimed + activated;
-	removed[lru + 1] -= activated;
+	removed[lru] += reclaimed + moved;
+	removed[lru ^ 1] -= moved;
 }
+
+/* The largest folio a scenario may give (pages): HPAGE_PMD_NR of 4 KiB
+ * pages, order 9, the largest folio on an LRU list of x86-64. */
+#define RR_MAX_FOLIO_PAGES 512
 
 /* One memcg of the reclaim root's subtree, in pre-order; [0] is the root. */
 struct rr_sim_memcg {
@@ -120,12 +141,29 @@ struct rr_sim_memcg {
 	 * than 1 with large folios (one 512-page folio ends a 32-page batch);
 	 * den == 0 means "no data", then 1 is used */
 	uint64_t taken_num[RR_NR_LRU_TYPES], taken_den[RR_NR_LRU_TYPES];
+	/* the folio size of the memcg's pages, per type, in pages (a power of
+	 * two, 1..RR_MAX_FOLIO_PAGES): a batch asking for b pages takes
+	 * ceil(b / f) whole folios (isolate_lru_folios()) and reclaims or
+	 * activates whole folios; 0 = unknown, the taken ratio above decides */
+	uint64_t folio_pages[RR_NR_LRU_TYPES];
+	/* pages activated per page taken and not reclaimed by inactive
+	 * batches, per type (nr_activate of mm_vmscan_lru_shrink_inactive
+	 * over nr_taken - nr_reclaimed: the share conditional on the reclaim
+	 * share, so the two never claim one page twice); den == 0 means "no
+	 * data", then none is activated */
+	uint64_t activate_num[RR_NR_LRU_TYPES], activate_den[RR_NR_LRU_TYPES];
+	/* pages deactivated per page taken by active batches, per type
+	 * (nr_deactivated of mm_vmscan_lru_shrink_active; the rest stayed
+	 * active: referenced VM_EXEC file folios); den == 0 means "no data",
+	 * then all of them are deactivated */
+	uint64_t deactivate_num[RR_NR_LRU_TYPES], deactivate_den[RR_NR_LRU_TYPES];
 	/* write-outs per scanned page, per type, for the cost notes */
 	uint64_t pageout_num[RR_NR_LRU_TYPES], pageout_den[RR_NR_LRU_TYPES];
-	/* the recorded inactive batches of this memcg in the episode, in
-	 * order: the k-th simulated batch of a list that asks for what the
-	 * k-th recorded one asked for takes and reclaims what it did (the same
-	 * pages sit at the tail of the list); otherwise the ratios decide */
+	/* the recorded batches of this memcg in the episode, in order: the
+	 * k-th simulated batch of a list that asks for what the k-th recorded
+	 * batch of that list asked for takes what it took and reclaims,
+	 * activates or deactivates what it did (the same pages sit at the tail
+	 * of the list); otherwise the ratios decide */
 	const struct rr_sim_outcome *recorded;
 	size_t nr_recorded;
 	const struct rr_sim_boundary *boundaries;

@@ -147,4 +147,109 @@ bad swappiness-str "requests\[0\].swappiness: must be 0..200 or \"max\"" \
 bad swappiness-limit "requests\[0\].swappiness: only a proactive request" \
 	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/", "nr_pages": 32, "swappiness": 0}]}'
 
+# ---- the what-if outcome model (docs/kernel-model.md 20; issue 16) ----
+
+# shrink_active_list() moves what an active batch takes to the inactive
+# list, where later inactive batches reclaim it.  A 64 MiB memory.reclaim
+# (16384 pages) of a cgroup with 1,000 inactive and 100,000 active file
+# pages, 6.18, no swap (SCAN_FILE).  inactive_is_low(1000, 100000) holds
+# (under 1 GiB: ratio 1), so may_deactivate file is set; every taken
+# inactive page is reclaimed (ratio 1), every taken active page moved.
+# The chunk is a quarter of what is left, at least 32 (287d5fedb377).  Call
+# 1 asks 4096: per priority p the targets are size >> p,
+#   p12: active 24 moved; p11: 48 moved; p10: 1 reclaimed, 97 moved;
+#   p9: 2, 194; p8: 5, 389; p7: 13, 775; p6: 39, 1538; p5: 125, 3029;
+#   p4: 431, 5869; p3: 1543, 11004 (call total 2159);
+#   p2: inactive 21808 >> 2 = 5452: the goal check after the round that
+#   brings this lruvec's own reclaim to 4096 ends it (no anon): 6255.
+# Calls 2..14, the same way (asked -> got, lowest priority): 2532 -> 2969
+# (4), 1790 -> 3549 (4), 902 -> 928 (6), 670 -> 952 (6), 432 -> 481 (7),
+# 312 -> 487 (7), 190 -> 240 (8), 130 -> 242 (8), 70 -> 116 (9), 41 -> 53
+# (10), then 32 -> 53 (10) three times: 16431 pages, met.  Active batches
+# used to move nothing: 1000 pages, then -EAGAIN after 17 empty calls.
+run deact "$S/active-cache.json"
+j=$TMP/deact.json
+check_eq "deactivation: 64 MiB of 100,000 active file pages: 14 calls, 16431 pages, met" \
+	"14 16431 met" "$(jq -r '.episodes[0].results.kernel | "\(.calls) \(.nr_reclaimed) \(.outcome)"' "$j")"
+check_eq "deactivation: each call's reclaim" "6255 2969 3549 928 952 481 487 240 242 116 53 53 53 53" \
+	"$(jq -r '.episodes[0].results.kernel.call_reclaimed_pages | join(" ")' "$j")"
+
+# --outcome exact / "model": "exact" never reclaims more than the walk's
+# lists hold: a cgroup of 4,000 inactive and 6,000 active file pages (the
+# active ones reachable by deactivation) and 5,000 anon pages that no swap
+# makes reclaimable holds 10,000.  A 50,000-page limit reclaim (+8 extra
+# pages) gets 10,000, short of its goal (issue 16 saw 50,008, "met", before
+# f336ee9); a 1 GiB
+# memory.reclaim gets 10,000 in its first call, then 17 empty calls and
+# -EAGAIN (MAX_RECLAIM_RETRIES 16).
+cat >"$TMP/exact10k-in.json" <<'JSON'
+{ "scenario": 1, "kernel": "6.18", "swap": false,
+  "cgroups": [ { "path": "/" },
+    { "path": "/c", "lru": { "inactive_file": 4000, "active_file": 6000, "inactive_anon": 5000 } } ],
+  "requests": [ { "kind": "limit", "cgroup": "/c", "nr_pages": 50000 },
+    { "kind": "proactive", "cgroup": "/c", "bytes": 1073741824 } ],
+  "outcome": { "model": "exact", "extra_pages": 8 } }
+JSON
+run exact10k "$TMP/exact10k-in.json"
+j=$TMP/exact10k.json
+check_eq "exact: 50,000 pages asked of 10,000: 10000, short" "10000 short" \
+	"$(jq -r '.episodes[0].results.kernel | "\(.nr_reclaimed) \(.outcome)"' "$j")"
+check_eq "exact: 1 GiB asked of 10,000: 10000 in 18 calls, -EAGAIN" "10000 18 eagain" \
+	"$(jq -r '.episodes[1].results.kernel | "\(.nr_reclaimed) \(.calls) \(.outcome)"' "$j")"
+
+# folio_pages: isolate_lru_folios() counts every page of a folio against
+# the batch's nr_to_scan (scan += folio_nr_pages(), since 2019; v6.6 and
+# v6.18 alike), so a batch asking for 32 pages takes ceil(32 / f) whole folios.
+# A 32-page limit reclaim of 4 GiB of inactive file pages, 6.18, no swap:
+# priority 12 targets 1048576 >> 12 = 256 and the goal is met after the
+# first batch: 512 pages with 512-page folios (the scenario's default),
+# 32 with single pages, 64 with 64-page folios.
+cat >"$TMP/folio-in.json" <<'JSON'
+{ "scenario": 1, "kernel": "6.18", "swap": false, "folio_pages": { "file": 512 },
+  "cgroups": [ { "path": "/" },
+    { "path": "/thp", "lru": { "inactive_file": 1048576 } },
+    { "path": "/small", "lru": { "inactive_file": 1048576 }, "folio_pages": { "file": 1 } },
+    { "path": "/mid", "lru": { "inactive_file": 1048576 }, "folio_pages": { "file": 64 } } ],
+  "requests": [ { "kind": "limit", "cgroup": "/thp", "nr_pages": 32 },
+    { "kind": "limit", "cgroup": "/small", "nr_pages": 32 },
+    { "kind": "limit", "cgroup": "/mid", "nr_pages": 32 } ] }
+JSON
+run folio "$TMP/folio-in.json"
+check_eq "folio_pages 512, 1, 64: scanned, reclaimed, batches" "512 512 1|32 32 1|64 64 1" \
+	"$(jq -r '[.episodes[].results.kernel | "\(.nr_scanned) \(.nr_reclaimed) \(.batches)"] | join("|")' "$TMP/folio.json")"
+bad folio-3 "cgroups\[1\].folio_pages.file: must be a power of two from 1 to 512 pages" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}, {"path": "/a", "folio_pages": {"file": 3}}], "requests": [{"kind": "limit", "cgroup": "/a"}]}'
+bad folio-1024 "folio_pages.anon: must be a power of two from 1 to 512 pages" \
+	'{"scenario": 1, "kernel": "6.18", "folio_pages": {"anon": 1024}, "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/"}]}'
+bad folio-0 "cgroups\[1\].folio_pages.anon: must be a power of two" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}, {"path": "/a", "folio_pages": {"anon": 0}}], "requests": [{"kind": "limit", "cgroup": "/a"}]}'
+bad folio-key "cgroups\[1\].folio_pages: unknown key 'fil'" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}, {"path": "/a", "folio_pages": {"fil": 2}}], "requests": [{"kind": "limit", "cgroup": "/a"}]}'
+bad folio-bytes "folio_pages: not an object" \
+	'{"scenario": 1, "kernel": "6.18", "folio_pages": 2097152, "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/"}]}'
+
+# outcome.activate_ratio: shrink_folio_list() puts that share of the pages
+# taken on the active list.  A 64-page limit reclaim of a 64-page inactive
+# file list, 6.18, no swap, reclaim_ratio 0.5; the rstat view (64
+# inactive, 0 active) leaves deactivation off, so activated pages stay
+# active.  Without activation the pages not reclaimed go back and are
+# taken again: targets 1, 2, 3, 7, 14, 25, 38 at priorities 6..0 reclaim
+# 0, 1, 2, 3, 7, 13, 19 = 45 of 90 taken.  With activate_ratio 0.5 every
+# page not reclaimed is activated: targets 1, 1, 3, 7, 13, 19, 20 reclaim
+# 0, 1, 1, 4, 6, 10, 10 = 32 of 64: half the list, the rest active.
+for a in "0 90 45" "0.5 64 32"; do
+	set -- $a
+	jq --argjson a "$1" '.outcome.activate_ratio = $a' >"$TMP/act-in.json" <<'JSON'
+{ "scenario": 1, "kernel": "6.18", "swap": false,
+  "cgroups": [ { "path": "/" }, { "path": "/c", "lru": { "inactive_file": 64 } } ],
+  "requests": [ { "kind": "limit", "cgroup": "/c", "nr_pages": 64 } ],
+  "outcome": { "reclaim_ratio": 0.5 } }
+JSON
+	run act "$TMP/act-in.json"
+	check_eq "activate_ratio $1: scanned, reclaimed" "$2 $3" \
+		"$(jq -r '.episodes[0].results.kernel | "\(.nr_scanned) \(.nr_reclaimed)"' "$TMP/act.json")"
+done
+bad activate-sum "outcome.activate_ratio: reclaim_ratio \+ activate_ratio is above 1" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/", "nr_pages": 32}], "outcome": {"reclaim_ratio": 0.75, "activate_ratio": 0.5}}'
+
 finish

@@ -412,6 +412,118 @@ static void test_start_state(void)
 	rr_builder_free(b);
 }
 
+/* What the deactivation test keeps of its one episode. */
+struct deact {
+	int n;
+	struct rr_sim_outcome rec[4];
+	size_t nr_rec, nr_bounds;
+	uint64_t removed_before_p11[RR_NR_EVICTABLE_LRU];
+	uint64_t deact_num, deact_den;
+	uint64_t p11[RR_NR_EVICTABLE_LRU];	/* the kernel replay's targets */
+	int sim_ret;
+};
+
+static int collect_deact(struct rr_episode *ep, struct rr_state *st, void *ctx)
+{
+	struct deact *d = ctx;
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_input in;
+	struct rr_sim_result r;
+	struct rr_error err;
+	const struct rr_sim_memcg *m;
+
+	if (d->n++ || !ep->replayable)
+		return 0;
+	rr_kernel_model_init(&km, "6.18");
+	if (rr_episode_sim_input(ep, st, &km, 12, 25000000, &in, &err))
+		return 0;
+	m = &in.memcgs[0];
+	d->nr_rec = m->nr_recorded < 4 ? m->nr_recorded : 4;
+	memcpy(d->rec, m->recorded, d->nr_rec * sizeof(*d->rec));
+	d->nr_bounds = m->nr_boundaries;
+	for (size_t k = 0; k < m->nr_boundaries; k++)
+		if (m->boundaries[k].priority == 11)
+			memcpy(d->removed_before_p11, m->boundaries[k].removed_before,
+			       sizeof(d->removed_before_p11));
+	d->deact_num = m->deactivate_num[RR_LRU_FILE];
+	d->deact_den = m->deactivate_den[RR_LRU_FILE];
+	memset(&r, 0, sizeof(r));
+	d->sim_ret = rr_policy_resolve(&pol, "kernel", &km, 4096, &err);
+	if (!d->sim_ret) {
+		d->sim_ret = rr_sim_run(&in, &pol, &r, &err);
+		for (size_t i = 0; i < r.nr_targets; i++)
+			if (r.targets[i].priority == 11 && !d->p11[r.targets[i].lru])
+				d->p11[r.targets[i].lru] = r.targets[i].nr_pages;
+		rr_sim_result_free(&r);
+		rr_policy_release(&pol);
+	}
+	rr_episode_sim_input_free(&in);
+	return 0;
+}
+
+/*
+ * A recorded active batch (shrink_active_list()) moves the pages it
+ * deactivated from the active to the inactive list.  The recording's
+ * "removed" count (siminput.c) and the simulation's (sim.c) follow one
+ * rule, rr_lru_removed(), so the replay of the recording starts the next
+ * recorded call from the sizes the kernel saw.  A 6.18 limit reclaim of
+ * /w with 8173 inactive and 100372 active file pages, no swap, inactive
+ * file low (8173 < 100372: may_deactivate file):
+ *   priority 12: inactive file 8173 >> 12 = 1 page, reclaimed; active
+ *     file 100372 >> 12 = 24 taken, 20 deactivated, 4 kept active
+ *   priority 11 (the kernel's sizes): inactive 8173 - 1 + 20 = 8192,
+ *     active 100372 - 20 = 100352: targets 8192 >> 11 = 4 and
+ *     100352 >> 11 = 49.
+ * Had only one side counted the move, the replay would start from 8212
+ * and 100332 (targets 4 and 48) or 8172 and 100372 (3 and 49).
+ */
+static void test_deactivation_boundary(void)
+{
+	struct rr_builder_opts o = { .offline_delay_ns = 25000000, .swap_present = -1 };
+	struct deact d;
+	struct rr_builder *b;
+
+	memset(&d, 0, sizeof(d));
+	b = rr_builder_new(&o, collect_deact, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	mkdir_ev(b, 0, 9, "/w");
+	delta(b, 9, RR_LRU_INACTIVE_FILE, 8173, 200);
+	delta(b, 9, RR_LRU_ACTIVE_FILE, 100372, 200);
+	/* the rstat view prepare_scan_control() reads: a flush shows these */
+	feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 9, .force = true, .pid = 1 });
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	batch(b, 9, RR_LRU_INACTIVE_FILE, 1, 1, 1, 12);
+	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = RR_LRU_ACTIVE_FILE,
+				   .nr_requested = 24, .nr_scanned = 24, .nr_taken = 24 });
+	delta(b, 9, RR_LRU_ACTIVE_FILE, -24, 100);
+	feed(b, (struct rr_event){ .type = RR_EV_COUNT_EVENTS, .id = 9, .item = 30, .val = 24 });
+	delta(b, 9, RR_LRU_ACTIVE_FILE, 4, 100);
+	delta(b, 9, RR_LRU_INACTIVE_FILE, 20, 100);
+	feed(b, (struct rr_event){ .type = RR_EV_SHRINK_ACTIVE, .nr_taken = 24,
+				   .nr_deactivated = 20, .nr_referenced = 4, .priority = 12 });
+	batch(b, 9, RR_LRU_INACTIVE_FILE, 4, 4, 4, 11);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 5 });
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_EQUAL_FATAL(d.sim_ret, 0);
+	/* the active batch is a recorded outcome of its own list */
+	CU_ASSERT_EQUAL_FATAL(d.nr_rec, 3);
+	CU_ASSERT_EQUAL(d.rec[1].lru, RR_LRU_ACTIVE_FILE);
+	CU_ASSERT_EQUAL(d.rec[1].nr_requested, 24);
+	CU_ASSERT_EQUAL(d.rec[1].nr_taken, 24);
+	CU_ASSERT_EQUAL(d.rec[1].nr_deactivate, 20);
+	CU_ASSERT_EQUAL(d.deact_num, 20);
+	CU_ASSERT_EQUAL(d.deact_den, 24);
+	/* removed before priority 11: 1 reclaimed and 20 moved in off the
+	 * inactive list (-19), 20 off the active list */
+	CU_ASSERT_EQUAL(d.nr_bounds, 2);
+	CU_ASSERT_EQUAL(d.removed_before_p11[RR_LRU_INACTIVE_FILE], (uint64_t)-19);
+	CU_ASSERT_EQUAL(d.removed_before_p11[RR_LRU_ACTIVE_FILE], 20);
+	CU_ASSERT_EQUAL(d.p11[RR_LRU_INACTIVE_FILE], 4);
+	CU_ASSERT_EQUAL(d.p11[RR_LRU_ACTIVE_FILE], 49);
+	rr_builder_free(b);
+}
+
 struct kinds {
 	int n;
 	enum rr_reclaim_kind kind[16];
@@ -544,6 +656,7 @@ int register_builder_tests(void)
 	    !CU_add_test(s, "empty batch, end without begin", test_empty_batch_and_orphan_end) ||
 	    !CU_add_test(s, "recorder markers and snapshot order", test_markers) ||
 	    !CU_add_test(s, "start states (epochs)", test_start_state) ||
+	    !CU_add_test(s, "deactivation at a recorded boundary", test_deactivation_boundary) ||
 	    !CU_add_test(s, "episodes of every kind, nesting, task records", test_episode_kinds))
 		return -1;
 	return 0;

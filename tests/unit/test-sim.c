@@ -786,6 +786,190 @@ static void test_proactive_swappiness(void)
 	CU_ASSERT_EQUAL(t[RR_LRU_INACTIVE_ANON], 1);
 }
 
+/*
+ * shrink_active_list() moves pages to the inactive list (§5.3, §20): a
+ * 6.18 limit reclaim of 32 pages from a memcg with 100,000 active and no
+ * inactive file pages, no swap (SCAN_FILE).  inactive_is_low(0, 100000)
+ * holds (fewer than 1 GiB: ratio 1), so may_deactivate file is set at
+ * every priority.  Per priority, targets size >> p; an inactive batch
+ * reclaims all it takes (ratio 1), an active batch deactivates all it
+ * takes; the goal check after a round with anon at 0 ends the loop:
+ *   p12: active 100000 >> 12 = 24 moved         -> inactive 24, active 99976
+ *   p11: 99976 >> 11 = 48 moved                 -> 72, 99928
+ *   p10: 99928 >> 10 = 97 moved                 -> 169, 99831
+ *   p9:  99831 >> 9 = 194 moved                 -> 363, 99637
+ *   p8:  363 >> 8 = 1 reclaimed, 389 moved      -> 751, 99248     (1)
+ *   p7:  751 >> 7 = 5 reclaimed, 775 moved      -> 1521, 98473    (6)
+ *   p6:  1521 >> 6 = 23 reclaimed, 1538 moved   -> 3036, 96935    (29)
+ *   p5:  3036 >> 5 = 94, 96935 >> 5 = 3029: round 1 reclaims 32 and
+ *        moves 32; local 32 >= 32 and no anon: break               (61)
+ * 61 pages in one call, lowest priority 5; 1 + 2 + 4 + 7 + 14 + 26 + 50
+ * + 2 = 106 batches.  Before, active batches moved nothing: 0 pages.
+ */
+static void test_deactivation(void)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m = {
+		.id = 4, .parent = -1, .online = true, .swappiness = 60,
+		.lru_pages = { 0, 0, 0, 100000 },
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_KIND_MEMCG, .nr_pages = 32, .memcgs = &m,
+		.nr_memcgs = 1, .page_shift = 12, .may_swap = true, .swap_present = false,
+		.cursor = -1, .root_rstat_lru_pages = { 0, 0, 0, 100000 },
+	};
+	struct rr_sim_result r;
+	struct rr_error err;
+
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", "6.18", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.calls, 1);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 61);
+	CU_ASSERT_EQUAL(r.nr_scanned_pages, 61);
+	CU_ASSERT_EQUAL(r.lowest_priority, 5);
+	CU_ASSERT_EQUAL(r.batches, 106);
+	CU_ASSERT_EQUAL(r.retries, 0);
+	rr_sim_result_free(&r);
+
+	/* a recorded share kept active (referenced VM_EXEC file folios), 1 of
+	 * 4: each priority moves floor(3/4) of the pages taken so far, less
+	 * what it moved before (error diffusion):
+	 *   p12: 24 taken, 18 moved      -> inactive 18, active 99982
+	 *   p11: 48, 54 - 18 = 36        -> 54, 99946
+	 *   p10: 97, 126 - 54 = 72       -> 126, 99874
+	 *   p9:  195, 273 - 126 = 147    -> 273, 99727
+	 *   p8:  1 reclaimed; 389, 291   -> 563, 99436      (1)
+	 *   p7:  4 reclaimed; 776, 582   -> 1141, 98854     (5)
+	 *   p6:  17 reclaimed; 1544, 1158 -> 2282, 97696    (22)
+	 *   p5:  2282 >> 5 = 71: round 1 reclaims 32, goal  (54) */
+	m.deactivate_num[RR_LRU_FILE] = 3;
+	m.deactivate_den[RR_LRU_FILE] = 4;
+	memset(&r, 0, sizeof(r));
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 54);
+	CU_ASSERT_EQUAL(r.lowest_priority, 5);
+	CU_ASSERT_EQUAL(r.batches, 106);
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+}
+
+/*
+ * Ratio-driven inactive batches activate the recorded share of what they
+ * take, and the activated pages count as moved from the inactive to the
+ * active list (rr_lru_removed()), as the recording's batches do.  One
+ * memcg of 65547 inactive file pages, reclaimed/taken 1/4, activated/taken
+ * 2/4 (2/3 of the pages not reclaimed), no recorded batch; a boundary at
+ * priority 11 gives the kernel's sizes there (65547 inactive, 4095
+ * active) with nothing removed before.
+ *   p12: target 65547 >> 12 = 16: takes 16, reclaims 16/4 = 4, activates
+ *        12 * 2/3 = 8 of the other 12; the run removed 12 inactive and
+ *        -8 active pages
+ *   p11: sizes 65547 - 12 = 65535 and 4095 + 8 = 4103: targets
+ *        65535 >> 11 = 31 and 4103 >> 11 = 2.
+ * Without the activation: 65543 >> 11 = 32 and 4095 >> 11 = 1.
+ */
+static void test_ratio_activation(void)
+{
+	static const struct rr_sim_boundary bd[] = {
+		{ .priority = 11, .lru_pages = { 0, 0, 65547, 4095 } },
+	};
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m = {
+		.id = 6, .parent = -1, .online = true, .swappiness = 60,
+		.lru_pages = { 0, 0, 65547, 0 },
+		.ratio_num = { 1, 1 }, .ratio_den = { 4, 4 },
+		/* 2/4 of those taken: 2/3 of those not reclaimed */
+		.activate_num = { 2, 2 }, .activate_den = { 3, 3 },
+		.boundaries = bd, .nr_boundaries = 1,
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_KIND_MEMCG, .nr_pages = 32, .memcgs = &m,
+		.nr_memcgs = 1, .page_shift = 12, .may_swap = true, .cursor = -1,
+		.root_rstat_lru_pages = { 0, 0, 65547, 0 },
+	};
+	struct rr_sim_result r;
+	struct rr_error err;
+	uint64_t p11[RR_NR_EVICTABLE_LRU] = { 0 };
+
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", "6.18", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	for (size_t i = 0; i < r.nr_targets; i++)
+		if (r.targets[i].priority == 11)
+			p11[r.targets[i].lru] = r.targets[i].nr_pages;
+	CU_ASSERT_EQUAL(r.targets[0].nr_pages, 16);
+	CU_ASSERT_EQUAL(p11[RR_LRU_INACTIVE_FILE], 31);
+	CU_ASSERT_EQUAL(p11[RR_LRU_ACTIVE_FILE], 2);
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+}
+
+/* A limit reclaim of 32 pages from 4 GiB of inactive file pages of
+ * @folio pages each (6.18, no swap), every page reclaimable unless
+ * @half: then half the folios are. */
+static void folio_run(uint64_t folio, bool half, struct rr_sim_result *r)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m = {
+		.id = 8, .parent = -1, .online = true, .swappiness = 60,
+		.lru_pages = { 0, 0, 1048576, 0 },
+		.folio_pages = { 1, folio },
+		.ratio_num = { 1, 1 }, .ratio_den = { half ? 2 : 1, half ? 2 : 1 },
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_KIND_MEMCG, .nr_pages = 32, .memcgs = &m,
+		.nr_memcgs = 1, .page_shift = 12, .may_swap = true, .cursor = -1,
+		.root_rstat_lru_pages = { 0, 0, 1048576, 0 },
+	};
+	struct rr_error err;
+
+	memset(r, 0, sizeof(*r));
+	resolve(&pol, "kernel", "6.18", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, r, &err), 0);
+	rr_policy_release(&pol);
+}
+
+/*
+ * isolate_lru_folios() counts every page of a folio against nr_to_scan
+ * (scan += folio_nr_pages(), since 2019; the same in v6.6 and v6.18), so a
+ * batch asking for b pages takes ceil(b / f) whole folios.  Priority 12
+ * of 1048576 pages targets 256: the first batch asks for 32 and the goal
+ * (32) is met after it (no anon: the loop ends).
+ */
+static void test_folio_pages(void)
+{
+	static const struct {
+		uint64_t folio, taken;
+	} t[] = {
+		{ 1, 32 },	/* 32 folios */
+		{ 4, 32 },	/* 8 folios of 4 */
+		{ 64, 64 },	/* one 64-page folio passes 32 */
+		{ 512, 512 },	/* one THP ends the 32-page batch */
+	};
+	struct rr_sim_result r;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		folio_run(t[i].folio, false, &r);
+		CU_ASSERT_EQUAL(r.batches, 1);
+		CU_ASSERT_EQUAL(r.nr_scanned_pages, t[i].taken);
+		CU_ASSERT_EQUAL(r.nr_reclaimed_pages, t[i].taken);
+		CU_ASSERT_EQUAL(r.lowest_priority, 12);
+		rr_sim_result_free(&r);
+	}
+	/* whole folios are reclaimed: at 1/2, the first THP is kept (floor(1/2)
+	 * = 0 folios), the second reclaimed (floor(2/2) - 0 = 1): 512 pages
+	 * after two batches of 512 taken */
+	folio_run(512, true, &r);
+	CU_ASSERT_EQUAL(r.batches, 2);
+	CU_ASSERT_EQUAL(r.nr_scanned_pages, 1024);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 512);
+	rr_sim_result_free(&r);
+}
+
 int register_sim_tests(void)
 {
 	CU_pSuite s = CU_add_suite("sim", NULL, NULL);
@@ -803,7 +987,10 @@ int register_sim_tests(void)
 	    !CU_add_test(s, "activated pages at a recorded boundary", test_activated_at_boundary) ||
 	    !CU_add_test(s, "silent first ladders, force_deactivate", test_silent_first_ladder) ||
 	    !CU_add_test(s, "SCAN_EQUAL needs swappiness", test_scan_equal_needs_swappiness) ||
-	    !CU_add_test(s, "memory.reclaim swappiness= and max", test_proactive_swappiness))
+	    !CU_add_test(s, "memory.reclaim swappiness= and max", test_proactive_swappiness) ||
+	    !CU_add_test(s, "active batches deactivate", test_deactivation) ||
+	    !CU_add_test(s, "ratio batches activate", test_ratio_activation) ||
+	    !CU_add_test(s, "whole folios per batch", test_folio_pages))
 		return -1;
 	return 0;
 }
