@@ -356,4 +356,14 @@ for f in "$TMP"/*.cmp.json; do
 		/usr/bin/python3 "$TOP/tests/validate-schema.py" "$TOP/schema/reclaim-replay-diff.schema.json" "$f"
 done
 
+# the walk's visits without a batch (issue 16): B holds a 1-page target
+# the trace has no batch for (predicted but unrecorded: judged, not exact),
+# C a 0-page one (silent both ways: apart); tests/fixtures/text/EXPECTED.md
+"$RR" report -q --fidelity --swap no --json "$fix/silent-walk-6.18.txt" >"$TMP/silent.json"
+check_eq "silent walk: judged, exact, off by one, silent visits, predicted unrecorded" \
+	"3 2 1 1 1" "$(jq -r '.fidelity | "\(.decisions_checked) \(.exact) \(.off_by_one) \(.silent_visits) \(.predicted_unrecorded)"' "$TMP/silent.json")"
+"$RR" report -q --fidelity --swap no "$fix/silent-walk-6.18.txt" >"$TMP/silent.txt"
+check "silent walk: the first mismatch names B's predicted page" \
+	grep -q '/P/B at priority 12: inactive_file recorded 0 pages, predicted 1' "$TMP/silent.txt"
+
 finish
