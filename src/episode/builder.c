@@ -209,8 +209,11 @@ static int task_event(struct rr_builder *b, const struct rr_event *ev)
 			t->ep->pgscan_proactive = true;
 		if (t->awaiting_memcg) {
 			rr_task_attribute(b, t, ev->id);
-			/* nothing taken: no shrink event will close it */
-			if (!t->batch.nr_taken && t->batch_open)
+			/* an inactive batch that took nothing: no shrink event
+			 * will close it (shrink_inactive_list() returns first);
+			 * shrink_active_list() emits its event whatever it took,
+			 * and that gives the batch its priority */
+			if (!t->batch.nr_taken && t->batch_open && !rr_lru_is_active(t->batch.lru))
 				ret = rr_task_batch_close(b, t, NULL);
 		}
 		break;

@@ -182,6 +182,12 @@ struct rr_episode {
 	uint64_t silent_cut;		/* visits beyond RR_SILENT_MAX */
 	uint64_t task_memcg_id;		/* from cgroup_attach_task, 0 unknown */
 	uint64_t root_memcg_id;		/* inferred reclaim root, 0 unknown */
+	/* where the trace does not fix the root (no snapshot limit): its
+	 * ancestors that could be the memcg over its limit as well, nearest
+	 * first: those made in the trace or seen as a root of another
+	 * episode (docs/kernel-model.md §19.3) */
+	uint64_t root_alternatives[4];
+	int nr_root_alternatives;
 	const char *root_path;		/* valid during the callback */
 	uint64_t first_lost_ns;		/* events were lost before this (0: none) */
 	/* nr_to_reclaim inferred from the checkpoints, pages */

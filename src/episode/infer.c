@@ -44,9 +44,10 @@ struct rr_memcg *rr_infer_batches_root(struct rr_builder *b, const struct rr_epi
 	return root;
 }
 
-static struct rr_memcg *reclaim_root(struct rr_builder *b, const struct rr_episode *ep)
+static struct rr_memcg *reclaim_root(struct rr_builder *b, struct rr_episode *ep)
 {
 	struct rr_memcg *root = NULL;
+	bool spans = false;
 
 	/* a v1 soft-limit call reclaims from its victim alone */
 	if (ep->kind == RR_KIND_SOFTLIMIT && ep->nr_batches && ep->batches[0].memcg_id)
@@ -65,9 +66,13 @@ static struct rr_memcg *reclaim_root(struct rr_builder *b, const struct rr_episo
 		if (!ep->batches[i].memcg_id)
 			continue;
 		m = rr_state_find(&b->st, ep->batches[i].memcg_id);
-		if (m)
+		if (m) {
+			spans |= root && root != m;
 			root = root ? lca(root, m) : m;
+		}
 	}
+	if (root && spans && ep->kind == RR_KIND_MEMCG && !ep->proactive)
+		root->spanned_root = true;
 	/*
 	 * A charge hits the limit of the memcg or of an ancestor, and that one
 	 * is the reclaim root: when the snapshot knows the limits, climb from
@@ -80,8 +85,18 @@ static struct rr_memcg *reclaim_root(struct rr_builder *b, const struct rr_episo
 		while (a && a->limit_bytes <= 0 && a->parent)
 			a = a->parent;
 		if (a && a->limit_bytes > 0)
-			root = a;
+			return a;
 	}
+	/*
+	 * Otherwise the limit that was hit may be an ancestor's: the ones
+	 * made in the trace (a workload's parent) or seen spanning another
+	 * episode's batches are admissible too; the fidelity check tries each.
+	 */
+	if (root && ep->kind == RR_KIND_MEMCG && !ep->proactive)
+		for (struct rr_memcg *a = root->parent;
+		     a && a->parent && ep->nr_root_alternatives < 4; a = a->parent)
+			if (a->created_ns || a->spanned_root)
+				ep->root_alternatives[ep->nr_root_alternatives++] = a->id;
 	return root;
 }
 

@@ -76,7 +76,9 @@ int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep)
 	struct rr_episode *r;
 	const char *evidence = NULL;
 
-	if (!b->opts.proactive_min_pages)
+	/* memory.reclaim is a cgroup v2 file: a v1 hierarchy (id > 0) has
+	 * none, and a call that ran to priority 0 there is a charge's */
+	if (!b->opts.proactive_min_pages || b->st.memory_root > 0)
 		return 0;
 	for (r = b->runs; r && r->pid != ep->pid; r = r->run_next)
 		;

@@ -313,7 +313,10 @@ static struct rr_memcg *parent_of(struct rr_state *st, const char *path, size_t 
 	p = find_path(st, path, plen);
 	if (p)
 		return p;
-	p = memcg_new(st, st->next_synthetic_id++);
+	/* "/" is the root memcg, whose id is 1 (the first mem_cgroup_id() and
+	 * cgroup id handed out): a flush of id 1 then reaches the whole tree */
+	p = plen == 1 ? rr_state_memcg(st, RR_ROOT_MEMCG_ID) :
+			memcg_new(st, st->next_synthetic_id++);
 	if (!p || set_path(st, p, path, plen)) {
 		st->oom = true;	/* (not "no parent": the tree is incomplete) */
 		return NULL;
@@ -662,10 +665,12 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 			return 0;
 		st->nr_flushes++;
 		m = rr_state_find(st, ev->id);
-		if (m) {
+		if (m && ev->id != RR_ROOT_MEMCG_ID) {
 			flush(st, m, ev->ts_ns);
 		} else {
-			/* the root memcg, or an id never seen: flush every tree */
+			/* the root memcg (every memcg is its descendant, also those
+			 * the trace never linked to it), or an id never seen:
+			 * flush every tree */
 			struct rr_memcg *it, *tmp;
 
 			HASH_ITER(hh, st->by_id, it, tmp)

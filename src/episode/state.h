@@ -101,6 +101,9 @@ struct rr_memcg {
 	 * RR_MARKER_BYTES_UNKNOWN, or bytes */
 	int64_t min_bytes, low_bytes;
 	bool snapshotted;		/* a snapshot marker described it */
+	bool spanned_root;		/* the common ancestor of an episode's
+					 * batches on two or more of its memcgs:
+					 * a reclaim root some time (infer.c) */
 	/* the view before the last flush, and when that flush was: a decision
 	 * taken before it read the older values */
 	uint64_t rstat_prev_lru[RR_NR_EVICTABLE_LRU];
@@ -191,6 +194,10 @@ static inline bool rr_memcg_protected(const struct rr_memcg *m)
 	       m->low_bytes == RR_MARKER_BYTES_MAX;
 }
 
+/* The root memcg's id: the first mem_cgroup_id() (and cgroup id) handed
+ * out, at boot (mm/memcontrol.c). */
+#define RR_ROOT_MEMCG_ID 1
+
 /*
  * Does the trace say @m's swappiness?  mem_cgroup_swappiness() (mm/vmscan.c,
  * include/linux/swap.h) returns vm.swappiness on cgroup v2 and for the root
@@ -201,7 +208,7 @@ static inline bool rr_memcg_protected(const struct rr_memcg *m)
 static inline bool rr_memcg_swappiness_known(const struct rr_state *st, const struct rr_memcg *m)
 {
 	return m->v.swappiness_known ||
-	       (st->default_swappiness_known && (st->memory_root == 0 || m->id == 1));
+	       (st->default_swappiness_known && (st->memory_root == 0 || m->id == RR_ROOT_MEMCG_ID));
 }
 
 /* The exact local size of one list, in pages: the running sum plus the

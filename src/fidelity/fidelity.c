@@ -22,6 +22,7 @@ static const char *const uc_names[RR_UC__COUNT] = {
 	[RR_UC_SWAP_UNKNOWN] = "swap_unknown",
 	[RR_UC_SWAPPINESS_UNKNOWN] = "swappiness_unknown",
 	[RR_UC_NR_TO_RECLAIM] = "nr_to_reclaim_ambiguous",
+	[RR_UC_ROOT_AMBIGUOUS] = "root_ambiguous",
 };
 
 
@@ -266,7 +267,15 @@ static int predicts(const struct rr_call_input *ci, const struct rr_resolved_pol
 	return 0;
 }
 
-/* The admissible values of the hidden inputs of one call. */
+/* What prepare_scan_control() reads of one candidate reclaim root. */
+struct root_inputs {
+	uint64_t anon_cost, file_cost;
+	uint64_t rstat_lru_pages[RR_NR_EVICTABLE_LRU];
+	bool refaults_changed[RR_NR_LRU_TYPES];
+};
+
+/* The admissible values of the hidden inputs of one call; [0] of each is
+ * the one the call is predicted with first. */
 struct hidden {
 	bool swap[2];
 	int nr_swap;
@@ -274,17 +283,63 @@ struct hidden {
 	int nr_swappiness;
 	uint64_t nr_to_reclaim[48];
 	size_t nr_nr_to_reclaim;
+	struct root_inputs roots[5];
+	int nr_roots;
 };
+
+enum { H_SWAP, H_SWAPPINESS, H_NR_TO_RECLAIM, H_ROOT, H__COUNT };
+
+static const enum rr_unchecked h_reason[H__COUNT] = {
+	RR_UC_SWAP_UNKNOWN, RR_UC_SWAPPINESS_UNKNOWN, RR_UC_NR_TO_RECLAIM, RR_UC_ROOT_AMBIGUOUS,
+};
+
+static size_t h_count(const struct hidden *h, int dim)
+{
+	return dim == H_SWAP ? (size_t)h->nr_swap : dim == H_SWAPPINESS ? (size_t)h->nr_swappiness :
+	       dim == H_NR_TO_RECLAIM ? h->nr_nr_to_reclaim : (size_t)h->nr_roots;
+}
+
+/* Set @ci's input @dim to its @k-th admissible value. */
+static void h_apply(struct rr_call_input *ci, const struct hidden *h, int dim, size_t k)
+{
+	switch (dim) {
+	case H_SWAP:
+		ci->swap_present = h->swap[k];
+		break;
+	case H_SWAPPINESS:
+		ci->memcg.swappiness = h->swappiness[k];
+		break;
+	case H_NR_TO_RECLAIM:
+		ci->nr_to_reclaim = h->nr_to_reclaim[k];
+		break;
+	default:
+		ci->anon_cost = h->roots[k].anon_cost;
+		ci->file_cost = h->roots[k].file_cost;
+		memcpy(ci->root_rstat_lru_pages, h->roots[k].rstat_lru_pages,
+		       sizeof(ci->root_rstat_lru_pages));
+		memcpy(ci->refaults_changed, h->roots[k].refaults_changed,
+		       sizeof(ci->refaults_changed));
+	}
+}
+
+static bool h_open(const struct hidden *h)
+{
+	for (int dim = 0; dim < H__COUNT; dim++)
+		if (h_count(h, dim) > 1)
+			return true;
+	return false;
+}
 
 /*
  * Is the call's prediction the same under every admissible value of the
  * inputs the trace does not give?  *@why is RR_UC__COUNT if so, else the
- * input that changes it (the first one that does alone; the first unknown
+ * input that changes it (the first one that does alone; the first open
  * one when only a combination does).  Every combination is tried:
  * swappiness matters only with swap, nr_to_reclaim only where a call's own
  * reclaim reaches it.  Each list's target is monotone in swappiness from 1
  * up (the anon weight grows with it), and 0 is its own rule, so 0, 1 and
- * the release's maximum stand for every value.
+ * the release's maximum stand for every value.  @ci must hold value [0]
+ * of each input.
  */
 static int undecidable(struct rr_call_input *ci, const struct rr_resolved_policy *kernel,
 		       const struct hidden *h, const struct rr_pred_batch *pred, size_t nr_pred,
@@ -292,58 +347,52 @@ static int undecidable(struct rr_call_input *ci, const struct rr_resolved_policy
 		       struct rr_error *err)
 {
 	const struct rr_call_input base = *ci;
-	bool same, differs = false;
-	int ret = 0;
+	size_t k[H__COUNT] = { 0 };
+	bool same;
+	int ret = 0, first_open = -1;
 
 	*why = RR_UC__COUNT;
 	/* one input at a time, for the label */
-	for (int s = 1; s < h->nr_swap && *why == RR_UC__COUNT; s++) {
-		ci->swap_present = h->swap[s];
-		if ((ret = predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
-			goto out;
-		if (!same)
-			*why = RR_UC_SWAP_UNKNOWN;
-		*ci = base;
+	for (int dim = 0; dim < H__COUNT && *why == RR_UC__COUNT; dim++) {
+		if (h_count(h, dim) > 1 && first_open < 0)
+			first_open = dim;
+		for (size_t v = 1; v < h_count(h, dim) && *why == RR_UC__COUNT; v++) {
+			h_apply(ci, h, dim, v);
+			if ((ret = predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
+				goto out;
+			if (!same)
+				*why = h_reason[dim];
+			*ci = base;
+		}
 	}
-	for (int s = 1; s < h->nr_swappiness && *why == RR_UC__COUNT; s++) {
-		ci->memcg.swappiness = h->swappiness[s];
-		if ((ret = predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
-			goto out;
-		if (!same)
-			*why = RR_UC_SWAPPINESS_UNKNOWN;
-		*ci = base;
-	}
-	for (size_t t = 0; t < h->nr_nr_to_reclaim && *why == RR_UC__COUNT; t++) {
-		if (h->nr_to_reclaim[t] == base.nr_to_reclaim)
-			continue;
-		ci->nr_to_reclaim = h->nr_to_reclaim[t];
-		if ((ret = predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
-			goto out;
-		if (!same)
-			*why = RR_UC_NR_TO_RECLAIM;
-		*ci = base;
-	}
-	if (*why != RR_UC__COUNT)
+	if (*why != RR_UC__COUNT || first_open < 0)
 		goto out;
-	/* then every combination */
-	for (int a = 0; a < h->nr_swap && !differs; a++)
-		for (int s = 0; s < h->nr_swappiness && !differs; s++)
-			for (size_t t = 0; t < h->nr_nr_to_reclaim && !differs; t++) {
-				int changed = (a > 0) + (s > 0) +
-					      (h->nr_to_reclaim[t] != base.nr_to_reclaim);
+	/* then every combination of two or more changed inputs (a mixed-radix
+	 * count over the inputs' admissible values) */
+	for (;;) {
+		int dim, changed = 0;
 
-				if (changed < 2)
-					continue;	/* tried above */
-				ci->swap_present = h->swap[a];
-				ci->memcg.swappiness = h->swappiness[s];
-				ci->nr_to_reclaim = h->nr_to_reclaim[t];
-				if ((ret = predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
-					goto out;
-				differs = !same;
-			}
-	if (differs)
-		*why = h->nr_swap > 1 ? RR_UC_SWAP_UNKNOWN :
-		       h->nr_swappiness > 1 ? RR_UC_SWAPPINESS_UNKNOWN : RR_UC_NR_TO_RECLAIM;
+		for (dim = 0; dim < H__COUNT; dim++) {
+			if (++k[dim] < h_count(h, dim))
+				break;
+			k[dim] = 0;
+		}
+		if (dim == H__COUNT)
+			break;
+		for (dim = 0; dim < H__COUNT; dim++)
+			changed += k[dim] > 0;
+		if (changed < 2)
+			continue;	/* tried above */
+		for (dim = 0; dim < H__COUNT; dim++)
+			h_apply(ci, h, dim, k[dim]);
+		if ((ret = predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
+			goto out;
+		*ci = base;
+		if (!same) {
+			*why = h_reason[first_open];
+			break;
+		}
+	}
 out:
 	*ci = base;
 	return ret;
@@ -621,7 +670,7 @@ static int judge_silent(struct rr_fidelity_facts *fx, const struct rr_state *st,
 		return -1;
 	if (nr_pred > cap)
 		nr_pred = cap;
-	if ((h.nr_swap > 1 || h.nr_swappiness > 1 || h.nr_nr_to_reclaim > 1) &&
+	if (h_open(&h) &&
 	    undecidable(&ci, kernel, &h, pred, nr_pred, alt, cap, &why, err))
 		return -1;
 	if (why != RR_UC__COUNT) {
@@ -801,6 +850,24 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			       sizeof(ci.root_rstat_lru_pages));
 			memcpy(ci.refaults_changed, ep->ctx[pass_start].chain[d].refaults_changed,
 			       sizeof(ci.refaults_changed));
+			/* the root's inputs, and those of the other admissible roots */
+			h.nr_roots = 0;
+			for (int r = -1; r < ep->nr_root_alternatives && h.nr_roots < 5; r++) {
+				int dr = r < 0 ? d : chain_index(&ep->ctx[pass_start],
+								 ep->root_alternatives[r]);
+				struct root_inputs *ri = &h.roots[h.nr_roots];
+
+				if (dr < 0)
+					continue;
+				ri->anon_cost = ep->ctx[pass_start].chain[dr].anon_cost;
+				ri->file_cost = ep->ctx[pass_start].chain[dr].file_cost;
+				memcpy(ri->rstat_lru_pages, ep->ctx[pass_start].chain[dr].rstat_lru_pages,
+				       sizeof(ri->rstat_lru_pages));
+				memcpy(ri->refaults_changed,
+				       ep->ctx[pass_start].chain[dr].refaults_changed,
+				       sizeof(ri->refaults_changed));
+				h.nr_roots++;
+			}
 			/* ladders that made no batch leave no event: when the free run's
 			 * first batch came in the force_deactivate retry, so did the
 			 * kernel's first recorded ladder */
@@ -862,7 +929,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				}
 			}
 
-			if (h.nr_swap > 1 || h.nr_swappiness > 1 || h.nr_nr_to_reclaim > 1) {
+			if (h_open(&h)) {
 				enum rr_unchecked hidden_why;
 
 				if (undecidable(&ci, kernel, &h, pred, nr_pred, alt, pcap, &hidden_why, err))

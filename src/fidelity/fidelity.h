@@ -41,6 +41,7 @@ enum rr_unchecked {
 	RR_UC_SWAP_UNKNOWN,	/* swap presence: nothing in the trace says */
 	RR_UC_SWAPPINESS_UNKNOWN,	/* the memcg's swappiness: no snapshot */
 	RR_UC_NR_TO_RECLAIM,	/* several nr_to_reclaim fit the checkpoints */
+	RR_UC_ROOT_AMBIGUOUS,	/* an ancestor's limit may have been hit instead */
 	RR_UC__COUNT
 };
 

@@ -255,6 +255,99 @@ static void test_empty_batch_and_orphan_end(void)
 	rr_builder_free(b);
 }
 
+/*
+ * Regression (issue 16): an active batch that took nothing still has its
+ * mm_vmscan_lru_shrink_active (shrink_active_list() emits it whatever it
+ * took), and its priority is its own.  It was closed at its PGREFILL count
+ * of 0, then given the next batch's priority, which split the call in two
+ * and moved the anon aging batch into the next call.
+ */
+static void test_empty_active_batch(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+
+	mkdir_ev(b, 0, 9, "/w");
+	delta(b, 9, 2, 100000, 200);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	batch(b, 9, 2, 24, 24, 24, 12);
+	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = 1, .nr_requested = 32 });
+	feed(b, (struct rr_event){ .type = RR_EV_COUNT_EVENTS, .id = 9, .item = 26, .val = 0 });
+	feed(b, (struct rr_event){ .type = RR_EV_SHRINK_ACTIVE, .priority = 12 });
+	batch(b, 9, 2, 32, 32, 32, 11);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 56 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_EQUAL_FATAL(s.ep[0].nr_batches, 3);
+	CU_ASSERT_EQUAL(s.batches[0][1].lru, 1);
+	CU_ASSERT_EQUAL(s.batches[0][1].memcg_id, 9);
+	CU_ASSERT_EQUAL(s.batches[0][1].priority, 12);
+	CU_ASSERT_TRUE(s.batches[0][1].has_shrink);
+	CU_ASSERT_EQUAL(s.batches[0][2].priority, 11);
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->shrink_without_isolate, 0);
+	rr_builder_free(b);
+}
+
+/*
+ * Regression (issue 16): without a snapshot, "/" is made from the cgroup
+ * paths as the ancestor of everything; it is the root memcg, id 1, so the
+ * periodic flush of id 1 (memcg_flush_stats) reaches the rstat view of
+ * every memcg.  It was a stand-in with an id of its own, the flush of id 1
+ * reached nothing, and the view of the memcgs under it stayed 0.
+ */
+static void test_root_flush_without_snapshot(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+	struct rr_state *st = rr_builder_state(b);
+	struct rr_memcg *p;
+	const struct rr_memcg *root;
+
+	feed(b, (struct rr_event){ .type = RR_EV_MOD_LRUVEC, .id = 1, .item = 2, .val = 7, .pid = 3 });
+	mkdir_ev(b, 0, 10, "/P");
+	delta(b, 10, 2, 5000, 200);
+	p = rr_state_find(st, 10);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	root = rr_state_find_path(st, "/");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_EQUAL(root->id, 1);
+	CU_ASSERT_PTR_EQUAL(p->parent, root);
+	CU_ASSERT_EQUAL(p->v.rstat_lru[2], 0);
+	feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 1, .force = true, .pid = 2 });
+	CU_ASSERT_EQUAL(p->v.rstat_lru[2], 5000);
+	CU_ASSERT_EQUAL(rr_state_find(st, 1)->v.rstat_lru[2], 5000 + 7);
+	rr_builder_free(b);
+}
+
+/*
+ * A call that scanned one type says nothing of nr_to_reclaim when the
+ * other type's active list could hold a target that left no batch (issue
+ * 16): 4 rounds of 32 anon pages at priority 12 with 100000 active file
+ * pages (100000 >> 12 = 24: a target, deactivation skipped) may be the
+ * kernel's cut and its last round, so only the episode's end bounds T.
+ * With no active file pages the rounds bound T from below again.
+ */
+static void test_one_type_call_bound(void)
+{
+	for (int with_active_file = 1; with_active_file >= 0; with_active_file--) {
+		struct seen s;
+		struct rr_builder *b = builder(&s);
+
+		mkdir_ev(b, 0, 9, "/w");
+		delta(b, 9, 0, 100000, 200);
+		if (with_active_file)
+			delta(b, 9, 3, 100000, 200);
+		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+		for (int k = 0; k < 4; k++)
+			batch(b, 9, 0, 32, 32, 32, 12);
+		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 128 });
+		CU_ASSERT_EQUAL_FATAL(s.n, 1);
+		CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_low, with_active_file ? 0 : 96);
+		CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_high, 128);
+		CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_pages, with_active_file ? 32 : 128);
+		rr_builder_free(b);
+	}
+}
+
 static void marker_ev(struct rr_builder *b, const char *text)
 {
 	feed(b, (struct rr_event){ .type = RR_EV_MARKER, .str = text,
@@ -654,6 +747,9 @@ int register_builder_tests(void)
 	    !CU_add_test(s, "nr_to_reclaim from checkpoints", test_nr_to_reclaim_inference) ||
 	    !CU_add_test(s, "nr_to_reclaim from rounds inside a call", test_nr_to_reclaim_rounds) ||
 	    !CU_add_test(s, "empty batch, end without begin", test_empty_batch_and_orphan_end) ||
+	    !CU_add_test(s, "empty active batch keeps its priority", test_empty_active_batch) ||
+	    !CU_add_test(s, "root flush without a snapshot", test_root_flush_without_snapshot) ||
+	    !CU_add_test(s, "one-type call bound", test_one_type_call_bound) ||
 	    !CU_add_test(s, "recorder markers and snapshot order", test_markers) ||
 	    !CU_add_test(s, "start states (epochs)", test_start_state) ||
 	    !CU_add_test(s, "deactivation at a recorded boundary", test_deactivation_boundary) ||
