@@ -348,6 +348,42 @@ static void test_one_type_call_bound(void)
 	}
 }
 
+/*
+ * Regression (issue 16): memory.reclaim is a cgroup v2 file.  A limit
+ * reclaim with nr_to_reclaim above 512 pages (512-page folios: the pass at
+ * priority 12 reclaimed 512 and did not stop) is an inferred write on v2
+ * (hierarchy 0) and stays a memcg episode on v1 (hierarchy 4).
+ */
+static void test_no_proactive_inference_on_v1(void)
+{
+	for (int root = 0; root <= 4; root += 4) {
+		struct rr_builder_opts o = { .offline_delay_ns = 25000000, .swap_present = -1,
+					     .proactive_min_pages = 512 };
+		struct seen s;
+		struct rr_builder *b;
+
+		memset(&s, 0, sizeof(s));
+		b = rr_builder_new(&o, collect, &s);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+		mkdir_ev(b, root, 9, "/w");
+		delta(b, 9, 2, 1 << 20, 200);
+		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+		batch(b, 9, 2, 32, 512, 512, 12);
+		batch(b, 9, 2, 32, 512, 512, 11);
+		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 1024 });
+		CU_ASSERT_EQUAL_FATAL(rr_builder_finish(b), 0);
+		CU_ASSERT_EQUAL(rr_builder_state(b)->memory_root, root);
+		/* v2: the call, then the write it makes up; v1: the call alone */
+		CU_ASSERT_EQUAL_FATAL(s.n, root ? 1 : 2);
+		CU_ASSERT_EQUAL(s.ep[0].kind, RR_KIND_MEMCG);
+		CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_low, 512);
+		if (!root)
+			CU_ASSERT_EQUAL(s.ep[1].kind, RR_KIND_PROACTIVE);
+		CU_ASSERT_EQUAL(rr_builder_stats(b)->proactive_inferred, root ? 0 : 1);
+		rr_builder_free(b);
+	}
+}
+
 static void marker_ev(struct rr_builder *b, const char *text)
 {
 	feed(b, (struct rr_event){ .type = RR_EV_MARKER, .str = text,
@@ -750,6 +786,7 @@ int register_builder_tests(void)
 	    !CU_add_test(s, "empty active batch keeps its priority", test_empty_active_batch) ||
 	    !CU_add_test(s, "root flush without a snapshot", test_root_flush_without_snapshot) ||
 	    !CU_add_test(s, "one-type call bound", test_one_type_call_bound) ||
+	    !CU_add_test(s, "no memory.reclaim inference on v1", test_no_proactive_inference_on_v1) ||
 	    !CU_add_test(s, "recorder markers and snapshot order", test_markers) ||
 	    !CU_add_test(s, "start states (epochs)", test_start_state) ||
 	    !CU_add_test(s, "deactivation at a recorded boundary", test_deactivation_boundary) ||
