@@ -203,6 +203,12 @@ struct rr_episode {
 					 * rmdir -> offline window */
 	bool no_recording;		/* a scenario request: nothing recorded */
 	bool overlapped;		/* another task reclaimed at the same time */
+	/* memcgs near this episode's (a common ancestor below the top) that
+	 * another task's batches visited while it was open, up to 4 (more:
+	 * interleaved_more); walk_interleaved: one was under the root */
+	uint64_t interleaved_ids[4];
+	int nr_interleaved_ids;
+	bool interleaved_more, walk_interleaved;
 
 	/* the builder's links */
 	struct rr_episode *outer;	/* the task's stack */

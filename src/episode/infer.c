@@ -226,6 +226,14 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
 
 	ep->root_memcg_id = root ? root->id : 0;
 	ep->root_path = root ? root->path : NULL;
+	/* another task's batch under the root while this one ran: their walks
+	 * shared the cursor, in an order the trace does not give */
+	ep->walk_interleaved = root && ep->interleaved_more;
+	for (int i = 0; root && i < ep->nr_interleaved_ids && !ep->walk_interleaved; i++) {
+		struct rr_memcg *x = rr_state_find(&b->st, ep->interleaved_ids[i]);
+
+		ep->walk_interleaved = x && rr_memcg_is_ancestor(root, x);
+	}
 	ep->swap_inferred_present = b->opts.swap_present >= 0 ? b->opts.swap_present :
 				    b->stats.swap_from_meta >= 0 ? b->stats.swap_from_meta :
 				    b->anon_scanned_seen;

@@ -226,6 +226,46 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	c->valid = true;
 }
 
+/* Note that another task's batch visited memcg @id while @ep was open. */
+static void note_interleaved(struct rr_episode *ep, uint64_t id)
+{
+	for (int i = 0; i < ep->nr_interleaved_ids; i++)
+		if (ep->interleaved_ids[i] == id)
+			return;
+	if (ep->nr_interleaved_ids < 4)
+		ep->interleaved_ids[ep->nr_interleaved_ids++] = id;
+	else
+		ep->interleaved_more = true;
+}
+
+/*
+ * Concurrent walkers (§19.3): mem_cgroup_iter() hands out memcgs from one
+ * cursor per (root, node) to every task reclaiming under the root, so a
+ * batch of task @t on @m while another task's replayable episode is open
+ * near it (their memcgs share an ancestor below the top) may have moved
+ * that episode's cursor, and the other way round.  Which root each had is
+ * known at their ends (infer.c).
+ */
+static void note_concurrent_walk(struct rr_builder *b, struct task *t, struct rr_memcg *m)
+{
+	if (b->nr_open_replayable <= (uint64_t)t->nr_open_replayable)
+		return;	/* (no other task has a replayable episode open) */
+	for (struct rr_episode *o = b->open; o; o = o->open_next) {
+		struct rr_memcg *om, *a;
+
+		if (o->pid == t->pid || !o->replayable || !o->nr_batches || !o->batches[0].memcg_id)
+			continue;
+		om = rr_state_find(&b->st, o->batches[0].memcg_id);
+		for (a = om; a && !rr_memcg_is_ancestor(a, m); a = a->parent)
+			;
+		if (!a || !a->parent)
+			continue;	/* only the top in common: other roots */
+		note_interleaved(o, m->id);
+		if (t->batch_ep)
+			note_interleaved(t->batch_ep, om->id);
+	}
+}
+
 /* The memcg after @m in pre-order (children by id, as the kernel's walk
  * takes them), or NULL at the end of the tree. */
 static struct rr_memcg *preorder_next(struct rr_memcg *m)
@@ -317,6 +357,8 @@ void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 		eb->memcg_id = memcg_id;
 		if (m)
 			capture(b, t, m);
+		if (m && t->batch_ep->replayable)
+			note_concurrent_walk(b, t, m);
 		/* a new call on another memcg: the walk's silent visits between */
 		if (m && t->batch_index > 0 && t->batch_ep->replayable) {
 			uint64_t prev_id = t->batch_ep->batches[t->batch_index - 1].memcg_id;

@@ -949,7 +949,11 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 	}
 	/* inside an rmdir -> offline window the replay's online state is a guess */
 	fx->unchecked_window = ep->in_offline_window && kernel_result;
-	if (episode_ok && kernel_result && ep->nr_batches && !ep->in_offline_window)
+	/* another walker under the root moved the shared cursor during the
+	 * run, in an order the trace does not give: not judged */
+	fx->unchecked_interleaved = ep->walk_interleaved && kernel_result && ep->nr_batches;
+	if (episode_ok && kernel_result && ep->nr_batches && !ep->in_offline_window &&
+	    !ep->walk_interleaved)
 		trajectory(fx, ep, kernel_result);
 	ret = 0;
 out:
@@ -1014,6 +1018,7 @@ void rr_fidelity_add(struct rr_fidelity *f, const struct rr_episode *ep,
 		   fx->first_on_active ? "deactivation (rstat view or refault snapshot)" :
 		   "model");
 	f->trajectory_unchecked_window += fx->unchecked_window;
+	f->trajectory_unchecked_interleaved += fx->unchecked_interleaved;
 	if (fx->trajectory_checked) {
 		bool exact = fx->same_calls && fx->same_stop && fx->same_reclaimed;
 

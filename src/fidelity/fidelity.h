@@ -75,6 +75,7 @@ struct rr_fidelity_facts {
 	/* trajectory: the free-running replay against the recording */
 	bool trajectory_checked;	/* every call judged, outside a window */
 	bool unchecked_window;		/* replayed, but inside an offline window */
+	bool unchecked_interleaved;	/* replayed, but another walker shared the cursor */
 	bool same_calls, same_stop, same_reclaimed;
 	struct rr_offline_seen *offline_seen;	/* malloc'ed; free with
 						 * rr_fidelity_facts_free() */
@@ -111,6 +112,8 @@ struct rr_fidelity {
 	uint64_t trajectory_same_calls, trajectory_same_stop, trajectory_same_reclaimed;
 	uint64_t episodes_total, episodes_checkable;
 	uint64_t trajectory_unchecked_window;	/* episodes in an rmdir -> offline window */
+	/* episodes whose walk interleaved with another task's under the root */
+	uint64_t trajectory_unchecked_interleaved;
 	uint64_t offline_moments_inferred;	/* memcgs whose offline time the
 						 * recorded decisions gave */
 	struct rr_fidelity_worst worst[RR_FIDELITY_WORST];

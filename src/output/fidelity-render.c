@@ -111,6 +111,8 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 	json_object_set_new(j, "episodes_checkable", json_integer((json_int_t)f->episodes_checkable));
 	json_object_set_new(j, "trajectory_unchecked_offline_window",
 			    json_integer((json_int_t)f->trajectory_unchecked_window));
+	json_object_set_new(j, "trajectory_unchecked_interleaved",
+			    json_integer((json_int_t)f->trajectory_unchecked_interleaved));
 	json_object_set_new(j, "offline_moments_inferred",
 			    json_integer((json_int_t)f->offline_moments_inferred));
 	for (int i = 0; i < f->nr_worst; i++) {
@@ -178,9 +180,13 @@ void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
 		(unsigned long long)f->trajectory_same_reclaimed);
 	if (f->trajectory_overlapped)
 		fprintf(out, "  (%llu of them overlap another task's reclaim, %llu exact: concurrent "
-			"reclaimers share lists and the walk cursor, which a per-episode replay "
-			"does not model)\n", (unsigned long long)f->trajectory_overlapped,
+			"reclaimers share the lists, which a per-episode replay does not model)\n",
+			(unsigned long long)f->trajectory_overlapped,
 			(unsigned long long)f->trajectory_overlapped_exact);
+	if (f->trajectory_unchecked_interleaved)
+		fprintf(out, "  trajectories not judged: %llu whose walk interleaved with another task's "
+			"under the same root (one shared cursor, in an order the trace does not give)\n",
+			(unsigned long long)f->trajectory_unchecked_interleaved);
 	if (f->nr_worst)
 		fprintf(out, "  worst episodes:\n");
 	for (int i = 0; i < f->nr_worst; i++)

@@ -384,6 +384,60 @@ static void test_no_proactive_inference_on_v1(void)
 	}
 }
 
+/* one inactive batch of task @pid (batch() is task 100's) */
+static void batch_of(struct rr_builder *b, int pid, uint64_t id, uint64_t req, uint64_t reclaimed)
+{
+	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = 2, .nr_requested = req,
+				   .nr_scanned = req, .nr_taken = req, .pid = pid });
+	delta(b, id, 2, -(int)req, pid);
+	feed(b, (struct rr_event){ .type = RR_EV_COUNT_EVENTS, .id = id, .item = 30, .val = req,
+				   .pid = pid });
+	feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = req,
+				   .nr_reclaimed = reclaimed, .priority = 12, .pid = pid });
+}
+
+/*
+ * Concurrent walkers (issue 16): two tasks reclaiming from the children of
+ * one parent X (batches on A, C and on B, D: X is both roots) share X's
+ * walk cursor while both run: both episodes are walk_interleaved.  Two
+ * tasks under different top-level memcgs (X/A, X/C and Y/B, Y/D) have
+ * separate roots and cursors: neither is.
+ */
+static void test_interleaved_walks(void)
+{
+	for (int same_parent = 1; same_parent >= 0; same_parent--) {
+		struct seen s;
+		struct rr_builder *b = builder(&s);
+
+		mkdir_ev(b, 0, 9, "/X");
+		mkdir_ev(b, 0, 8, "/Y");
+		mkdir_ev(b, 0, 10, "/X/A");
+		mkdir_ev(b, 0, 11, same_parent ? "/X/B" : "/Y/B");
+		mkdir_ev(b, 0, 12, "/X/C");
+		mkdir_ev(b, 0, 13, same_parent ? "/X/D" : "/Y/D");
+		for (uint64_t id = 10; id <= 13; id++)
+			delta(b, id, 2, 1 << 20, 300);
+		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 100 });
+		batch_of(b, 100, 10, 32, 16);
+		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 200 });
+		batch_of(b, 200, 11, 32, 16);
+		batch_of(b, 100, 12, 32, 16);
+		batch_of(b, 200, 13, 32, 16);
+		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32,
+					   .pid = 100 });
+		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32,
+					   .pid = 200 });
+		CU_ASSERT_EQUAL_FATAL(s.n, 2);
+		CU_ASSERT_STRING_EQUAL(s.root_path[0], "/X");
+		CU_ASSERT_STRING_EQUAL(s.root_path[1], same_parent ? "/X" : "/Y");
+		CU_ASSERT_TRUE(s.ep[0].overlapped);
+		CU_ASSERT_TRUE(s.ep[1].overlapped);
+		CU_ASSERT_EQUAL(s.ep[0].walk_interleaved, same_parent);
+		CU_ASSERT_EQUAL(s.ep[1].walk_interleaved, same_parent);
+		rr_builder_free(b);
+	}
+}
+
 static void marker_ev(struct rr_builder *b, const char *text)
 {
 	feed(b, (struct rr_event){ .type = RR_EV_MARKER, .str = text,
@@ -787,6 +841,7 @@ int register_builder_tests(void)
 	    !CU_add_test(s, "root flush without a snapshot", test_root_flush_without_snapshot) ||
 	    !CU_add_test(s, "one-type call bound", test_one_type_call_bound) ||
 	    !CU_add_test(s, "no memory.reclaim inference on v1", test_no_proactive_inference_on_v1) ||
+	    !CU_add_test(s, "interleaved walks under one root", test_interleaved_walks) ||
 	    !CU_add_test(s, "recorder markers and snapshot order", test_markers) ||
 	    !CU_add_test(s, "start states (epochs)", test_start_state) ||
 	    !CU_add_test(s, "deactivation at a recorded boundary", test_deactivation_boundary) ||
