@@ -48,12 +48,19 @@ struct rr_batch_ctx {
 	bool in_window;		/* inside the rmdir -> offline window: online unknown */
 	int swappiness;
 	bool swappiness_known;	/* rr_memcg_swappiness_known(); else assumed */
+	/* no memcg_flush_stats seen in the trace yet: the rstat views may be
+	 * older than the trace shows (chain[].hier_lru_pages hold the exact
+	 * hierarchical sizes, what a flush just now would have given) */
+	bool flush_unknown;
+	bool hier_missing;	/* flush_unknown, and too many memcgs to sum */
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 	int depth;
 	struct {
 		uint64_t id;
 		uint64_t anon_cost, file_cost;
+		uint64_t anon_cost_fresh, file_cost_fresh;	/* if flush_unknown */
 		uint64_t rstat_lru_pages[RR_NR_EVICTABLE_LRU];
+		uint64_t hier_lru_pages[RR_NR_EVICTABLE_LRU];	/* if flush_unknown */
 		bool refaults_changed[RR_NR_LRU_TYPES];
 	} chain[RR_CHAIN_MAX];	/* [0] the memcg itself, then its ancestors */
 };

@@ -546,6 +546,19 @@ void rr_state_note_cost(struct rr_state *st, struct rr_memcg *m, int type,
 			v->file_cost += cost;
 		else
 			v->anon_cost += cost;
+		if (!st->nr_flushes && st->nr_memcgs <= RR_HIER_MEMCGS_MAX) {
+			uint64_t ex[RR_NR_EVICTABLE_LRU];
+
+			if (type == RR_LRU_FILE)
+				v->file_cost_fresh += cost;
+			else
+				v->anon_cost_fresh += cost;
+			rr_memcg_hier_lru(m, 0, ex);
+			if (v->anon_cost_fresh + v->file_cost_fresh > (ex[0] + ex[1] + ex[2] + ex[3]) / 4) {
+				v->anon_cost_fresh /= 2;
+				v->file_cost_fresh /= 2;
+			}
+		}
 		/* halving against the rstat view, hierarchical */
 		rr_memcg_rstat_lru(m, 0, sz);
 		if (v->anon_cost + v->file_cost > (sz[0] + sz[1] + sz[2] + sz[3]) / 4) {

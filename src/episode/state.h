@@ -74,6 +74,10 @@ struct rr_memcg_vals {
 	int64_t refault_snapshot[RR_NR_LRU_TYPES];	/* snapshot_refaults(), reclaim roots only */
 	bool refault_snapshot_valid;
 	uint64_t anon_cost, file_cost;	/* lru_note_cost() */
+	/* the same, halved against the exact sizes instead of the last
+	 * flushed view: what a view flushed before every note would give
+	 * (kept while no flush is in the trace, nr_flushes == 0) */
+	uint64_t anon_cost_fresh, file_cost_fresh;
 	struct rr_outcome_stats stats;
 };
 
@@ -193,6 +197,10 @@ static inline bool rr_memcg_protected(const struct rr_memcg *m)
 	return m->min_bytes > 0 || m->low_bytes > 0 || m->min_bytes == RR_MARKER_BYTES_MAX ||
 	       m->low_bytes == RR_MARKER_BYTES_MAX;
 }
+
+/* Where no flush is in the trace, exact hierarchical sizes are summed (for
+ * each batch's ancestors, and the costs' halving) up to this many memcgs. */
+#define RR_HIER_MEMCGS_MAX 4096
 
 /* The root memcg's id: the first mem_cgroup_id() (and cgroup id) handed
  * out, at boot (mm/memcontrol.c). */

@@ -206,6 +206,9 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	c->online = rr_vals_online_at(&m->v, t->batch.ts_ns, b->opts.offline_delay_ns, &window);
 	c->swappiness = m->v.swappiness;
 	c->swappiness_known = rr_memcg_swappiness_known(&b->st, m);
+	c->flush_unknown = !b->st.nr_flushes;
+	/* (a walk of each ancestor's subtree per batch: bounded) */
+	c->hier_missing = c->flush_unknown && b->st.nr_memcgs > RR_HIER_MEMCGS_MAX;
 	/* prepare_scan_control() read the rstat view before this task's last
 	 * vmscan event; a flush since then came after the decision */
 	for (struct rr_memcg *a = m; a && d < RR_CHAIN_MAX; a = a->parent, d++) {
@@ -214,6 +217,11 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 		c->chain[d].id = a->id;
 		c->chain[d].anon_cost = a->v.anon_cost;
 		c->chain[d].file_cost = a->v.file_cost;
+		if (c->flush_unknown && !c->hier_missing) {
+			rr_memcg_hier_lru(a, 0, c->chain[d].hier_lru_pages);
+			c->chain[d].anon_cost_fresh = a->v.anon_cost_fresh;
+			c->chain[d].file_cost_fresh = a->v.file_cost_fresh;
+		}
 		rr_memcg_rstat_at(a, t->batch_prev_vmscan_ns, c->chain[d].rstat_lru_pages, ws);
 		for (int k = 0; k < RR_NR_LRU_TYPES; k++)
 			c->chain[d].refaults_changed[k] = a->v.refault_snapshot_valid &&

@@ -23,6 +23,7 @@ static const char *const uc_names[RR_UC__COUNT] = {
 	[RR_UC_SWAPPINESS_UNKNOWN] = "swappiness_unknown",
 	[RR_UC_NR_TO_RECLAIM] = "nr_to_reclaim_ambiguous",
 	[RR_UC_ROOT_AMBIGUOUS] = "root_ambiguous",
+	[RR_UC_FLUSH_UNKNOWN] = "flush_unknown",
 };
 
 
@@ -271,6 +272,10 @@ static int predicts(const struct rr_call_input *ci, const struct rr_resolved_pol
 struct root_inputs {
 	uint64_t anon_cost, file_cost;
 	uint64_t rstat_lru_pages[RR_NR_EVICTABLE_LRU];
+	/* the exact hierarchical sizes when the call began: its view had a
+	 * flush come just before (where flushes are not in the trace) */
+	uint64_t hier_lru_pages[RR_NR_EVICTABLE_LRU];
+	uint64_t anon_cost_fresh, file_cost_fresh;	/* halved against those */
 	bool refaults_changed[RR_NR_LRU_TYPES];
 };
 
@@ -285,41 +290,58 @@ struct hidden {
 	size_t nr_nr_to_reclaim;
 	struct root_inputs roots[5];
 	int nr_roots;
+	/* 2 where no flush is in the trace: the rstat views as last known, or
+	 * flushed just before the call; the memcg's own exact hierarchical
+	 * sizes for the second */
+	int nr_flush;
+	uint64_t memcg_hier_lru_pages[RR_NR_EVICTABLE_LRU];
 };
 
-enum { H_SWAP, H_SWAPPINESS, H_NR_TO_RECLAIM, H_ROOT, H__COUNT };
+enum { H_SWAP, H_SWAPPINESS, H_NR_TO_RECLAIM, H_ROOT, H_FLUSH, H__COUNT };
 
 static const enum rr_unchecked h_reason[H__COUNT] = {
 	RR_UC_SWAP_UNKNOWN, RR_UC_SWAPPINESS_UNKNOWN, RR_UC_NR_TO_RECLAIM, RR_UC_ROOT_AMBIGUOUS,
+	RR_UC_FLUSH_UNKNOWN,
 };
 
 static size_t h_count(const struct hidden *h, int dim)
 {
-	return dim == H_SWAP ? (size_t)h->nr_swap : dim == H_SWAPPINESS ? (size_t)h->nr_swappiness :
-	       dim == H_NR_TO_RECLAIM ? h->nr_nr_to_reclaim : (size_t)h->nr_roots;
-}
-
-/* Set @ci's input @dim to its @k-th admissible value. */
-static void h_apply(struct rr_call_input *ci, const struct hidden *h, int dim, size_t k)
-{
 	switch (dim) {
 	case H_SWAP:
-		ci->swap_present = h->swap[k];
-		break;
+		return (size_t)h->nr_swap;
 	case H_SWAPPINESS:
-		ci->memcg.swappiness = h->swappiness[k];
-		break;
+		return (size_t)h->nr_swappiness;
 	case H_NR_TO_RECLAIM:
-		ci->nr_to_reclaim = h->nr_to_reclaim[k];
-		break;
+		return h->nr_nr_to_reclaim;
+	case H_ROOT:
+		return (size_t)h->nr_roots;
 	default:
-		ci->anon_cost = h->roots[k].anon_cost;
-		ci->file_cost = h->roots[k].file_cost;
-		memcpy(ci->root_rstat_lru_pages, h->roots[k].rstat_lru_pages,
-		       sizeof(ci->root_rstat_lru_pages));
-		memcpy(ci->refaults_changed, h->roots[k].refaults_changed,
-		       sizeof(ci->refaults_changed));
+		return (size_t)h->nr_flush;
 	}
+}
+
+/* Set @ci's inputs to value @k[dim] of each input (@base holds the
+ * memcg's own rstat view as last known). */
+static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
+		    const struct hidden *h, const size_t k[H__COUNT])
+{
+	const struct root_inputs *ri = &h->roots[k[H_ROOT]];
+	bool flushed = k[H_FLUSH] > 0;
+
+	*ci = *base;
+	ci->swap_present = h->swap[k[H_SWAP]];
+	ci->memcg.swappiness = h->swappiness[k[H_SWAPPINESS]];
+	ci->nr_to_reclaim = h->nr_to_reclaim[k[H_NR_TO_RECLAIM]];
+	if (!k[H_ROOT] && !flushed)
+		return;
+	ci->anon_cost = flushed ? ri->anon_cost_fresh : ri->anon_cost;
+	ci->file_cost = flushed ? ri->file_cost_fresh : ri->file_cost;
+	memcpy(ci->root_rstat_lru_pages, flushed ? ri->hier_lru_pages : ri->rstat_lru_pages,
+	       sizeof(ci->root_rstat_lru_pages));
+	memcpy(ci->refaults_changed, ri->refaults_changed, sizeof(ci->refaults_changed));
+	if (flushed)
+		memcpy(ci->memcg.rstat_lru_pages, h->memcg_hier_lru_pages,
+		       sizeof(ci->memcg.rstat_lru_pages));
 }
 
 static bool h_open(const struct hidden *h)
@@ -357,18 +379,20 @@ static int undecidable(struct rr_call_input *ci, const struct rr_resolved_policy
 		if (h_count(h, dim) > 1 && first_open < 0)
 			first_open = dim;
 		for (size_t v = 1; v < h_count(h, dim) && *why == RR_UC__COUNT; v++) {
-			h_apply(ci, h, dim, v);
+			memset(k, 0, sizeof(k));
+			k[dim] = v;
+			h_apply(ci, &base, h, k);
 			if ((ret = predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
 				goto out;
 			if (!same)
 				*why = h_reason[dim];
-			*ci = base;
 		}
 	}
 	if (*why != RR_UC__COUNT || first_open < 0)
 		goto out;
 	/* then every combination of two or more changed inputs (a mixed-radix
 	 * count over the inputs' admissible values) */
+	memset(k, 0, sizeof(k));
 	for (;;) {
 		int dim, changed = 0;
 
@@ -383,11 +407,9 @@ static int undecidable(struct rr_call_input *ci, const struct rr_resolved_policy
 			changed += k[dim] > 0;
 		if (changed < 2)
 			continue;	/* tried above */
-		for (dim = 0; dim < H__COUNT; dim++)
-			h_apply(ci, h, dim, k[dim]);
+		h_apply(ci, &base, h, k);
 		if ((ret = predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
 			goto out;
-		*ci = base;
 		if (!same) {
 			*why = h_reason[first_open];
 			break;
@@ -816,6 +838,8 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			d = why == RR_UC__COUNT ? chain_index(&ep->ctx[pass_start], ep->root_memcg_id) : -1;
 			if (why == RR_UC__COUNT && d < 0)
 				why = RR_UC_ROOT_UNKNOWN;
+			if (why == RR_UC__COUNT && ep->ctx[pass_start].hier_missing)
+				why = RR_UC_FLUSH_UNKNOWN;
 			if (why == RR_UC__COUNT && pass == 0 && ep->ctx[i].in_window)
 				why = RR_UC_ONLINE_UNCERTAIN;	/* no evidence from here */
 			if (why != RR_UC__COUNT) {
@@ -866,8 +890,17 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				memcpy(ri->refaults_changed,
 				       ep->ctx[pass_start].chain[dr].refaults_changed,
 				       sizeof(ri->refaults_changed));
+				memcpy(ri->hier_lru_pages, ep->ctx[pass_start].chain[dr].hier_lru_pages,
+				       sizeof(ri->hier_lru_pages));
+				ri->anon_cost_fresh = ep->ctx[pass_start].chain[dr].anon_cost_fresh;
+				ri->file_cost_fresh = ep->ctx[pass_start].chain[dr].file_cost_fresh;
 				h.nr_roots++;
 			}
+			/* no flush in the trace (yet): when the root's view was last
+			 * refreshed is not known; try a flush just before the pass */
+			h.nr_flush = ep->ctx[pass_start].flush_unknown ? 2 : 1;
+			memcpy(h.memcg_hier_lru_pages, ep->ctx[i].chain[0].hier_lru_pages,
+			       sizeof(h.memcg_hier_lru_pages));
 			/* ladders that made no batch leave no event: when the free run's
 			 * first batch came in the force_deactivate retry, so did the
 			 * kernel's first recorded ladder */

@@ -42,6 +42,7 @@ enum rr_unchecked {
 	RR_UC_SWAPPINESS_UNKNOWN,	/* the memcg's swappiness: no snapshot */
 	RR_UC_NR_TO_RECLAIM,	/* several nr_to_reclaim fit the checkpoints */
 	RR_UC_ROOT_AMBIGUOUS,	/* an ancestor's limit may have been hit instead */
+	RR_UC_FLUSH_UNKNOWN,	/* no rstat flush in the trace: the view's age unknown */
 	RR_UC__COUNT
 };
 
