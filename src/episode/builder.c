@@ -351,6 +351,8 @@ int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev)
 	int ret;
 
 	b->stats.events++;
+	if (!b->st.first_ts_ns)
+		b->st.first_ts_ns = ev->ts_ns;
 	if (ev->lost_before) {	/* every episode open across the gap */
 		if (!b->first_lost_ns)
 			b->first_lost_ns = ev->ts_ns ? ev->ts_ns : 1;

@@ -243,6 +243,10 @@ struct rr_builder_opts {
 	 * for more */
 	uint64_t proactive_min_pages;
 	bool partial_walk;		/* v6.11+: goal checked after each memcg */
+	/* the input holds memcg_flush_stats (a trace.dat with its format):
+	 * before its first flush, the views are those the trace gave; else
+	 * (text, or no format) they may be older until a flush is seen */
+	bool flushes_recorded;
 	int swap_present;		/* -1 infer, 0, 1 */
 	bool keep_all_batches;		/* batches of every kind (report); else
 					 * only of the replayable kinds */

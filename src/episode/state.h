@@ -140,6 +140,7 @@ struct rr_state {
 	bool default_swappiness_known;	/* vm.swappiness from the recorder's meta */
 	uint64_t last_rmdir_ns;		/* the latest cgroup_rmdir seen, 0 none */
 	uint64_t nr_flushes;
+	uint64_t first_ts_ns;		/* the first event applied, 0 none yet */
 	unsigned int nr_memcgs;
 	bool oom;			/* a version or a parent could not be made */
 	/* cgroup paths that would have made a memcg its own ancestor (a
@@ -201,6 +202,11 @@ static inline bool rr_memcg_protected(const struct rr_memcg *m)
 /* Where no flush is in the trace, exact hierarchical sizes are summed (for
  * each batch's ancestors, and the costs' halving) up to this many memcgs. */
 #define RR_HIER_MEMCGS_MAX 4096
+
+/* The periodic rstat flush (flush_memcg_stats_dwork(), FLUSH_TIME = 2 s,
+ * forced), with slack: a trace that recorded memcg_flush_stats shows one
+ * within this long of its start. */
+#define RR_FLUSH_PERIOD_MAX_NS 2500000000ULL
 
 /* The root memcg's id: the first mem_cgroup_id() (and cgroup id) handed
  * out, at boot (mm/memcontrol.c). */

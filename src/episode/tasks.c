@@ -206,7 +206,13 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	c->online = rr_vals_online_at(&m->v, t->batch.ts_ns, b->opts.offline_delay_ns, &window);
 	c->swappiness = m->v.swappiness;
 	c->swappiness_known = rr_memcg_swappiness_known(&b->st, m);
-	c->flush_unknown = !b->st.nr_flushes;
+	/* no flush in the trace while it ran longer than the periodic flush:
+	 * flushes are not in it, and when the views were refreshed is not
+	 * known (before that, the views are those the trace gave: mkdir,
+	 * snapshot) */
+	c->flush_unknown = !b->st.nr_flushes &&
+			   (!b->opts.flushes_recorded ||
+			    t->batch.ts_ns >= b->st.first_ts_ns + RR_FLUSH_PERIOD_MAX_NS);
 	/* (a walk of each ancestor's subtree per batch: bounded) */
 	c->hier_missing = c->flush_unknown && b->st.nr_memcgs > RR_HIER_MEMCGS_MAX;
 	/* prepare_scan_control() read the rstat view before this task's last

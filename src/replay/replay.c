@@ -776,6 +776,10 @@ static int replay_trace(struct replay *r)
 	if (rr_outputs_begin(r))
 		goto out;
 	bopts.partial_walk = r->km.partial_walk;
+	/* a trace.dat holds the format of each event recorded: with
+	 * memcg_flush_stats among them, the trace shows every flush */
+	bopts.flushes_recorded = ti->format == RR_FORMAT_TRACE_DAT &&
+				 (ti->events_known & (1u << RR_EV_FLUSH));
 	/* writes inferred from plain calls: only where memory.reclaim exists
 	 * (v5.19, 94968384dde1); a call asking more than HPAGE_PMD_NR pages */
 	if (rr_kernel_at_least(&r->km, 5, 19))
