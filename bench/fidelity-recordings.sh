@@ -64,6 +64,7 @@ done
 . "$top/traces/extract/record-lib.sh"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
+RR_RECORDED_BY=bench/fidelity-recordings.sh	# (the marker of the extract recordings)
 rr_init fidelity "$OUT/ext-file.dat"
 
 REC_PID=""        # a running `reclaim-replay record`
@@ -333,7 +334,7 @@ figures() {
 		.fidelity as $f | .episodes_by_kind.memcg as $m |
 		"| \($n) | \($size) | \(.events.missed_events) | \($m.count) | \($m.reclaimed_pages) | \($f.decisions_checked) | \(pct($f.exact; $f.decisions_checked)) % | \($f.off_by_one) | \($f.within_one_batch) | "
 		+ ([$f.unchecked_reasons | to_entries[] | "\(.value) \(.key)"] | if length > 0 then join(", ") else "0" end)
-		+ " | \($f.trajectory_checked)/\($f.episodes_total) | \(pct($f.trajectory_exact; $f.trajectory_checked)) % | \($f.trajectory_concurrent) (\($f.trajectory_concurrent_exact) exact) |"' <<< "$j"
+		+ " | \($f.trajectory_checked)/\($f.episodes_total) | \(pct($f.trajectory_exact; $f.trajectory_checked)) % | \($f.trajectory_concurrent) (\($f.trajectory_concurrent_exact) exact) | \($f.trajectory_unchecked_interleaved) | \($f.predicted_unrecorded) |"' <<< "$j"
 }
 
 names=${*:-$ALL}
@@ -352,8 +353,8 @@ done
 echo
 echo "## fidelity of fresh recordings ($(uname -r), $(date -u +%Y-%m-%dT%H:%MZ), $OUT)"
 echo
-echo "| recording | bytes | lost events | memcg episodes | pages reclaimed | decisions checked | exact | off by one | within one batch | not judged | trajectories checked/episodes | exact | overlapping (concurrent) trajectories |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+echo "| recording | bytes | lost events | memcg episodes | pages reclaimed | decisions checked | exact | off by one | within one batch | not judged | trajectories checked/episodes | exact | overlapping (concurrent) trajectories | trajectories not judged: interleaved walks | predicted but unrecorded calls (in checked) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"
 cat "$tmp/rows"
 rc=0
 for n in $names; do

@@ -650,7 +650,8 @@ static bool fit_of(const struct rr_fidelity *trace, uint64_t memcg_id, int max, 
  * with the call's root inputs (@tmpl).  Predicted silent: counted apart
  * (silent); predicted batches: a judged call, never exact, counted in
  * predicted_unrecorded too.  Where the kernel may have skipped it
- * (memory.min/low) or its online state is a guess, it is not judged.
+ * (memory.min/low) or its online state is a guess, it is not judged (nor
+ * where another task's walk shared the cursor: the caller).
  */
 static int judge_silent(struct rr_fidelity_facts *fx, const struct rr_state *st,
 			const struct rr_call_input *tmpl, const struct rr_resolved_policy *kernel,
@@ -929,9 +930,14 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			while (pass == 1 && sk < ep->nr_silent && ep->silent[sk].before < i)
 				sk++;
 			for (; pass == 1 && sk < ep->nr_silent && ep->silent[sk].before == i; sk++)
-				if ((int)i != pass_start &&
-				    judge_silent(fx, st, &ci, kernel, &ep->silent[sk], trace, &h,
-						 b->priority, spred, alt, pcap, err))
+				if ((int)i == pass_start)
+					continue;
+				/* with another walker under the root, the memcgs
+				 * between may have gone to it from the shared cursor */
+				else if (ep->walk_interleaved)
+					fx->silent_unjudged++;
+				else if (judge_silent(fx, st, &ci, kernel, &ep->silent[sk], trace, &h,
+						      b->priority, spred, alt, pcap, err))
 					goto out;
 			if (rr_sim_predict_call(&ci, kernel, pred, pcap, &nr_pred, targets, err))
 				goto out;

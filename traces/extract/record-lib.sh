@@ -262,7 +262,7 @@ rr_instance_start() {
 		rr_write 1 "$d/events/$ev/enable"
 	done
 	rr_write 1 "$d/tracing_on"
-	rr_write "rr-meta: recorded-by=traces/record-$RR_NAME.sh kernel=$RR_KERNEL" "$d/trace_marker"
+	rr_write "rr-meta: recorded-by=${RR_RECORDED_BY:-traces/record-$RR_NAME.sh} kernel=$RR_KERNEL" "$d/trace_marker"
 	rr_log "tracing into instance $RR_INSTANCE (buffer ${RR_BUF_KB} KiB/cpu)"
 }
 
