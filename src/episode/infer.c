@@ -84,8 +84,17 @@ static struct rr_memcg *reclaim_root(struct rr_builder *b, struct rr_episode *ep
 
 		while (a && a->limit_bytes <= 0 && a->parent)
 			a = a->parent;
-		if (a && a->limit_bytes > 0)
+		if (a && a->limit_bytes > 0) {
+			/* the charge fails at the first counter over its limit
+			 * (page_counter_try_charge(), from the memcg up): a
+			 * limited ancestor further up may have been the one, as
+			 * the snapshot has no usage */
+			for (struct rr_memcg *u = a->parent;
+			     u && u->parent && ep->nr_root_alternatives < 4; u = u->parent)
+				if (u->limit_bytes > 0)
+					ep->root_alternatives[ep->nr_root_alternatives++] = u->id;
 			return a;
+		}
 	}
 	/*
 	 * Otherwise the limit that was hit may be an ancestor's: the ones

@@ -445,6 +445,71 @@ static void marker_ev(struct rr_builder *b, const char *text)
 }
 
 /*
+ * The reclaim root's alternatives (issue 16).  With the snapshot's limits:
+ * batches on /a/b under a limited /a/b and a limited /a: the root is /a/b
+ * (the nearest limit), and /a, whose limit may have been the one hit (no
+ * usage in the snapshot), is admissible too.  Without a snapshot: batches
+ * on /q/p/x alone have /q/p/x as their common ancestor, and its ancestors
+ * made in the trace (/q/p, /q) are admissible too; an episode with batches
+ * on /q/p/x and /q/y has /q as its root, with nothing above it.
+ */
+static void test_root_alternatives(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+
+	marker_ev(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
+		     "swap_total_kb=0 vm_swappiness=60");
+	marker_ev(b, "reclaim-replay: snapshot begin when=start");
+	marker_ev(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_anon=0 "
+		     "active_anon=0 inactive_file=0 active_file=0 unevictable=0 limit_bytes=-1 "
+		     "min_bytes=0 low_bytes=0 path=/");
+	marker_ev(b, "reclaim-replay: memcg id=20 level=1 swappiness=60 inactive_anon=0 "
+		     "active_anon=0 inactive_file=0 active_file=0 unevictable=0 "
+		     "limit_bytes=1073741824 min_bytes=0 low_bytes=0 path=/a");
+	marker_ev(b, "reclaim-replay: memcg id=30 level=2 swappiness=60 inactive_anon=0 "
+		     "active_anon=0 inactive_file=100000 active_file=0 unevictable=0 "
+		     "limit_bytes=67108864 min_bytes=0 low_bytes=0 path=/a/b");
+	marker_ev(b, "reclaim-replay: snapshot end when=start cgroups=3");
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	batch(b, 30, 2, 24, 24, 24, 12);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 24 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_EQUAL(s.ep[0].root_memcg_id, 30);
+	CU_ASSERT_EQUAL_FATAL(s.ep[0].nr_root_alternatives, 1);
+	CU_ASSERT_EQUAL(s.ep[0].root_alternatives[0], 20);
+	rr_builder_free(b);
+
+	b = builder(&s);
+	mkdir_ev(b, 0, 50, "/q");
+	mkdir_ev(b, 0, 60, "/q/p");
+	mkdir_ev(b, 0, 70, "/q/p/x");
+	mkdir_ev(b, 0, 80, "/q/y");
+	delta(b, 70, 2, 100000, 200);
+	delta(b, 80, 2, 100000, 200);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	batch(b, 70, 2, 24, 24, 24, 12);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 24 });
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	batch(b, 70, 2, 24, 24, 24, 12);
+	batch(b, 80, 2, 24, 24, 24, 12);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 48 });
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	batch(b, 70, 2, 24, 24, 24, 12);
+	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 24 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 3);
+	CU_ASSERT_EQUAL(s.ep[0].root_memcg_id, 70);
+	CU_ASSERT_EQUAL_FATAL(s.ep[0].nr_root_alternatives, 2);	/* made in the trace */
+	CU_ASSERT_EQUAL(s.ep[0].root_alternatives[0], 60);
+	CU_ASSERT_EQUAL(s.ep[0].root_alternatives[1], 50);
+	CU_ASSERT_EQUAL(s.ep[1].root_memcg_id, 50);
+	CU_ASSERT_EQUAL(s.ep[1].nr_root_alternatives, 0);	/* nothing above /q */
+	CU_ASSERT_EQUAL(s.ep[2].root_memcg_id, 70);
+	CU_ASSERT_EQUAL(s.ep[2].nr_root_alternatives, 2);
+	rr_builder_free(b);
+}
+
+/*
  * The recorder's markers: meta (memory hierarchy, swap), the start
  * snapshot's sizes and swappiness for memcgs that predate the trace, in any
  * order (a child named before its parent gets a stand-in parent that the
@@ -842,6 +907,7 @@ int register_builder_tests(void)
 	    !CU_add_test(s, "one-type call bound", test_one_type_call_bound) ||
 	    !CU_add_test(s, "no memory.reclaim inference on v1", test_no_proactive_inference_on_v1) ||
 	    !CU_add_test(s, "interleaved walks under one root", test_interleaved_walks) ||
+	    !CU_add_test(s, "the reclaim root's alternatives", test_root_alternatives) ||
 	    !CU_add_test(s, "recorder markers and snapshot order", test_markers) ||
 	    !CU_add_test(s, "start states (epochs)", test_start_state) ||
 	    !CU_add_test(s, "deactivation at a recorded boundary", test_deactivation_boundary) ||
