@@ -128,7 +128,8 @@ static uint64_t first_memcg(const struct rr_episode *ep)
 static int run_policies(struct replay *r, const struct rr_episode *ep,
 			struct rr_sim_input *in, struct rr_sim_result *res, int np)
 {
-	struct rr_cursor *c = rr_cursor_start(&r->cursors, ep->root_memcg_id, in, first_memcg(ep));
+	struct rr_cursor *c = rr_cursor_start(&r->cursors, ep->root_memcg_id, in, first_memcg(ep),
+					      ep->start_ns);
 	int start;
 
 	if (!c) {
@@ -150,7 +151,7 @@ static int run_policies(struct replay *r, const struct rr_episode *ep,
 	in->cursor = start;	/* where the baseline began, for the fidelity check */
 	for (size_t i = ep->nr_batches; i-- > 0;) {
 		if (ep->batches[i].memcg_id) {
-			rr_cursor_recorded(c, ep->batches[i].memcg_id, ep->batches[i].priority);
+			rr_cursor_recorded(c, ep->batches[i].memcg_id, ep->batches[i].priority, ep->end_ns);
 			break;
 		}
 	}
@@ -339,7 +340,8 @@ static int save_write_cursor(struct replay *r, const struct rr_episode *p,
 	HASH_FIND(hh, r->write_cursors, &p->seq, sizeof(p->seq), sc);
 	if (sc)
 		return 0;
-	c = rr_cursor_start(&r->cursors, call->root_memcg_id, in, first_memcg(call));
+	c = rr_cursor_start(&r->cursors, call->root_memcg_id, in, first_memcg(call),
+			    call->start_ns);
 	sc = calloc(1, sizeof(*sc));
 	if (!c || !sc) {
 		free(sc);
@@ -368,7 +370,8 @@ static void restore_write_cursor(struct replay *r, const struct rr_episode *ep,
 		return;
 	HASH_DEL(r->write_cursors, sc);
 	if (in && sc->root_id == ep->root_memcg_id &&
-	    (c = rr_cursor_start(&r->cursors, ep->root_memcg_id, in, first_memcg(ep)))) {
+	    (c = rr_cursor_start(&r->cursors, ep->root_memcg_id, in, first_memcg(ep),
+				 ep->start_ns))) {
 		memcpy(c->pos_id, sc->pos_id, sizeof(c->pos_id));
 		c->recorded_pos_id = sc->recorded_pos_id;
 		c->recorded_pos_valid = sc->recorded_pos_valid;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../src/common/swappiness.h"
+#include "../../src/sim/cursor.h"
 #include "../../src/sim/sim.h"
 #include "unit.h"
 
@@ -970,6 +971,36 @@ static void test_folio_pages(void)
 	rr_sim_result_free(&r);
 }
 
+/*
+ * The recorded cursor in timestamp order (issue 16): episodes arrive as they
+ * end.  Under root 1 with memcgs 1, 2, 3, 4: one episode ended at 100 ns
+ * stopping on its goal at 2, another at 300 ns at 3.  An episode that
+ * began at 400 ns starts after 3; one that began at 200 ns (it ran while
+ * the second did) after 2, where the cursor was when it began; one that
+ * began at 50 ns, before both, just before its own first memcg (4: after 3).
+ */
+static void test_cursor_timestamp_order(void)
+{
+	struct rr_sim_memcg m[4] = { { .id = 1, .parent = -1 }, { .id = 2 }, { .id = 3 }, { .id = 4 } };
+	struct rr_sim_input in = { .memcgs = m, .nr_memcgs = 4 };
+	struct rr_cursors cs = { NULL };
+	struct rr_cursor *c;
+
+	c = rr_cursor_start(&cs, 1, &in, 2, 10);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->pos_id[0], 1);	/* first under the root: before 2 */
+	rr_cursor_recorded(c, 2, 12, 100);
+	rr_cursor_recorded(c, 3, 11, 300);
+	CU_ASSERT_EQUAL(rr_cursor_start(&cs, 1, &in, 4, 400)->pos_id[0], 3);
+	CU_ASSERT_EQUAL(rr_cursor_start(&cs, 1, &in, 4, 200)->pos_id[1], 2);
+	CU_ASSERT_EQUAL(rr_cursor_start(&cs, 1, &in, 4, 50)->pos_id[0], 3);
+	CU_ASSERT_EQUAL(rr_cursor_start(&cs, 1, &in, 4, 0)->pos_id[0], 3);
+	/* an episode that ran to priority 0 leaves the cursor at the start */
+	rr_cursor_recorded(c, 4, 0, 500);
+	CU_ASSERT_EQUAL(rr_cursor_start(&cs, 1, &in, 2, 600)->pos_id[0], 0);
+	rr_cursors_free(&cs);
+}
+
 int register_sim_tests(void)
 {
 	CU_pSuite s = CU_add_suite("sim", NULL, NULL);
@@ -990,7 +1021,8 @@ int register_sim_tests(void)
 	    !CU_add_test(s, "memory.reclaim swappiness= and max", test_proactive_swappiness) ||
 	    !CU_add_test(s, "active batches deactivate", test_deactivation) ||
 	    !CU_add_test(s, "ratio batches activate", test_ratio_activation) ||
-	    !CU_add_test(s, "whole folios per batch", test_folio_pages))
+	    !CU_add_test(s, "whole folios per batch", test_folio_pages) ||
+	    !CU_add_test(s, "the recorded cursor in timestamp order", test_cursor_timestamp_order))
 		return -1;
 	return 0;
 }
