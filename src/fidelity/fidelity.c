@@ -297,6 +297,32 @@ struct hidden {
 	uint64_t memcg_hier_lru_pages[RR_NR_EVICTABLE_LRU];
 };
 
+/*
+ * The nr_to_reclaim values that can change one call's prediction, into @h
+ * ([0] = @base, the episode's): the loop is fed the recorded reclaim, so
+ * the call's own reclaim never exceeds the sum @sum of its @n batches', and
+ * every value above it acts like any other (no cut): of those, one stands
+ * for all.
+ */
+static void call_candidates(struct hidden *h, uint64_t base, const uint64_t *cands, size_t nr,
+			    const uint64_t *rec_reclaimed, size_t n)
+{
+	uint64_t sum = 0;
+	bool above = false;
+
+	for (size_t k = 0; k < n; k++)
+		sum += rec_reclaimed[k];
+	h->nr_to_reclaim[0] = base;
+	h->nr_nr_to_reclaim = 1;
+	above = base > sum;
+	for (size_t k = 0; k < nr; k++) {
+		if (cands[k] == base || (cands[k] > sum && above))
+			continue;
+		above |= cands[k] > sum;
+		h->nr_to_reclaim[h->nr_nr_to_reclaim++] = cands[k];
+	}
+}
+
 enum { H_SWAP, H_SWAPPINESS, H_NR_TO_RECLAIM, H_ROOT, H_FLUSH, H__COUNT };
 
 static const enum rr_unchecked h_reason[H__COUNT] = {
@@ -748,7 +774,8 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 		      struct rr_fidelity_facts *fx, struct rr_error *err)
 {
 	bool first_ladder_forced = false, open_swappiness = false;
-	uint64_t ev_present, ev_absent;
+	uint64_t ev_present, ev_absent, cands[48];
+	size_t nr_cands;
 	struct hidden h = { .nr_swap = 1 };
 	struct rr_pred_batch *rec = NULL, *pred = NULL, *alt = NULL, *spred = NULL;
 	size_t sk = 0;
@@ -771,8 +798,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 		rr_error_set(err, "", "out of memory");
 		goto out;
 	}
-	h.nr_nr_to_reclaim = nr_to_reclaim_candidates(ep, h.nr_to_reclaim,
-						      sizeof(h.nr_to_reclaim) / sizeof(h.nr_to_reclaim[0]));
+	nr_cands = nr_to_reclaim_candidates(ep, cands, sizeof(cands) / sizeof(cands[0]));
 	/*
 	 * Swap presence, where neither the option, the recorder's marker nor
 	 * an anon batch said: pass 0 gathers this episode's evidence, added to
@@ -860,6 +886,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			ci.page_shift = page_shift;
 			ci.priority = b->priority;
 			ci.nr_to_reclaim = ep->nr_to_reclaim_pages;
+			call_candidates(&h, ep->nr_to_reclaim_pages, cands, nr_cands, rec_reclaimed, n);
 			ci.memcg.id = b->memcg_id;
 			ci.memcg.parent = -1;
 			ci.memcg.online = ep->ctx[i].online;
