@@ -165,13 +165,7 @@ drop_cgroups() {
 	local i cg
 	for ((i = ${#RR_CGROUPS[@]} - 1; i >= 0; i--)); do
 		cg=${RR_CGROUPS[$i]}
-		[ -d "$cg" ] || continue
-		rr_evacuate "$cg"
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			rmdir "$cg" 2>/dev/null && break
-			sleep 0.2
-		done
-		[ -d "$cg" ] && { rr_log "ERROR: could not rmdir $cg"; return 1; }
+		rr_rmcg "$cg" || { rr_log "ERROR: could not rmdir $cg"; return 1; }
 	done
 	RR_CGROUPS=()
 }

@@ -487,6 +487,37 @@ out:
 }
 
 /*
+ * Into @h: the swappiness values s <= @max with @count[s] == @best, as 0
+ * (if among them) and the smallest and largest others; each list's target
+ * is monotone in swappiness from 1 up, so those two stand for the values
+ * between.
+ */
+static void admissible_swappiness(struct hidden *h, const uint64_t *count, int max, uint64_t best)
+{
+	int lo = -1, hi = -1;
+	bool zero = false;
+
+	for (int s = 0; s <= max; s++) {
+		if (count[s] != best)
+			continue;
+		if (!s) {
+			zero = true;
+			continue;
+		}
+		if (lo < 0)
+			lo = s;
+		hi = s;
+	}
+	h->nr_swappiness = 0;
+	if (lo >= 0)
+		h->swappiness[h->nr_swappiness++] = lo;
+	if (hi > lo)
+		h->swappiness[h->nr_swappiness++] = hi;
+	if (zero)
+		h->swappiness[h->nr_swappiness++] = 0;
+}
+
+/*
  * Pass 0: add the call to its memcg's swappiness fit (swap present):
  * which of the release's swappiness values predict it exactly.
  */
@@ -537,8 +568,8 @@ static int fitted_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci
 	const struct rr_call_input base = *ci;
 	uint64_t top = 0, best = 0, loo[RR_MAX_SWAPPINESS + 1];
 	struct rr_swappiness_fit *fit;
-	int max = ci->km->swappiness_max, lo = -1, hi = -1, ret = 0;
-	bool same, zero = false;
+	int max = ci->km->swappiness_max, ret = 0;
+	bool same;
 
 	*fitted = false;
 	HASH_FIND(hh, trace->swappiness_fits, &ci->memcg.id, sizeof(ci->memcg.id), fit);
@@ -564,24 +595,7 @@ static int fitted_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci
 	}
 	if (!best)
 		goto out;
-	for (int s = 0; s <= max; s++) {
-		if (loo[s] != best)
-			continue;
-		if (!s) {
-			zero = true;
-			continue;
-		}
-		if (lo < 0)
-			lo = s;
-		hi = s;
-	}
-	h->nr_swappiness = 0;
-	if (lo >= 0)
-		h->swappiness[h->nr_swappiness++] = lo;
-	if (hi > lo)
-		h->swappiness[h->nr_swappiness++] = hi;
-	if (zero)
-		h->swappiness[h->nr_swappiness++] = 0;
+	admissible_swappiness(h, loo, max, best);
 	*fitted = true;
 out:
 	*ci = base;
@@ -635,8 +649,6 @@ static bool fit_of(const struct rr_fidelity *trace, uint64_t memcg_id, int max, 
 {
 	const struct rr_swappiness_fit *fit;
 	uint64_t top = 0;
-	int lo = -1, hi = -1;
-	bool zero = false;
 
 	if (!trace)
 		return false;
@@ -650,23 +662,7 @@ static bool fit_of(const struct rr_fidelity *trace, uint64_t memcg_id, int max, 
 			top = fit->match[s];
 	if (!top)
 		return false;
-	for (int s = 0; s <= max; s++) {
-		if (fit->match[s] != top)
-			continue;
-		if (!s)
-			zero = true;
-		else if (lo < 0)
-			lo = s;
-		if (s)
-			hi = s;
-	}
-	h->nr_swappiness = 0;
-	if (lo >= 0)
-		h->swappiness[h->nr_swappiness++] = lo;
-	if (hi > lo)
-		h->swappiness[h->nr_swappiness++] = hi;
-	if (zero)
-		h->swappiness[h->nr_swappiness++] = 0;
+	admissible_swappiness(h, fit->match, max, top);
 	return true;
 }
 

@@ -170,14 +170,7 @@ rr_cleanup() {
 	done
 	# Remove cgroups children first (reverse creation order).
 	for ((i = ${#RR_CGROUPS[@]} - 1; i >= 0; i--)); do
-		cg=${RR_CGROUPS[$i]}
-		[ -d "$cg" ] || continue
-		rr_evacuate "$cg"
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			rmdir "$cg" 2>/dev/null && break
-			sleep 0.2
-		done
-		[ -d "$cg" ] && rr_log "WARNING: could not rmdir $cg"
+		rr_rmcg "${RR_CGROUPS[$i]}" || rr_log "WARNING: could not rmdir ${RR_CGROUPS[$i]}"
 	done
 	for f in "${RR_SWAPFILES[@]}"; do
 		if grep -q "^$f " /proc/swaps; then
@@ -196,6 +189,18 @@ rr_cleanup() {
 		[ -n "${RR_OUT:-}" ] && rm -f "$RR_OUT.tmp"
 	fi
 	exit "$rc"
+}
+
+# rr_rmcg CG: move CG's tasks to our own memory cgroup and remove it (a
+# few tries: a css goes away asynchronously); 1 if it is still there.
+rr_rmcg() {
+	[ -d "$1" ] || return 0
+	rr_evacuate "$1"
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		rmdir "$1" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	[ ! -d "$1" ]
 }
 
 # rr_evacuate CG: move every task of CG back to our own memory cgroup.
