@@ -79,6 +79,10 @@ struct rr_silent_ctx {
 	int swappiness;
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 	uint64_t rstat_lru_pages[RR_NR_EVICTABLE_LRU];	/* its own rstat view */
+	/* its exact hierarchical sizes, what a flush just before would have
+	 * given it: set (hier_valid) where the call's context is flush_unknown */
+	uint64_t hier_lru_pages[RR_NR_EVICTABLE_LRU];
+	bool hier_valid;
 };
 
 /* The most silent visits kept for one episode; beyond, they are counted
@@ -210,12 +214,12 @@ struct rr_episode {
 					 * rmdir -> offline window */
 	bool no_recording;		/* a scenario request: nothing recorded */
 	bool overlapped;		/* another task reclaimed at the same time */
-	/* memcgs near this episode's (a common ancestor below the top) that
-	 * another task's batches visited while it was open, up to 4 (more:
-	 * interleaved_more); walk_interleaved: one was under the root */
-	uint64_t interleaved_ids[4];
-	int nr_interleaved_ids;
-	bool interleaved_more, walk_interleaved;
+	/* another task's batches visited memcgs near this episode's while it
+	 * was open: the deepest common ancestor of one of them and this
+	 * episode's first memcg (0 none; below the top only); walk_interleaved:
+	 * one was under the root (the root is that ancestor or above it) */
+	uint64_t interleaved_lca_id;
+	bool walk_interleaved;
 
 	/* the builder's links */
 	struct rr_episode *outer;	/* the task's stack */

@@ -237,9 +237,8 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
 	ep->root_path = root ? root->path : NULL;
 	/* another task's batch under the root while this one ran: their walks
 	 * shared the cursor, in an order the trace does not give */
-	ep->walk_interleaved = root && ep->interleaved_more;
-	for (int i = 0; root && i < ep->nr_interleaved_ids && !ep->walk_interleaved; i++) {
-		struct rr_memcg *x = rr_state_find(&b->st, ep->interleaved_ids[i]);
+	if (root && ep->interleaved_lca_id) {
+		struct rr_memcg *x = rr_state_find(&b->st, ep->interleaved_lca_id);
 
 		ep->walk_interleaved = x && rr_memcg_is_ancestor(root, x);
 	}

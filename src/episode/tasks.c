@@ -240,16 +240,30 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	c->valid = true;
 }
 
-/* Note that another task's batch visited memcg @id while @ep was open. */
-static void note_interleaved(struct rr_episode *ep, uint64_t id)
+/*
+ * Another task's batch visited a memcg while @ep was open; @x is the lowest
+ * common ancestor of that memcg and @ep's first one.  These all lie on the
+ * chain above @ep's first memcg, and the other memcg is under @ep's root
+ * exactly when the root is @x or above it: keeping the deepest one is
+ * enough (infer.c), however many tasks reclaim nearby.
+ */
+static void note_interleaved(struct rr_builder *b, struct rr_episode *ep, struct rr_memcg *x)
 {
-	for (int i = 0; i < ep->nr_interleaved_ids; i++)
-		if (ep->interleaved_ids[i] == id)
-			return;
-	if (ep->nr_interleaved_ids < 4)
-		ep->interleaved_ids[ep->nr_interleaved_ids++] = id;
-	else
-		ep->interleaved_more = true;
+	struct rr_memcg *cur;
+
+	if (ep->interleaved_lca_id == x->id)
+		return;
+	cur = ep->interleaved_lca_id ? rr_state_find(&b->st, ep->interleaved_lca_id) : NULL;
+	if (!cur || rr_memcg_is_ancestor(cur, x))
+		ep->interleaved_lca_id = x->id;
+}
+
+/* The lowest common ancestor of @a and @m, NULL if none. */
+static struct rr_memcg *common_ancestor(struct rr_memcg *a, struct rr_memcg *m)
+{
+	for (; a && !rr_memcg_is_ancestor(a, m); a = a->parent)
+		;
+	return a;
 }
 
 /*
@@ -262,38 +276,67 @@ static void note_interleaved(struct rr_episode *ep, uint64_t id)
  */
 static void note_concurrent_walk(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 {
+	struct rr_memcg *tm = NULL;
+
 	if (b->nr_open_replayable <= (uint64_t)t->nr_open_replayable)
 		return;	/* (no other task has a replayable episode open) */
+	if (t->batch_ep && t->batch_ep->nr_batches && t->batch_ep->batches[0].memcg_id)
+		tm = rr_state_find(&b->st, t->batch_ep->batches[0].memcg_id);
 	for (struct rr_episode *o = b->open; o; o = o->open_next) {
 		struct rr_memcg *om, *a;
 
 		if (o->pid == t->pid || !o->replayable || !o->nr_batches || !o->batches[0].memcg_id)
 			continue;
 		om = rr_state_find(&b->st, o->batches[0].memcg_id);
-		for (a = om; a && !rr_memcg_is_ancestor(a, m); a = a->parent)
-			;
+		a = common_ancestor(om, m);
 		if (!a || !a->parent)
 			continue;	/* only the top in common: other roots */
-		note_interleaved(o, m->id);
-		if (t->batch_ep)
-			note_interleaved(t->batch_ep, om->id);
+		note_interleaved(b, o, a);
+		if (tm && (a = common_ancestor(tm, om)) && a->parent)
+			note_interleaved(b, t->batch_ep, a);
 	}
 }
 
 /* The memcg after @m in pre-order (children by id, as the kernel's walk
- * takes them), or NULL at the end of the tree. */
+ * takes them), or NULL at the end of the tree.  Children are kept sorted
+ * by id (state.c add_child()): a sibling is found by bisection, so a walk
+ * over a wide tree is not quadratic. */
 static struct rr_memcg *preorder_next(struct rr_memcg *m)
 {
 	if (m->nr_children)
 		return m->children[0];
 	for (; m->parent; m = m->parent) {
 		struct rr_memcg *p = m->parent;
+		int lo = 0, hi = p->nr_children;
 
-		for (int i = 0; i + 1 < p->nr_children; i++)
-			if (p->children[i] == m)
-				return p->children[i + 1];
+		while (lo < hi) {	/* the first child with an id above m's */
+			int mid = lo + (hi - lo) / 2;
+
+			if (p->children[mid]->id <= m->id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < p->nr_children)
+			return p->children[lo];
 	}
 	return NULL;
+}
+
+/* Does @m come after @prev in pre-order (children by id)?  O(depth). */
+static bool preorder_after(struct rr_memcg *prev, struct rr_memcg *m)
+{
+	struct rr_memcg *a = common_ancestor(prev, m), *cp = prev, *cm = m;
+
+	if (!a || a == m)
+		return false;	/* other trees, or @m is above @prev */
+	if (a == prev)
+		return true;	/* @m is below @prev */
+	while (cp->parent != a)
+		cp = cp->parent;
+	while (cm->parent != a)
+		cm = cm->parent;
+	return cm->id > cp->id;
 }
 
 /*
@@ -306,15 +349,24 @@ static void capture_silent(struct rr_builder *b, struct task *t, struct rr_memcg
 			   struct rr_memcg *m)
 {
 	struct rr_episode *ep = t->batch_ep;
+	const struct rr_batch_ctx *c;
 	struct rr_memcg *x;
 	size_t steps = 0;
+	bool hier;
 
-	if (!ep->replayable || t->nr_batch_drain < 0)
+	if (!ep->replayable || t->nr_batch_drain < 0 || !preorder_after(prev, m))
 		return;
 	for (x = preorder_next(prev); x && x != m && steps <= RR_SILENT_MAX; x = preorder_next(x))
 		steps++;
 	if (x != m)
 		return;
+	/* (with the episode's budget spent, the visits are only counted) */
+	if (ep->nr_silent >= RR_SILENT_MAX) {
+		ep->silent_cut += steps;
+		return;
+	}
+	c = &ep->ctx[t->batch_index];
+	hier = c->valid && c->flush_unknown && !c->hier_missing;
 	for (x = preorder_next(prev); x != m; x = preorder_next(x)) {
 		struct rr_silent_ctx *s;
 		int64_t ws[RR_NR_LRU_TYPES];
@@ -351,6 +403,11 @@ static void capture_silent(struct rr_builder *b, struct task *t, struct rr_memcg
 		s->swappiness_known = rr_memcg_swappiness_known(&b->st, x);
 		s->protected_ = rr_memcg_protected(x);
 		rr_memcg_rstat_at(x, t->batch_prev_vmscan_ns, s->rstat_lru_pages, ws);
+		/* its view had a flush come just before (no flush in the trace:
+		 * fidelity.c tries both) */
+		s->hier_valid = hier;
+		if (hier)
+			rr_memcg_hier_lru(x, 0, s->hier_lru_pages);
 	}
 }
 

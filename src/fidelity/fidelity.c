@@ -563,7 +563,8 @@ static int fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 static int fitted_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 			     const struct rr_resolved_policy *kernel,
 			     const struct rr_pred_batch *rec, size_t n, struct rr_pred_batch *alt,
-			     size_t cap, struct hidden *h, bool *fitted, struct rr_error *err)
+			     size_t cap, struct hidden *h, bool *fitted, bool in_fit,
+			     struct rr_error *err)
 {
 	const struct rr_call_input base = *ci;
 	uint64_t top = 0, best = 0, loo[RR_MAX_SWAPPINESS + 1];
@@ -573,7 +574,7 @@ static int fitted_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci
 
 	*fitted = false;
 	HASH_FIND(hh, trace->swappiness_fits, &ci->memcg.id, sizeof(ci->memcg.id), fit);
-	if (!fit || fit->calls < 2)
+	if (!fit || fit->calls < (in_fit ? 2 : 1))
 		return 0;
 	if (max > RR_MAX_SWAPPINESS)
 		max = RR_MAX_SWAPPINESS;
@@ -586,8 +587,10 @@ static int fitted_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci
 		loo[s] = 0;
 		if (fit->match[s] + 1 < top || !fit->match[s])
 			continue;
+		/* (pass 0 has not added this call yet: nothing to take out) */
+		same = false;
 		ci->memcg.swappiness = s;
-		if ((ret = predicts(ci, kernel, rec, n, alt, cap, &same, err)))
+		if (in_fit && (ret = predicts(ci, kernel, rec, n, alt, cap, &same, err)))
 			goto out;
 		loo[s] = fit->match[s] - same;
 		if (loo[s] > best)
@@ -699,6 +702,15 @@ static int judge_silent(struct rr_fidelity_facts *fx, const struct rr_state *st,
 	ci.recorded = NULL;
 	ci.recorded_reclaimed = NULL;
 	ci.nr_recorded = 0;
+	/* flushed just before: its own exact hierarchical sizes (h0 holds the
+	 * recorded call's memcg's) */
+	if (h.nr_flush > 1) {
+		if (!s->hier_valid) {
+			fx->unchecked[RR_UC_FLUSH_UNKNOWN]++;
+			return 0;
+		}
+		memcpy(h.memcg_hier_lru_pages, s->hier_lru_pages, sizeof(h.memcg_hier_lru_pages));
+	}
 	h.nr_swappiness = 1;
 	h.swappiness[0] = s->swappiness;
 	if (!s->swappiness_known) {
@@ -861,7 +873,8 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			d = why == RR_UC__COUNT ? chain_index(&ep->ctx[pass_start], ep->root_memcg_id) : -1;
 			if (why == RR_UC__COUNT && d < 0)
 				why = RR_UC_ROOT_UNKNOWN;
-			if (why == RR_UC__COUNT && ep->ctx[pass_start].hier_missing)
+			if (why == RR_UC__COUNT &&
+			    (ep->ctx[pass_start].hier_missing || ep->ctx[i].hier_missing))
 				why = RR_UC_FLUSH_UNKNOWN;
 			if (why == RR_UC__COUNT && pass == 0 && ep->ctx[i].in_window)
 				why = RR_UC_ONLINE_UNCERTAIN;	/* no evidence from here */
@@ -923,7 +936,12 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			/* no flush in the trace (yet): when the root's view was last
 			 * refreshed is not known; try a flush just before the pass */
 			h.nr_flush = ep->ctx[pass_start].flush_unknown ? 2 : 1;
-			memcpy(h.memcg_hier_lru_pages, ep->ctx[i].chain[0].hier_lru_pages,
+			/* the memcg's own view: a flush seen since the pass began
+			 * (ctx[i] not flush_unknown) fixed it; capture() filled
+			 * hier_lru_pages only where it is flush_unknown */
+			memcpy(h.memcg_hier_lru_pages,
+			       ep->ctx[i].flush_unknown ? ep->ctx[i].chain[0].hier_lru_pages :
+							  ep->ctx[i].chain[0].rstat_lru_pages,
 			       sizeof(h.memcg_hier_lru_pages));
 			/* ladders that made no batch leave no event: when the free run's
 			 * first batch came in the force_deactivate retry, so did the
@@ -942,7 +960,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 
 				if (trace && (!ep->swap_known || h.swap[0]) &&
 				    fitted_swappiness(trace, &ci, kernel, rec, n, alt, pcap, &h,
-						      &fitted, err))
+						      &fitted, pass == 1, err))
 					goto out;
 				for (size_t k = 0; !fitted && k < sizeof(each) / sizeof(each[0]); k++)
 					if (each[k] != h.swappiness[0])

@@ -397,6 +397,40 @@ static void batch_of(struct rr_builder *b, int pid, uint64_t id, uint64_t req, u
 }
 
 /*
+ * Six tasks, each reclaiming its own child of X at the same time (each
+ * child its own reclaim root: six cursors): no walk is interleaved,
+ * however many neighbours reclaim (the first version kept four memcg ids
+ * and took a fifth neighbour for a shared cursor).
+ */
+static void test_many_neighbours_not_interleaved(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+	char path[16];
+
+	mkdir_ev(b, 0, 9, "/X");
+	for (uint64_t k = 0; k < 6; k++) {
+		snprintf(path, sizeof(path), "/X/c%d", (int)k);
+		mkdir_ev(b, 0, 10 + k, path);
+		delta(b, 10 + k, 2, 1 << 20, 300);
+	}
+	for (int k = 0; k < 6; k++)
+		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 100 + k });
+	for (int r = 0; r < 2; r++)
+		for (int k = 0; k < 6; k++)
+			batch_of(b, 100 + k, 10 + (uint64_t)k, 32, 16);
+	for (int k = 0; k < 6; k++)
+		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32,
+					   .pid = 100 + k });
+	CU_ASSERT_EQUAL_FATAL(s.n, 6);
+	for (int k = 0; k < 6; k++) {
+		CU_ASSERT_TRUE(s.ep[k].overlapped);
+		CU_ASSERT_FALSE(s.ep[k].walk_interleaved);
+	}
+	rr_builder_free(b);
+}
+
+/*
  * Concurrent walkers (issue 16): two tasks reclaiming from the children of
  * one parent X (batches on A, C and on B, D: X is both roots) share X's
  * walk cursor while both run: both episodes are walk_interleaved.  Two
@@ -907,6 +941,8 @@ int register_builder_tests(void)
 	    !CU_add_test(s, "one-type call bound", test_one_type_call_bound) ||
 	    !CU_add_test(s, "no memory.reclaim inference on v1", test_no_proactive_inference_on_v1) ||
 	    !CU_add_test(s, "interleaved walks under one root", test_interleaved_walks) ||
+	    !CU_add_test(s, "many neighbours, own roots: not interleaved",
+			 test_many_neighbours_not_interleaved) ||
 	    !CU_add_test(s, "the reclaim root's alternatives", test_root_alternatives) ||
 	    !CU_add_test(s, "recorder markers and snapshot order", test_markers) ||
 	    !CU_add_test(s, "start states (epochs)", test_start_state) ||
