@@ -366,4 +366,21 @@ check_eq "silent walk: judged, exact, off by one, silent visits, predicted unrec
 check "silent walk: the first mismatch names B's predicted page" \
 	grep -q '/P/B at priority 12: inactive_file recorded 0 pages, predicted 1' "$TMP/silent.txt"
 
+# review regressions (issue 16), tests/fixtures/text/EXPECTED.md:
+# a silent visit in a trace whose flushes are not known is judged with its
+# own flushed view, not the next call's memcg's
+"$RR" report -q --fidelity --json "$fix/silent-noflush-v2.txt" >"$TMP/snf.json"
+check_eq "silent visit, no flush known: its own view (1 silent, 3 flush_unknown)" "1 3 0" \
+	"$(jq -r '.fidelity | "\(.silent_visits) \(.unchecked_reasons.flush_unknown) \(.predicted_unrecorded)"' "$TMP/snf.json")"
+# the swappiness fit of pass 0 takes no call out of counts it is not in yet:
+# no false "only no swap fits" evidence
+"$RR" report -q --fidelity --json "$fix/swap-evidence-tie-v1.txt" >"$TMP/tie.json"
+check_eq "swap evidence on a tie: none, 1 call swap_unknown, 5 judged and exact" "0 0 1 5 5" \
+	"$(jq -r '.fidelity | "\(.swap_present_calls) \(.swap_absent_calls) \(.unchecked_reasons.swap_unknown) \(.decisions_checked) \(.exact)"' "$TMP/tie.json")"
+# six tasks, each reclaiming its own child of /P (six roots, six cursors):
+# no walk interleaved, every trajectory judged
+"$RR" report -q --fidelity --json "$fix/six-siblings-apart.txt" >"$TMP/six.json"
+check_eq "six siblings apart: 6 trajectories judged, none interleaved" "6 0" \
+	"$(jq -r '.fidelity | "\(.trajectory_checked) \(.trajectory_unchecked_interleaved)"' "$TMP/six.json")"
+
 finish
