@@ -837,7 +837,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			size_t j = i, n = 0, nr_pred = 0;
 			enum rr_unchecked why = RR_UC__COUNT;
 			uint64_t targets[RR_NR_EVICTABLE_LRU];
-			bool fitted;
+			bool fitted, root_lost;
 			struct rr_call_input ci;
 			int d;
 
@@ -913,13 +913,16 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			       sizeof(ci.refaults_changed));
 			/* the root's inputs, and those of the other admissible roots */
 			h.nr_roots = 0;
+			root_lost = false;
 			for (int r = -1; r < ep->nr_root_alternatives && h.nr_roots < 5; r++) {
 				int dr = r < 0 ? d : chain_index(&ep->ctx[pass_start],
 								 ep->root_alternatives[r]);
 				struct root_inputs *ri = &h.roots[h.nr_roots];
 
-				if (dr < 0)
+				if (dr < 0) {	/* above the captured chain */
+					root_lost = true;
 					continue;
+				}
 				ri->anon_cost = ep->ctx[pass_start].chain[dr].anon_cost;
 				ri->file_cost = ep->ctx[pass_start].chain[dr].file_cost;
 				memcpy(ri->rstat_lru_pages, ep->ctx[pass_start].chain[dr].rstat_lru_pages,
@@ -932,6 +935,14 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				ri->anon_cost_fresh = ep->ctx[pass_start].chain[dr].anon_cost_fresh;
 				ri->file_cost_fresh = ep->ctx[pass_start].chain[dr].file_cost_fresh;
 				h.nr_roots++;
+			}
+			if (root_lost) {
+				if (pass == 1) {
+					fx->unchecked[RR_UC_ROOT_AMBIGUOUS]++;
+					episode_ok = false;
+				}
+				i = j;
+				continue;
 			}
 			/* no flush in the trace (yet): when the root's view was last
 			 * refreshed is not known; try a flush just before the pass */
@@ -968,8 +979,11 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				ci.memcg.swappiness = h.swappiness[0];
 			}
 			/* the walk's silent visits before this call, in its pass */
-			while (pass == 1 && sk < ep->nr_silent && ep->silent[sk].before < i)
+			/* (those of calls not judged: not judged either) */
+			while (pass == 1 && sk < ep->nr_silent && ep->silent[sk].before < i) {
+				fx->silent_unjudged++;
 				sk++;
+			}
 			for (; pass == 1 && sk < ep->nr_silent && ep->silent[sk].before == i; sk++)
 				if ((int)i == pass_start)
 					continue;
@@ -1027,6 +1041,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			i = j;
 		}
 	}
+	fx->silent_unjudged += ep->nr_silent > sk ? ep->nr_silent - sk : 0;
 	/* inside an rmdir -> offline window the replay's online state is a guess */
 	fx->unchecked_window = ep->in_offline_window && kernel_result;
 	/* another walker under the root moved the shared cursor during the

@@ -594,8 +594,9 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 		ASSUME("swap presence inferred: present if memcg reclaim isolated inactive anon "
 		       "pages earlier in the trace");
 	if (!bs->snapshot_memcgs) {
-		ASSUME("v1 per-memcg swappiness not in the trace: 60 (vm_swappiness default) "
-		       "assumed, inherited at mkdir");
+		if (st->memory_root != 0 || !st->default_swappiness_known)
+			ASSUME("v1 per-memcg swappiness not in the trace: 60 (vm_swappiness "
+			       "default) assumed, inherited at mkdir (report --fidelity fits it)");
 		ASSUME("memcgs that predate the trace: LRU sizes are the smallest start values "
 		       "that keep every running sum >= 0");
 		if (bs->lru_isolate_bounds)
