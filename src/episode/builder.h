@@ -48,6 +48,7 @@ struct rr_batch_ctx {
 	bool in_window;		/* inside the rmdir -> offline window: online unknown */
 	int swappiness;
 	bool swappiness_known;	/* rr_memcg_swappiness_known(); else assumed */
+	bool unprotected;	/* rr_memcg_unprotected_known() */
 	/* no memcg_flush_stats seen in the trace yet: the rstat views may be
 	 * older than the trace shows (chain[].hier_lru_pages hold the exact
 	 * hierarchical sizes, what a flush just now would have given) */
@@ -75,7 +76,8 @@ struct rr_batch_ctx {
 struct rr_silent_ctx {
 	size_t before;		/* index of the batch that began the next call */
 	uint64_t memcg_id;
-	bool online, in_window, swappiness_known, protected_;
+	bool online, in_window, swappiness_known;
+	bool protected_;	/* not known unprotected: the walk may skip it */
 	int swappiness;
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 	uint64_t rstat_lru_pages[RR_NR_EVICTABLE_LRU];	/* its own rstat view */

@@ -120,8 +120,9 @@ static struct rr_memcg *reclaim_root(struct rr_builder *b, struct rr_episode *ep
  * no batch (its deactivation skipped: the recorded batches are of one type,
  * yet the kernel's nr_file or nr_anon was not 0).  That list's target is 0
  * for sure only when size >> priority is 0 in an online memcg (no offline
- * scrape; no protection on the traces' memcgs: checked by the caller's
- * context being captured).
+ * scrape), and, unless the memcg is known to be unprotected, 32 >> priority
+ * is 0 too (memory.min/low raise a target to at least SWAP_CLUSTER_MAX
+ * before the shift, get_scan_count()).
  */
 static uint64_t call_round_bound(const struct rr_episode *ep, size_t i, size_t j)
 {
@@ -138,7 +139,8 @@ static uint64_t call_round_bound(const struct rr_episode *ep, size_t i, size_t j
 		return 0;
 	other_active = anon ? RR_LRU_ACTIVE_FILE : RR_LRU_ACTIVE_ANON;
 	if (!c || !c->valid || !c->online || c->in_window || prio < 0 || prio > RR_DEF_PRIORITY ||
-	    c->lru_pages[other_active] >> prio)
+	    c->lru_pages[other_active] >> prio ||
+	    (!c->unprotected && (RR_SWAP_CLUSTER_MAX >> prio)))
 		return 0;
 	for (size_t k = i; k < j; k++) {
 		/* a new round starts when the list index does not grow */

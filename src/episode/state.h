@@ -225,6 +225,23 @@ static inline bool rr_memcg_swappiness_known(const struct rr_state *st, const st
 	       (st->default_swappiness_known && (st->memory_root == 0 || m->id == RR_ROOT_MEMCG_ID));
 }
 
+/*
+ * Is @m known to have no memory.min/low protection from its ancestors or
+ * itself?  cgroup v1 has none; on v2 (or an unknown hierarchy) every memcg
+ * from @m up to the top's child must have had min and low given as 0 by a
+ * snapshot (the effective protection, mem_cgroup_calculate_protection(),
+ * can come from any of them; memory_recursiveprot included).
+ */
+static inline bool rr_memcg_unprotected_known(const struct rr_state *st, const struct rr_memcg *m)
+{
+	if (st->memory_root > 0)
+		return true;
+	for (; m && m->parent; m = m->parent)
+		if (m->min_bytes != 0 || m->low_bytes != 0)
+			return false;
+	return m != NULL;
+}
+
 /* The exact local size of one list, in pages: the running sum plus the
  * smallest start size consistent with it staying >= 0. */
 uint64_t rr_vals_lru_pages(const struct rr_memcg_vals *v, int lru);

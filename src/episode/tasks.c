@@ -206,6 +206,7 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	c->online = rr_vals_online_at(&m->v, t->batch.ts_ns, b->opts.offline_delay_ns, &window);
 	c->swappiness = m->v.swappiness;
 	c->swappiness_known = rr_memcg_swappiness_known(&b->st, m);
+	c->unprotected = rr_memcg_unprotected_known(&b->st, m);
 	/* no flush in the trace while it ran longer than the periodic flush:
 	 * flushes are not in it, and when the views were refreshed is not
 	 * known (before that, the views are those the trace gave: mkdir,
@@ -401,7 +402,7 @@ static void capture_silent(struct rr_builder *b, struct task *t, struct rr_memcg
 		s->in_window = window;
 		s->swappiness = x->v.swappiness;
 		s->swappiness_known = rr_memcg_swappiness_known(&b->st, x);
-		s->protected_ = rr_memcg_protected(x);
+		s->protected_ = !rr_memcg_unprotected_known(&b->st, x);
 		rr_memcg_rstat_at(x, t->batch_prev_vmscan_ns, s->rstat_lru_pages, ws);
 		/* its view had a flush come just before (no flush in the trace:
 		 * fidelity.c tries both) */

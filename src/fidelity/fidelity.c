@@ -213,7 +213,8 @@ static bool proves_swap(const struct rr_batch_ctx *c, int prio, const struct rr_
 {
 	uint64_t full, first = 0;
 
-	if (!c->valid || !c->online || c->in_window || prio < 0 || prio > RR_DEF_PRIORITY)
+	if (!c->valid || !c->online || c->in_window || !c->unprotected || prio < 0 ||
+	    prio > RR_DEF_PRIORITY)
 		return false;
 	for (size_t k = 0; k < n && !first; k++)
 		if (rec[k].lru == RR_LRU_INACTIVE_FILE)

@@ -383,4 +383,11 @@ check_eq "swap evidence on a tie: none, 1 call swap_unknown, 5 judged and exact"
 check_eq "six siblings apart: 6 trajectories judged, none interleaved" "6 0" \
 	"$(jq -r '.fidelity | "\(.trajectory_checked) \(.trajectory_unchecked_interleaved)"' "$TMP/six.json")"
 
+# the same walk on cgroup v2 with no snapshot: memory.min/low unknown, the
+# kernel may have skipped B and C (below their protection): not judged
+sed 's/root=4 /root=0 /' "$fix/silent-walk-6.18.txt" >"$TMP/silent-v2.txt"
+"$RR" report -q --fidelity --swap no --json "$TMP/silent-v2.txt" >"$TMP/silent-v2.json"
+check_eq "silent walk on v2 without a snapshot: judged, silent, predicted unrecorded, not judged" \
+	"2 0 0 2" "$(jq -r '.fidelity | "\(.decisions_checked) \(.silent_visits) \(.predicted_unrecorded) \(.silent_visits_unjudged)"' "$TMP/silent-v2.json")"
+
 finish
