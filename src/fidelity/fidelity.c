@@ -1049,8 +1049,13 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 	 * run, in an order the trace does not give: not judged */
 	fx->unchecked_interleaved = ep->walk_interleaved && kernel_result && ep->nr_batches;
 	if (episode_ok && kernel_result && ep->nr_batches && !ep->in_offline_window &&
-	    !ep->walk_interleaved)
+	    !ep->walk_interleaved) {
 		trajectory(fx, ep, kernel_result);
+		/* the free run takes one value of what the trace does not say */
+		fx->trajectory_assumed = !ep->swap_known;
+		for (size_t i = 0; i < ep->nr_batches && ep->ctx && !fx->trajectory_assumed; i++)
+			fx->trajectory_assumed = ep->ctx[i].valid && !ep->ctx[i].swappiness_known;
+	}
 	ret = 0;
 out:
 	free(rec);
@@ -1124,6 +1129,10 @@ void rr_fidelity_add(struct rr_fidelity *f, const struct rr_episode *ep,
 		f->trajectory_same_stop += fx->same_stop;
 		f->trajectory_same_reclaimed += fx->same_reclaimed;
 		f->trajectory_exact += exact;
+		if (fx->trajectory_assumed) {
+			f->trajectory_assumed++;
+			f->trajectory_assumed_exact += exact;
+		}
 		if (ep->overlapped) {
 			f->trajectory_overlapped++;
 			f->trajectory_overlapped_exact += exact;

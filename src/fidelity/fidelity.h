@@ -77,6 +77,7 @@ struct rr_fidelity_facts {
 	bool trajectory_checked;	/* every call judged, outside a window */
 	bool unchecked_window;		/* replayed, but inside an offline window */
 	bool unchecked_interleaved;	/* replayed, but another walker shared the cursor */
+	bool trajectory_assumed;	/* judged on a fitted/assumed swap or swappiness */
 	bool same_calls, same_stop, same_reclaimed;
 	struct rr_offline_seen *offline_seen;	/* malloc'ed; free with
 						 * rr_fidelity_facts_free() */
@@ -110,6 +111,9 @@ struct rr_fidelity {
 	uint64_t kind_checked[RR_KIND__COUNT], kind_exact[RR_KIND__COUNT];
 	uint64_t trajectory_checked, trajectory_exact;
 	uint64_t trajectory_overlapped, trajectory_overlapped_exact;
+	/* judged trajectories whose free run took a swap presence or a v1
+	 * swappiness the trace does not give (fitted or assumed) */
+	uint64_t trajectory_assumed, trajectory_assumed_exact;
 	uint64_t trajectory_same_calls, trajectory_same_stop, trajectory_same_reclaimed;
 	uint64_t episodes_total, episodes_checkable;
 	uint64_t trajectory_unchecked_window;	/* episodes in an rmdir -> offline window */

@@ -111,6 +111,10 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 	json_object_set_new(j, "episodes_checkable", json_integer((json_int_t)f->episodes_checkable));
 	json_object_set_new(j, "trajectory_unchecked_offline_window",
 			    json_integer((json_int_t)f->trajectory_unchecked_window));
+	json_object_set_new(j, "trajectory_on_assumed_inputs",
+			    json_integer((json_int_t)f->trajectory_assumed));
+	json_object_set_new(j, "trajectory_on_assumed_inputs_exact",
+			    json_integer((json_int_t)f->trajectory_assumed_exact));
 	json_object_set_new(j, "trajectory_unchecked_interleaved",
 			    json_integer((json_int_t)f->trajectory_unchecked_interleaved));
 	json_object_set_new(j, "offline_moments_inferred",
@@ -183,6 +187,11 @@ void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
 			"reclaimers share the lists, which a per-episode replay does not model)\n",
 			(unsigned long long)f->trajectory_overlapped,
 			(unsigned long long)f->trajectory_overlapped_exact);
+	if (f->trajectory_assumed)
+		fprintf(out, "  (%llu of them replayed on a swap presence or v1 swappiness the trace "
+			"does not give, fitted or assumed (60); %llu exact)\n",
+			(unsigned long long)f->trajectory_assumed,
+			(unsigned long long)f->trajectory_assumed_exact);
 	if (f->trajectory_unchecked_interleaved)
 		fprintf(out, "  trajectories not judged: %llu whose walk interleaved with another task's "
 			"under the same root (one shared cursor, in an order the trace does not give)\n",

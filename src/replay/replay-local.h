@@ -47,6 +47,7 @@ struct replay {
 	char skip_why[256];		/* a skip reason made for one episode */
 	struct rr_totals totals;
 	struct rr_fidelity fidelity;	/* of the baseline; traces only */
+	uint64_t swap_fitted_episodes;	/* replayed with swap from its evidence */
 	struct rr_sim_result results[RR_MAX_POLICIES];	/* reused for every episode */
 	uint64_t events;
 	uint64_t progress_mask;		/* progress every mask + 1 events */

@@ -114,6 +114,22 @@ static int fidelity(struct replay *r, const struct rr_episode *ep, struct rr_sta
 	return 0;
 }
 
+/*
+ * Swap presence where the trace does not say it (no option, marker or anon
+ * batch): the fidelity check's evidence so far, if one-sided, is the
+ * replay's value too (a fitted input; docs/kernel-model.md §19.3).
+ */
+static void swap_from_evidence(struct replay *r, const struct rr_episode *ep,
+			       struct rr_sim_input *in)
+{
+	const struct rr_fidelity *f = &r->fidelity;
+
+	if (ep->swap_known || (!f->swap_present_calls == !f->swap_absent_calls))
+		return;
+	in->swap_present = f->swap_present_calls > 0;
+	r->swap_fitted_episodes++;
+}
+
 /* The first memcg of @ep's batches, 0 none (where a new cursor starts). */
 static uint64_t first_memcg(const struct rr_episode *ep)
 {
@@ -406,6 +422,7 @@ static int proactive_call(struct replay *r, struct rr_episode *ep, struct rr_sta
 		return 0;
 	if (rr_episode_sim_input(ep, st, &r->km, r->page_shift, r->offline_delay_ns, &in, &serr))
 		return fidelity(r, ep, st, NULL, NULL);
+	swap_from_evidence(r, ep, &in);
 	rr_sim_result_clear(&r->results[0]);
 	if (!p->nr_calls && save_write_cursor(r, p, ep, &in)) {
 		rr_episode_sim_input_free(&in);
@@ -473,6 +490,7 @@ static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 	}
 	for (int p = 0; p < r->np; p++)
 		rr_sim_result_clear(&res[p]);
+	swap_from_evidence(r, ep, &in);
 	if (ep->kind == RR_KIND_PROACTIVE)
 		restore_write_cursor(r, ep, &in);
 	if (r->o->outcome_exact)
@@ -592,7 +610,8 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 		ASSUME(r->release_note);
 	if (r->o->swap_present < 0 && bs->swap_from_meta < 0)
 		ASSUME("swap presence inferred: present if memcg reclaim isolated inactive anon "
-		       "pages earlier in the trace");
+		       "pages earlier in the trace, else from the calls only swap or only no swap "
+		       "explains, where those agree (fitted)");
 	if (!bs->snapshot_memcgs) {
 		if (st->memory_root != 0 || !st->default_swappiness_known)
 			ASSUME("v1 per-memcg swappiness not in the trace: 60 (vm_swappiness "

@@ -390,4 +390,20 @@ sed 's/root=4 /root=0 /' "$fix/silent-walk-6.18.txt" >"$TMP/silent-v2.txt"
 check_eq "silent walk on v2 without a snapshot: judged, silent, predicted unrecorded, not judged" \
 	"2 0 0 2" "$(jq -r '.fidelity | "\(.decisions_checked) \(.silent_visits) \(.predicted_unrecorded) \(.silent_visits_unjudged)"' "$TMP/silent-v2.json")"
 
+# swap on, only file pages reclaimed, no recorder marker (the first 2000
+# lines of a plain extract): 51 calls only "swap" explains decide it (their
+# first inactive-file requests are below min(32, size >> priority)); the
+# free runs take it too, so the trajectories equal those of --swap yes
+zcat "$fix/swapon-file-extract.txt.gz" >"$TMP/swapon.txt"
+"$RR" report -q --fidelity --json "$TMP/swapon.txt" >"$TMP/swapon-auto.json"
+"$RR" report -q --fidelity --json --swap yes "$TMP/swapon.txt" >"$TMP/swapon-yes.json"
+"$RR" report -q --fidelity --json --swap no "$TMP/swapon.txt" >"$TMP/swapon-no.json"
+check_eq "swap from evidence: 51 calls only swap explains, 55 judged and exact, 53 of 53 trajectories" \
+	"51 0 55 55 53 53" "$(jq -r '.fidelity | "\(.swap_present_calls) \(.swap_absent_calls) \(.decisions_checked) \(.exact) \(.trajectory_checked) \(.trajectory_exact)"' "$TMP/swapon-auto.json")"
+check_eq "swap from evidence: the same as --swap yes" \
+	"$(jq -c '.fidelity | [.decisions_checked, .exact, .trajectory_checked, .trajectory_exact]' "$TMP/swapon-yes.json")" \
+	"$(jq -c '.fidelity | [.decisions_checked, .exact, .trajectory_checked, .trajectory_exact]' "$TMP/swapon-auto.json")"
+check_eq "swap from evidence: --swap no gets those 51 calls wrong" "106 55" \
+	"$(jq -r '.fidelity | "\(.decisions_checked) \(.exact)"' "$TMP/swapon-no.json")"
+
 finish
