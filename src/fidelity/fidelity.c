@@ -448,6 +448,48 @@ out:
 }
 
 /*
+ * Does some admissible combination of the other hidden inputs
+ * (nr_to_reclaim, root, flush; swappiness too if @swappiness < 0) predict
+ * the recorded call @rec exactly, with swap presence @swap (and swappiness
+ * @swappiness if >= 0)?  The evidence of pass 0 asks this, so that "only
+ * one explains it" never rests on one chosen value of another input.
+ */
+static int fits_any(struct rr_call_input *ci, const struct rr_resolved_policy *kernel,
+		    const struct hidden *h, bool swap, int swappiness,
+		    const struct rr_pred_batch *rec, size_t n, struct rr_pred_batch *alt,
+		    size_t cap, bool *fits, struct rr_error *err)
+{
+	const struct rr_call_input base = *ci;
+	struct hidden one = *h;
+	size_t k[H__COUNT] = { 0 };
+	int ret = 0;
+
+	one.swap[0] = swap;
+	one.nr_swap = 1;
+	if (swappiness >= 0) {
+		one.swappiness[0] = swappiness;
+		one.nr_swappiness = 1;
+	}
+	*fits = false;
+	for (;;) {
+		int dim;
+
+		h_apply(ci, &base, &one, k);
+		if ((ret = predicts(ci, kernel, rec, n, alt, cap, fits, err)) || *fits)
+			break;
+		for (dim = 0; dim < H__COUNT; dim++) {
+			if (++k[dim] < h_count(&one, dim))
+				break;
+			k[dim] = 0;
+		}
+		if (dim == H__COUNT)
+			break;
+	}
+	*ci = base;
+	return ret;
+}
+
+/*
  * Pass 0 of rr_fidelity_check() where swap presence is open: does the
  * recorded call fit only one of "no swap" and "swap" (with any admissible
  * swappiness)?  The structural rule of proves_swap() counts for "swap"
@@ -459,23 +501,17 @@ static int swap_evidence(struct rr_fidelity_facts *fx, struct rr_call_input *ci,
 			 struct rr_pred_batch *alt, size_t cap, struct rr_error *err)
 {
 	const struct rr_call_input base = *ci;
-	bool fits_absent, fits_present = false, same;
+	bool fits_absent, fits_present = false;
 	int ret = 0;
 
 	if (proves_swap(c, ci->priority, rec, n)) {
 		fx->swap_present_calls++;
 		return 0;
 	}
-	ci->swap_present = false;
-	if ((ret = predicts(ci, kernel, rec, n, alt, cap, &fits_absent, err)))
+	if ((ret = fits_any(ci, kernel, h, false, h->swappiness[0], rec, n, alt, cap,
+			    &fits_absent, err)) ||
+	    (ret = fits_any(ci, kernel, h, true, -1, rec, n, alt, cap, &fits_present, err)))
 		goto out;
-	ci->swap_present = true;
-	for (int s = 0; s < h->nr_swappiness && !fits_present; s++) {
-		ci->memcg.swappiness = h->swappiness[s];
-		if ((ret = predicts(ci, kernel, rec, n, alt, cap, &same, err)))
-			goto out;
-		fits_present = same;
-	}
 	if (fits_present != fits_absent) {
 		if (fits_present)
 			fx->swap_present_calls++;
@@ -523,8 +559,9 @@ static void admissible_swappiness(struct hidden *h, const uint64_t *count, int m
  * which of the release's swappiness values predict it exactly.
  */
 static int fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
-			  const struct rr_resolved_policy *kernel, const struct rr_pred_batch *rec,
-			  size_t n, struct rr_pred_batch *alt, size_t cap, struct rr_error *err)
+			  const struct rr_resolved_policy *kernel, const struct hidden *h,
+			  const struct rr_pred_batch *rec, size_t n, struct rr_pred_batch *alt,
+			  size_t cap, struct rr_error *err)
 {
 	const struct rr_call_input base = *ci;
 	struct rr_swappiness_fit *fit;
@@ -542,10 +579,8 @@ static int fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 		HASH_ADD(hh, trace->swappiness_fits, memcg_id, sizeof(fit->memcg_id), fit);
 	}
 	fit->calls++;
-	ci->swap_present = true;
 	for (int s = 0; s <= ci->km->swappiness_max && s <= RR_MAX_SWAPPINESS; s++) {
-		ci->memcg.swappiness = s;
-		if ((ret = predicts(ci, kernel, rec, n, alt, cap, &same, err)))
+		if ((ret = fits_any(ci, kernel, h, true, s, rec, n, alt, cap, &same, err)))
 			break;
 		fit->match[s] += same;
 	}
@@ -1005,7 +1040,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 					goto out;
 				if (trace && !ep->ctx[i].swappiness_known &&
 				    (!ep->swap_known || h.swap[0]) &&
-				    fit_swappiness(trace, &ci, kernel, rec, n, alt, pcap, err))
+				    fit_swappiness(trace, &ci, kernel, &h, rec, n, alt, pcap, err))
 					goto out;
 				i = j;
 				continue;

@@ -104,12 +104,21 @@ check_eq "one call --swap yes: the v1 swappiness decides it, and no other call f
 "$RR" report -q --fidelity --json --swap no "$TMP/one-call.txt" >"$TMP/one-no.json"
 check_eq "one call --swap no: judged and exact" \
 	"1 1" "$(jq -r '.fidelity | "\(.decisions_checked) \(.exact)"' "$TMP/one-no.json")"
-# the whole extract: each memcg's other calls fit only swappiness 0 under
-# swap (SCAN_FILE: the first request is min(32, size >> priority)), where
-# "no swap" predicts the same: every call judged, none on a guess
-"$RR" report -q --fidelity --json "$TMP/efl.txt" >"$TMP/efl-auto.json"
-check_eq "extract-file-limit as text, no --swap: 295 calls judged, all exact, 295 by a fitted swappiness" \
+# the whole extract, a trace.dat holding the flush event's format (so the
+# views are as it shows: it ran 0.4 s, no periodic flush): each memcg's
+# other calls fit only swappiness 0 under swap (SCAN_FILE: the first request
+# is min(32, size >> priority)), where "no swap" predicts the same: every
+# call judged, none on a guess
+"$RR" report -q --fidelity --json "$TOP/traces/extract-file-limit.dat" >"$TMP/efl-auto.json"
+check_eq "extract-file-limit, no --swap: 295 calls judged, all exact, 295 by a fitted swappiness" \
 	"295 295 295" "$(jq -r '.fidelity | "\(.decisions_checked) \(.exact) \(.swappiness_fitted_calls)"' "$TMP/efl-auto.json")"
+# as text, no flush line ever says the flushes were recorded: under swap
+# with swappiness 60 a flush just before a call turns cache-trim mode on
+# (SCAN_FILE) and explains it too, so no swappiness is ruled out and swap
+# decides every call: not judged (--swap no settles it, above)
+"$RR" report -q --fidelity --json "$TMP/efl.txt" >"$TMP/efl-text.json"
+check_eq "extract-file-limit as text, no --swap: 0 judged, 295 swap_unknown" "0 295" \
+	"$(jq -r '.fidelity | "\(.decisions_checked) \(.unchecked_reasons.swap_unknown)"' "$TMP/efl-text.json")"
 # flushes the trace does not show (issue 16): anon-swap.dat with its 13
 # memcg_flush_stats lines taken out.  The rstat view's age is unknown: each
 # call is predicted with the view as last known and as flushed just before
