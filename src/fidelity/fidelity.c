@@ -447,6 +447,43 @@ out:
 	return ret;
 }
 
+/* How many combinations of the open inputs' values there are. */
+static size_t h_combos(const struct hidden *h)
+{
+	size_t n = 1;
+
+	for (int dim = 0; dim < H__COUNT; dim++)
+		n *= h_count(h, dim);
+	return n;
+}
+
+/* Do swappiness @a and @b (swap present, the other inputs at value [0])
+ * predict the same batches?  @pa, @pb are scratch. */
+static int same_at(struct rr_call_input *ci, const struct rr_resolved_policy *kernel,
+		   const struct hidden *h, int a, int b, struct rr_pred_batch *pa,
+		   struct rr_pred_batch *pb, size_t cap, bool *same, struct rr_error *err)
+{
+	const struct rr_call_input base = *ci;
+	struct hidden one = *h;
+	size_t k[H__COUNT] = { 0 }, na = 0, nb = 0;
+	uint64_t targets[RR_NR_EVICTABLE_LRU];
+	int ret;
+
+	one.swap[0] = true;
+	one.nr_swap = 1;
+	one.swappiness[0] = a;
+	h_apply(ci, &base, &one, k);
+	ret = rr_sim_predict_call(ci, kernel, pa, cap, &na, targets, err);
+	if (!ret) {
+		ci->memcg.swappiness = b;
+		ret = rr_sim_predict_call(ci, kernel, pb, cap, &nb, targets, err);
+	}
+	*same = !ret && same_batches(pa, na < cap ? na : cap, pb, nb < cap ? nb : cap) &&
+		na <= cap && nb <= cap;
+	*ci = base;
+	return ret;
+}
+
 /*
  * Does some admissible combination of the other hidden inputs
  * (nr_to_reclaim, root, flush; swappiness too if @swappiness < 0) predict
@@ -561,10 +598,11 @@ static void admissible_swappiness(struct hidden *h, const uint64_t *count, int m
 static int fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 			  const struct rr_resolved_policy *kernel, const struct hidden *h,
 			  const struct rr_pred_batch *rec, size_t n, struct rr_pred_batch *alt,
-			  size_t cap, struct rr_error *err)
+			  struct rr_pred_batch *alt2, size_t cap, struct rr_error *err)
 {
 	const struct rr_call_input base = *ci;
 	struct rr_swappiness_fit *fit;
+	int max = ci->km->swappiness_max;
 	bool same;
 	int ret = 0;
 
@@ -579,11 +617,33 @@ static int fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 		HASH_ADD(hh, trace->swappiness_fits, memcg_id, sizeof(fit->memcg_id), fit);
 	}
 	fit->calls++;
-	for (int s = 0; s <= ci->km->swappiness_max && s <= RR_MAX_SWAPPINESS; s++) {
+	if (max > RR_MAX_SWAPPINESS)
+		max = RR_MAX_SWAPPINESS;
+	/* 0 is its own rule; from 1 up each target is monotone in swappiness,
+	 * so where 1 and the maximum predict the same batches, every value
+	 * between does (a SCAN_FILE call, a memcg without anon): one answer */
+	if ((ret = fits_any(ci, kernel, h, true, 0, rec, n, alt, cap, &same, err)))
+		goto out;
+	fit->match[0] += same;
+	if (h_combos(h) == 1 && max >= 1) {
+		bool flat;
+
+		if ((ret = same_at(ci, kernel, h, 1, max, alt, alt2, cap, &flat, err)))
+			goto out;
+		if (flat) {
+			if ((ret = fits_any(ci, kernel, h, true, 1, rec, n, alt, cap, &same, err)))
+				goto out;
+			for (int s = 1; s <= max; s++)
+				fit->match[s] += same;
+			goto out;
+		}
+	}
+	for (int s = 1; s <= max; s++) {
 		if ((ret = fits_any(ci, kernel, h, true, s, rec, n, alt, cap, &same, err)))
 			break;
 		fit->match[s] += same;
 	}
+out:
 	*ci = base;
 	return ret;
 }
@@ -1040,7 +1100,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 					goto out;
 				if (trace && !ep->ctx[i].swappiness_known &&
 				    (!ep->swap_known || h.swap[0]) &&
-				    fit_swappiness(trace, &ci, kernel, &h, rec, n, alt, pcap, err))
+				    fit_swappiness(trace, &ci, kernel, &h, rec, n, alt, spred, pcap, err))
 					goto out;
 				i = j;
 				continue;
