@@ -216,11 +216,8 @@ struct rr_episode {
 					 * rmdir -> offline window */
 	bool no_recording;		/* a scenario request: nothing recorded */
 	bool overlapped;		/* another task reclaimed at the same time */
-	/* another task's batches visited memcgs near this episode's while it
-	 * was open: the deepest common ancestor of one of them and this
-	 * episode's first memcg (0 none; below the top only); walk_interleaved:
-	 * one was under the root (the root is that ancestor or above it) */
-	uint64_t interleaved_lca_id;
+	/* another task's batch fell under the reclaim root while this episode
+	 * ran (infer.c, from rr_memcg.visit_*) */
 	bool walk_interleaved;
 
 	/* the builder's links */

@@ -239,10 +239,11 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
 	ep->root_path = root ? root->path : NULL;
 	/* another task's batch under the root while this one ran: their walks
 	 * shared the cursor, in an order the trace does not give */
-	if (root && ep->interleaved_lca_id) {
-		struct rr_memcg *x = rr_state_find(&b->st, ep->interleaved_lca_id);
+	if (root) {
+		uint64_t other_ns = root->visit_pid != ep->pid ? root->visit_ns :
+				    root->visit_other_ns;
 
-		ep->walk_interleaved = x && rr_memcg_is_ancestor(root, x);
+		ep->walk_interleaved = other_ns && other_ns >= ep->start_ns;
 	}
 	ep->swap_inferred_present = b->opts.swap_present >= 0 ? b->opts.swap_present :
 				    b->stats.swap_from_meta >= 0 ? b->stats.swap_from_meta :

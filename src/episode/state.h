@@ -105,6 +105,10 @@ struct rr_memcg {
 	 * RR_MARKER_BYTES_UNKNOWN, or bytes */
 	int64_t min_bytes, low_bytes;
 	bool snapshotted;		/* a snapshot marker described it */
+	/* the latest batch of a replayable episode in its subtree (time, task),
+	 * and the latest by a task other than that one (tasks.c, infer.c) */
+	uint64_t visit_ns, visit_other_ns;
+	int visit_pid;
 	bool spanned_root;		/* the common ancestor of an episode's
 					 * batches on two or more of its memcgs:
 					 * a reclaim root some time (infer.c) */

@@ -241,24 +241,6 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	c->valid = true;
 }
 
-/*
- * Another task's batch visited a memcg while @ep was open; @x is the lowest
- * common ancestor of that memcg and @ep's first one.  These all lie on the
- * chain above @ep's first memcg, and the other memcg is under @ep's root
- * exactly when the root is @x or above it: keeping the deepest one is
- * enough (infer.c), however many tasks reclaim nearby.
- */
-static void note_interleaved(struct rr_builder *b, struct rr_episode *ep, struct rr_memcg *x)
-{
-	struct rr_memcg *cur;
-
-	if (ep->interleaved_lca_id == x->id)
-		return;
-	cur = ep->interleaved_lca_id ? rr_state_find(&b->st, ep->interleaved_lca_id) : NULL;
-	if (!cur || rr_memcg_is_ancestor(cur, x))
-		ep->interleaved_lca_id = x->id;
-}
-
 /* The lowest common ancestor of @a and @m, NULL if none. */
 static struct rr_memcg *common_ancestor(struct rr_memcg *a, struct rr_memcg *m)
 {
@@ -269,32 +251,21 @@ static struct rr_memcg *common_ancestor(struct rr_memcg *a, struct rr_memcg *m)
 
 /*
  * Concurrent walkers (§19.3): mem_cgroup_iter() hands out memcgs from one
- * cursor per (root, node) to every task reclaiming under the root, so a
- * batch of task @t on @m while another task's replayable episode is open
- * near it (their memcgs share an ancestor below the top) may have moved
- * that episode's cursor, and the other way round.  Which root each had is
- * known at their ends (infer.c).
+ * cursor per (root, node) to every task reclaiming under the root.  Each
+ * ancestor of @m keeps the time and task of the latest batch in its subtree
+ * and the time of the latest one by another task, so that an episode's end
+ * can ask its root, in O(1), whether another task's batch fell under it
+ * while it ran (infer.c).  O(depth) a batch, whatever the number of
+ * reclaimers.
  */
-static void note_concurrent_walk(struct rr_builder *b, struct task *t, struct rr_memcg *m)
+static void note_concurrent_walk(struct task *t, struct rr_memcg *m, uint64_t ts_ns)
 {
-	struct rr_memcg *tm = NULL;
-
-	if (b->nr_open_replayable <= (uint64_t)t->nr_open_replayable)
-		return;	/* (no other task has a replayable episode open) */
-	if (t->batch_ep && t->batch_ep->nr_batches && t->batch_ep->batches[0].memcg_id)
-		tm = rr_state_find(&b->st, t->batch_ep->batches[0].memcg_id);
-	for (struct rr_episode *o = b->open; o; o = o->open_next) {
-		struct rr_memcg *om, *a;
-
-		if (o->pid == t->pid || !o->replayable || !o->nr_batches || !o->batches[0].memcg_id)
-			continue;
-		om = rr_state_find(&b->st, o->batches[0].memcg_id);
-		a = common_ancestor(om, m);
-		if (!a || !a->parent)
-			continue;	/* only the top in common: other roots */
-		note_interleaved(b, o, a);
-		if (tm && (a = common_ancestor(tm, om)) && a->parent)
-			note_interleaved(b, t->batch_ep, a);
+	for (struct rr_memcg *a = m; a; a = a->parent) {
+		if (a->visit_pid != t->pid) {
+			a->visit_other_ns = a->visit_ns;
+			a->visit_pid = t->pid;
+		}
+		a->visit_ns = ts_ns;
 	}
 }
 
@@ -430,7 +401,7 @@ void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 		if (m)
 			capture(b, t, m);
 		if (m && t->batch_ep->replayable)
-			note_concurrent_walk(b, t, m);
+			note_concurrent_walk(t, m, t->batch.ts_ns);
 		/* a new call on another memcg: the walk's silent visits between */
 		if (m && t->batch_index > 0 && t->batch_ep->replayable) {
 			uint64_t prev_id = t->batch_ep->batches[t->batch_index - 1].memcg_id;
