@@ -4,10 +4,10 @@
 # reclaiming at once, each from its own child of /P, B batches each:
 #   bench/gen-concurrent.py P B > trace.txt
 #   reclaim-replay report --fidelity --swap no trace.txt
-# The builder notes, for every batch, which other open episodes it may
-# have shared a walk cursor with (note_concurrent_walk()), and with no flush
-# in the trace sums each batch's ancestors' subtrees: both grow with P
-# (4000 x 5: about 10 s on the 2-core machine of bench/RESULTS.md).
+# With no flush in the trace, the builder sums each batch's ancestors'
+# subtrees for the fidelity check's "flushed just before" view: that grows
+# with P (4000 x 5: about 4 s on the 2-core machine of bench/RESULTS.md,
+# against 2 s before issue 16).
 import sys
 
 P = int(sys.argv[1])
