@@ -183,6 +183,21 @@ int rr_task_isolate(struct rr_builder *b, struct task *t, const struct rr_event 
 	return 0;
 }
 
+/* @m's exact list sizes, in pages, before the lru_add_drain() deltas of
+ * the batch in flight's task (the kernel's decision came before them). */
+static void sizes_before_drain(const struct task *t, const struct rr_memcg *m,
+			       uint64_t out[RR_NR_EVICTABLE_LRU])
+{
+	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+		int64_t v = (int64_t)rr_memcg_lru_pages(m, l);
+
+		for (int i = 0; i < t->nr_batch_drain; i++)
+			if (t->batch_drain[i].id == m->id && t->batch_drain[i].item == l)
+				v -= t->batch_drain[i].val;
+		out[l] = v > 0 ? (uint64_t)v : 0;
+	}
+}
+
 /* Capture the decision inputs of the batch in flight (see rr_batch_ctx). */
 static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 {
@@ -195,14 +210,7 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 		return;
 	c = &ep->ctx[t->batch_index];
 	memset(c, 0, sizeof(*c));
-	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
-		int64_t v = (int64_t)rr_memcg_lru_pages(m, l);
-
-		for (int i = 0; i < t->nr_batch_drain; i++)
-			if (t->batch_drain[i].id == m->id && t->batch_drain[i].item == l)
-				v -= t->batch_drain[i].val;
-		c->lru_pages[l] = v > 0 ? (uint64_t)v : 0;
-	}
+	sizes_before_drain(t, m, c->lru_pages);
 	c->online = rr_vals_online_at(&m->v, t->batch.ts_ns, b->opts.offline_delay_ns, &window);
 	c->swappiness = m->v.swappiness;
 	c->swappiness_known = rr_memcg_swappiness_known(&b->st, m);
@@ -360,14 +368,7 @@ static void capture_silent(struct rr_builder *b, struct task *t, struct rr_memcg
 		memset(s, 0, sizeof(*s));
 		s->before = t->batch_index;
 		s->memcg_id = x->id;
-		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
-			int64_t v = (int64_t)rr_memcg_lru_pages(x, l);
-
-			for (int i = 0; i < t->nr_batch_drain; i++)
-				if (t->batch_drain[i].id == x->id && t->batch_drain[i].item == l)
-					v -= t->batch_drain[i].val;
-			s->lru_pages[l] = v > 0 ? (uint64_t)v : 0;
-		}
+		sizes_before_drain(t, x, s->lru_pages);
 		s->online = rr_vals_online_at(&x->v, t->batch.ts_ns, b->opts.offline_delay_ns,
 					      &window);
 		s->in_window = window;
