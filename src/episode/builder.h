@@ -236,6 +236,18 @@ struct rr_episode {
  *      start state and inputs of a replay.
  * Return: 0, or non-zero to stop (rr_builder_feed() returns it).
  */
+/**
+ * rr_nr_to_reclaim_fits() - nr_to_reclaim values that fit the checkpoints
+ * @low, @high: the interval (low, high] in pages, @high 0 for open
+ *              (docs/kernel-model.md §8.2).
+ * @stop_above: after the first value above this many pages, stop (every
+ *              larger one acts alike); UINT64_MAX for no such stop.
+ * The values are max(2^k, SWAP_CLUSTER_MAX) pages, ascending, at most
+ * 2^40.  Return: how many were written to @out (at most @cap).
+ */
+size_t rr_nr_to_reclaim_fits(uint64_t low, uint64_t high, uint64_t stop_above, uint64_t *out,
+			     size_t cap);
+
 typedef int (*rr_episode_cb)(struct rr_episode *ep, struct rr_state *st, void *ctx);
 
 struct rr_builder_opts {

@@ -14,19 +14,6 @@
  */
 #include "builder-local.h"
 
-/* Lowest common ancestor of two memcgs; NULL if they share no tree. */
-static struct rr_memcg *lca(struct rr_memcg *a, struct rr_memcg *b)
-{
-	if (!a)
-		return b;
-	if (!b)
-		return a;
-	for (struct rr_memcg *x = a; x; x = x->parent)
-		if (rr_memcg_is_ancestor(x, b))
-			return x;
-	return NULL;
-}
-
 /* The lowest common ancestor of the memcgs @ep's batches scanned; NULL
  * when none was attributed.  What a memory.reclaim call's root is bounded
  * by: the writer's own memcg and the limits say nothing of it. */
@@ -39,7 +26,7 @@ struct rr_memcg *rr_infer_batches_root(struct rr_builder *b, const struct rr_epi
 				     rr_state_find(&b->st, ep->batches[i].memcg_id) : NULL;
 
 		if (m)
-			root = root ? lca(root, m) : m;
+			root = rr_memcg_lca(root, m);
 	}
 	return root;
 }
@@ -68,7 +55,7 @@ static struct rr_memcg *reclaim_root(struct rr_builder *b, struct rr_episode *ep
 		m = rr_state_find(&b->st, ep->batches[i].memcg_id);
 		if (m) {
 			spans |= root && root != m;
-			root = root ? lca(root, m) : m;
+			root = rr_memcg_lca(root, m);
 		}
 	}
 	if (root && spans && ep->kind == RR_KIND_MEMCG && !ep->proactive)
@@ -204,15 +191,30 @@ static void infer_nr_to_reclaim(struct rr_episode *ep, bool partial_walk)
 		upper = true;
 	ep->nr_to_reclaim_low = low;
 	ep->nr_to_reclaim_high = upper ? total : 0;
-	for (uint64_t c = RR_SWAP_CLUSTER_MAX; c <= (1ULL << 40); c *= 2) {
-		if (c > low && (!upper || c <= total)) {
-			ep->nr_to_reclaim_pages = c;
-			ep->nr_to_reclaim_basis = upper ? "fit" : "lower-bound";
-			return;
-		}
+	if (rr_nr_to_reclaim_fits(low, ep->nr_to_reclaim_high, UINT64_MAX,
+				  &ep->nr_to_reclaim_pages, 1)) {
+		ep->nr_to_reclaim_basis = upper ? "fit" : "lower-bound";
+		return;
 	}
 	ep->nr_to_reclaim_pages = RR_SWAP_CLUSTER_MAX;
 	ep->nr_to_reclaim_basis = "none";
+}
+
+size_t rr_nr_to_reclaim_fits(uint64_t low, uint64_t high, uint64_t stop_above, uint64_t *out,
+			     size_t cap)
+{
+	size_t n = 0;
+
+	for (uint64_t c = RR_SWAP_CLUSTER_MAX; c <= (1ULL << 40) && n < cap; c *= 2) {
+		if (c <= low)
+			continue;
+		if (high && c > high)
+			break;
+		out[n++] = c;
+		if (c > stop_above)
+			break;
+	}
+	return n;
 }
 
 /* Is a memcg of @root's subtree, as it was at the episode's start, inside

@@ -525,6 +525,16 @@ void rr_memcg_rstat_at(const struct rr_memcg *m, uint64_t ts_ns,
 		memcpy(ws_activate, m->v.rstat_ws_activate, sizeof(m->v.rstat_ws_activate));
 }
 
+struct rr_memcg *rr_memcg_lca(struct rr_memcg *a, struct rr_memcg *b)
+{
+	if (!a || !b)
+		return a ? a : b;
+	for (; a; a = a->parent)
+		if (rr_memcg_is_ancestor(a, b))
+			return a;
+	return NULL;
+}
+
 bool rr_memcg_is_ancestor(const struct rr_memcg *a, const struct rr_memcg *m)
 {
 	for (; m; m = m->parent)

@@ -292,4 +292,8 @@ int rr_state_name(struct rr_state *st, struct rr_memcg *m, const char *path);
 /* Is @a an ancestor of (or equal to) @m? */
 bool rr_memcg_is_ancestor(const struct rr_memcg *a, const struct rr_memcg *m);
 
+/* The lowest common ancestor of @a and @b (either may be NULL: the other);
+ * NULL if they share no tree.  O(depth^2). */
+struct rr_memcg *rr_memcg_lca(struct rr_memcg *a, struct rr_memcg *b);
+
 #endif

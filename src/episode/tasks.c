@@ -249,14 +249,6 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	c->valid = true;
 }
 
-/* The lowest common ancestor of @a and @m, NULL if none. */
-static struct rr_memcg *common_ancestor(struct rr_memcg *a, struct rr_memcg *m)
-{
-	for (; a && !rr_memcg_is_ancestor(a, m); a = a->parent)
-		;
-	return a;
-}
-
 /*
  * Concurrent walkers (§19.3): mem_cgroup_iter() hands out memcgs from one
  * cursor per (root, node) to every task reclaiming under the root.  Each
@@ -306,7 +298,7 @@ static struct rr_memcg *preorder_next(struct rr_memcg *m)
 /* Does @m come after @prev in pre-order (children by id)?  O(depth). */
 static bool preorder_after(struct rr_memcg *prev, struct rr_memcg *m)
 {
-	struct rr_memcg *a = common_ancestor(prev, m), *cp = prev, *cm = m;
+	struct rr_memcg *a = rr_memcg_lca(prev, m), *cp = prev, *cm = m;
 
 	if (!a || a == m)
 		return false;	/* other trees, or @m is above @prev */
@@ -331,27 +323,19 @@ static void capture_silent(struct rr_builder *b, struct task *t, struct rr_memcg
 	struct rr_episode *ep = t->batch_ep;
 	const struct rr_batch_ctx *c;
 	struct rr_memcg *x;
-	size_t steps = 0;
 	bool hier;
 
 	if (!ep->replayable || t->nr_batch_drain < 0 || !preorder_after(prev, m))
 		return;
-	for (x = preorder_next(prev); x && x != m && steps <= RR_SILENT_MAX; x = preorder_next(x))
-		steps++;
-	if (x != m)
-		return;
-	/* (with the episode's budget spent, the visits are only counted) */
-	if (ep->nr_silent >= RR_SILENT_MAX) {
-		ep->silent_cut += steps;
-		return;
-	}
 	c = &ep->ctx[t->batch_index];
 	hier = c->valid && c->flush_unknown && !c->hier_missing;
-	for (x = preorder_next(prev); x != m; x = preorder_next(x)) {
+	/* (@m after @prev in one tree: the walk reaches it) */
+	for (x = preorder_next(prev); x && x != m; x = preorder_next(x)) {
 		struct rr_silent_ctx *s;
 		int64_t ws[RR_NR_LRU_TYPES];
 		bool window = false;
 
+		/* past the episode's budget, or without memory: counted only */
 		if (ep->nr_silent == ep->cap_silent) {
 			size_t cap = ep->cap_silent ? ep->cap_silent * 2 : 16;
 			struct rr_silent_ctx *ns = ep->nr_silent < RR_SILENT_MAX ?

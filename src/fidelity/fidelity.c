@@ -235,20 +235,10 @@ static size_t nr_to_reclaim_candidates(const struct rr_episode *ep, uint64_t *ou
 {
 	size_t n = 0;
 
-	if (ep->kind == RR_KIND_SOFTLIMIT || ep->kind == RR_KIND_PROACTIVE || ep->proactive) {
-		out[n++] = ep->nr_to_reclaim_pages;	/* given by the kernel's rules */
-		return n;
-	}
-	for (uint64_t c = RR_SWAP_CLUSTER_MAX; c <= (1ULL << 40) && n < cap; c *= 2) {
-		if (c <= ep->nr_to_reclaim_low)
-			continue;
-		if (ep->nr_to_reclaim_high && c > ep->nr_to_reclaim_high)
-			break;
-		out[n++] = c;
-		if (c > ep->recorded_nr_reclaimed)
-			break;
-	}
-	if (!n)
+	if (ep->kind != RR_KIND_SOFTLIMIT && ep->kind != RR_KIND_PROACTIVE && !ep->proactive)
+		n = rr_nr_to_reclaim_fits(ep->nr_to_reclaim_low, ep->nr_to_reclaim_high,
+					  ep->recorded_nr_reclaimed, out, cap);
+	if (!n)		/* (the kernel's rules give it, or nothing fits) */
 		out[n++] = ep->nr_to_reclaim_pages;
 	return n;
 }
@@ -371,12 +361,26 @@ static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
 		       sizeof(ci->memcg.rstat_lru_pages));
 }
 
-static bool h_open(const struct hidden *h)
+/* The next combination of the inputs' admissible values after @k (a
+ * mixed-radix count); false after the last. */
+static bool h_next(const struct hidden *h, size_t k[H__COUNT])
 {
-	for (int dim = 0; dim < H__COUNT; dim++)
-		if (h_count(h, dim) > 1)
+	for (int dim = 0; dim < H__COUNT; dim++) {
+		if (++k[dim] < h_count(h, dim))
 			return true;
+		k[dim] = 0;
+	}
 	return false;
+}
+
+/* How many combinations of the open inputs' values there are. */
+static size_t h_combos(const struct hidden *h)
+{
+	size_t n = 1;
+
+	for (int dim = 0; dim < H__COUNT; dim++)
+		n *= h_count(h, dim);
+	return n;
 }
 
 /*
@@ -420,17 +424,10 @@ static int undecidable(struct rr_call_input *ci, const struct rr_resolved_policy
 	/* then every combination of two or more changed inputs (a mixed-radix
 	 * count over the inputs' admissible values) */
 	memset(k, 0, sizeof(k));
-	for (;;) {
-		int dim, changed = 0;
+	while (h_next(h, k)) {
+		int changed = 0;
 
-		for (dim = 0; dim < H__COUNT; dim++) {
-			if (++k[dim] < h_count(h, dim))
-				break;
-			k[dim] = 0;
-		}
-		if (dim == H__COUNT)
-			break;
-		for (dim = 0; dim < H__COUNT; dim++)
+		for (int dim = 0; dim < H__COUNT; dim++)
 			changed += k[dim] > 0;
 		if (changed < 2)
 			continue;	/* tried above */
@@ -445,16 +442,6 @@ static int undecidable(struct rr_call_input *ci, const struct rr_resolved_policy
 out:
 	*ci = base;
 	return ret;
-}
-
-/* How many combinations of the open inputs' values there are. */
-static size_t h_combos(const struct hidden *h)
-{
-	size_t n = 1;
-
-	for (int dim = 0; dim < H__COUNT; dim++)
-		n *= h_count(h, dim);
-	return n;
 }
 
 /* Do swappiness @a and @b (swap present, the other inputs at value [0])
@@ -508,20 +495,11 @@ static int fits_any(struct rr_call_input *ci, const struct rr_resolved_policy *k
 		one.nr_swappiness = 1;
 	}
 	*fits = false;
-	for (;;) {
-		int dim;
-
+	do {
 		h_apply(ci, &base, &one, k);
 		if ((ret = predicts(ci, kernel, rec, n, alt, cap, fits, err)) || *fits)
 			break;
-		for (dim = 0; dim < H__COUNT; dim++) {
-			if (++k[dim] < h_count(&one, dim))
-				break;
-			k[dim] = 0;
-		}
-		if (dim == H__COUNT)
-			break;
-	}
+	} while (h_next(&one, k));
 	*ci = base;
 	return ret;
 }
@@ -823,7 +801,7 @@ static int judge_silent(struct rr_fidelity_facts *fx, const struct rr_state *st,
 		return -1;
 	if (nr_pred > cap)
 		nr_pred = cap;
-	if (h_open(&h) &&
+	if (h_combos(&h) > 1 &&
 	    undecidable(&ci, kernel, &h, pred, nr_pred, alt, cap, &why, err))
 		return -1;
 	if (why != RR_UC__COUNT) {
@@ -1119,7 +1097,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				}
 			}
 
-			if (h_open(&h)) {
+			if (h_combos(&h) > 1) {
 				enum rr_unchecked hidden_why;
 
 				if (undecidable(&ci, kernel, &h, pred, nr_pred, alt, pcap, &hidden_why, err))
