@@ -198,10 +198,29 @@ struct rr_sim_input {
 	/* RR_KIND_DIRECT only, for file_is_tiny (§4): the node's free pages
 	 * and the sum of its zones' high watermarks; 0/0 = never tiny */
 	uint64_t node_free_pages, node_high_wmark_pages;
+	/* RR_KIND_DIRECT, RR_KIND_KSWAPD: sc->order, the allocation's order
+	 * (direct_reclaim_begin) or the wake's (kswapd_wake); 0..10 */
+	int order;
+	/* RR_KIND_KSWAPD, one balance_pgdat() run (docs/kernel-model.md §23):
+	 * kswapd_nr_to_reclaim_pages is kswapd_shrink_node()'s
+	 * sc->nr_to_reclaim, the sum over the managed zones 0..reclaim_idx of
+	 * max(high watermark incl. boost, SWAP_CLUSTER_MAX), pages (>= 32);
+	 * the node counts as balanced at the top of an iteration once the run
+	 * has reclaimed balance_reclaim_pages pages (a recorded run: what it
+	 * reclaimed when it ended balanced, inferred; a scenario: its
+	 * reclaim_pages), UINT64_MAX for never (the ladder runs to priority 1) */
+	uint64_t kswapd_nr_to_reclaim_pages, balance_reclaim_pages;
 	/* v6.11+ cursor: index of the memcg last handed out, -1 for none */
 	int cursor;
 	/* for the policies' episode hooks: the episode's number and start */
 	uint64_t episode_id, start_ns;
+};
+
+/* Why a simulated kswapd run (balance_pgdat()) ended. */
+enum rr_kswapd_end {
+	RR_KSWAPD_END_NONE,		/* not a kswapd run */
+	RR_KSWAPD_END_BALANCED,		/* pgdat_balanced() at the top of an iteration */
+	RR_KSWAPD_END_LADDER,		/* priority 1 done without balancing the node */
 };
 
 /* One get_scan_count() target, as the JSON scan_targets entries. */
@@ -222,6 +241,16 @@ struct rr_sim_result {
 	uint64_t batches;		/* mm_vmscan_lru_isolate events it would emit */
 	int lowest_priority;		/* lowest priority reached; 12 if none */
 	int retries;			/* do_try_to_free_pages() retries taken */
+	/* RR_KIND_KSWAPD: why the run ended (RR_KSWAPD_END_*) and how many
+	 * priority iterations (shrink_node() passes) it made */
+	int kswapd_end;
+	uint64_t kswapd_passes;
+	/* shrink_lruvec() calls per memcg of the input, and pages each
+	 * reclaimed (nr_memcgs entries each, in the input's order; NULL
+	 * until a run fills them): which memcgs a walk visited and which
+	 * supplied the pages */
+	uint64_t *memcg_calls, *memcg_reclaimed_pages;
+	size_t nr_memcg_slots;
 	bool eagain;			/* memory.reclaim gave up: -EAGAIN after
 					 * MAX_RECLAIM_RETRIES calls reclaimed nothing */
 	bool first_batch_forced;	/* the first batch came in the force_deactivate
