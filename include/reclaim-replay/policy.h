@@ -105,8 +105,7 @@ struct rr_proactive_chunk_args {
 
 /*
  * The kinds of episode (reclaim request) the simulator runs.  The numbers
- * are fixed (3 and 4 are kept for kswapd and node reclaim, which it does
- * not replay yet).
+ * are fixed.
  */
 enum rr_policy_episode_kind {
 	/* try_to_free_mem_cgroup_pages(): a charge at a limit, a v1 limit write */
@@ -115,6 +114,11 @@ enum rr_policy_episode_kind {
 	RR_POLICY_EPISODE_SOFTLIMIT = 1,
 	/* try_to_free_pages(): global direct reclaim */
 	RR_POLICY_EPISODE_DIRECT = 2,
+	/* balance_pgdat(): one kswapd run, from its wake to its next wake or
+	 * sleep (hosts from reclaim-replay 0.3 on) */
+	RR_POLICY_EPISODE_KSWAPD = 3,
+	/* __node_reclaim(): node reclaim (vm.zone_reclaim_mode; 0.3 on) */
+	RR_POLICY_EPISODE_NODE = 4,
 	/* memory_reclaim(): one write to memory.reclaim (v5.19+) */
 	RR_POLICY_EPISODE_PROACTIVE = 5,
 };

@@ -8,6 +8,8 @@
 #ifndef RR_COMMON_RECLAIM_KIND_H
 #define RR_COMMON_RECLAIM_KIND_H
 
+#include <stdbool.h>
+
 enum rr_reclaim_kind {
 	RR_KIND_MEMCG,		/* try_to_free_mem_cgroup_pages(): charge path, v1
 				 * limit write, force_empty;
@@ -23,6 +25,13 @@ enum rr_reclaim_kind {
 				 * outside the trace */
 	RR_KIND__COUNT
 };
+
+/* Global reclaim: the walk starts at the root memcg and covers the machine
+ * (kswapd, direct reclaim, node reclaim; target_mem_cgroup NULL). */
+static inline bool rr_kind_global(enum rr_reclaim_kind kind)
+{
+	return kind == RR_KIND_DIRECT || kind == RR_KIND_KSWAPD || kind == RR_KIND_NODE;
+}
 
 /* "memcg", "softlimit", "direct", "kswapd", "node", "proactive",
  * "unknown"; "unknown" for values out of range too. */

@@ -69,6 +69,10 @@ static int recorded(struct rr_recorded_episode *r, const struct rr_episode *ep)
 		r->targets[j].nr_pages += b->nr_requested;
 		if (b->priority >= 0 && b->priority < r->lowest_priority)
 			r->lowest_priority = b->priority;
+		if (!rr_lru_is_active(b->lru) && rr_lru_is_evictable(b->lru)) {
+			r->nr_scanned_type[rr_lru_type(b->lru)] += b->nr_taken;
+			r->nr_reclaimed_type[rr_lru_type(b->lru)] += b->nr_reclaimed;
+		}
 		if (!rr_lru_is_active(b->lru))
 			r->nr_scanned += b->nr_taken;
 		r->nr_reclaimed_by_batches += b->nr_reclaimed;
@@ -76,6 +80,13 @@ static int recorded(struct rr_recorded_episode *r, const struct rr_episode *ep)
 	}
 	r->nr_targets = n;
 	r->batches = ep->nr_batches;
+	for (size_t i = 0; i < n; i++) {	/* memcgs with a batch (targets: by call) */
+		size_t k;
+
+		for (k = 0; k < i && r->targets[k].memcg_id != r->targets[i].memcg_id; k++)
+			;
+		r->memcgs_scanned += k == i && r->targets[i].memcg_id;
+	}
 	r->nr_reclaimed = ep->recorded_nr_reclaimed;
 	r->over_reclaim = r->nr_reclaimed > ep->nr_to_reclaim_pages ?
 			  r->nr_reclaimed - ep->nr_to_reclaim_pages : 0;
@@ -290,6 +301,14 @@ void rr_totals_init(struct rr_totals *t, int nr_policies, int baseline, bool has
 	t->recorded.lowest_priority = RR_DEF_PRIORITY;
 	for (int i = 0; i < nr_policies; i++)
 		t->policy[i].lowest_priority = RR_DEF_PRIORITY;
+	for (int k = 0; k < RR_KIND__COUNT; k++) {
+		t->kinds[k].recorded.lowest_priority = RR_DEF_PRIORITY;
+		for (int i = 0; i < nr_policies; i++)
+			t->kinds[k].policy[i].lowest_priority = RR_DEF_PRIORITY;
+	}
+	t->proactive.recorded.lowest_priority = RR_DEF_PRIORITY;
+	for (int i = 0; i < nr_policies; i++)
+		t->proactive.policy[i].lowest_priority = RR_DEF_PRIORITY;
 }
 
 /* The totals of @ep's reclaim root, made on first use; NULL on ENOMEM. */
@@ -381,7 +400,79 @@ static void counts_add(struct rr_kind_counts *c, uint64_t scanned, uint64_t recl
 	c->eagain += eagain;
 }
 
-static void kind_add(struct rr_kind_totals *k, const struct rr_episode_diff *d)
+/* The per-type counts, memcgs and stop priority of one episode. */
+static void detail_add(struct rr_kind_counts *c, const uint64_t scanned_type[RR_NR_LRU_TYPES],
+		       const uint64_t reclaimed_type[RR_NR_LRU_TYPES], uint64_t memcgs,
+		       int lowest_priority)
+{
+	for (int t = 0; t < RR_NR_LRU_TYPES; t++) {
+		c->nr_scanned_type[t] += scanned_type[t];
+		c->nr_reclaimed_type[t] += reclaimed_type[t];
+	}
+	c->memcgs_scanned += memcgs;
+	if (lowest_priority < 0 || lowest_priority > RR_DEF_PRIORITY)
+		lowest_priority = RR_DEF_PRIORITY;
+	if (lowest_priority < c->lowest_priority)
+		c->lowest_priority = lowest_priority;
+	c->stop_priority[lowest_priority]++;
+}
+
+/* The distinct memcgs of @r's non-zero targets. */
+static uint64_t memcgs_with_targets(const struct rr_sim_result *r)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < r->nr_targets; i++) {
+		size_t k;
+
+		if (!r->targets[i].nr_pages)
+			continue;
+		for (k = 0; k < i && (r->targets[k].memcg_id != r->targets[i].memcg_id ||
+				      !r->targets[k].nr_pages); k++)
+			;
+		n += k == i;
+	}
+	return n;
+}
+
+static int supply(struct rr_kind_totals *k, uint64_t memcg_id, int slot, uint64_t pages)
+{
+	struct rr_supplier *s;
+
+	if (!pages || !memcg_id)
+		return 0;
+	HASH_FIND(hh, k->suppliers, &memcg_id, sizeof(memcg_id), s);
+	if (!s) {
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			return -1;
+		s->memcg_id = memcg_id;
+		HASH_ADD(hh, k->suppliers, memcg_id, sizeof(s->memcg_id), s);
+	}
+	s->nr_reclaimed[slot] += pages;
+	return 0;
+}
+
+/* Which memcgs supplied the pages of a global episode, per policy (the
+ * simulator's per-memcg reclaim) and as recorded (the batches). */
+static int suppliers_add(struct rr_kind_totals *k, const struct rr_episode_diff *d)
+{
+	for (int i = 0; i < d->nr_policies; i++) {
+		const struct rr_sim_result *r = &d->results[i];
+
+		for (size_t m = 0; r->memcg_ids && r->memcg_reclaimed_pages &&
+		     m < r->nr_memcg_slots; m++)
+			if (supply(k, r->memcg_ids[m], i, r->memcg_reclaimed_pages[m]))
+				return -1;
+	}
+	for (size_t b = 0; d->has_recording && b < d->ep->nr_batches; b++)
+		if (supply(k, d->ep->batches[b].memcg_id, RR_MAX_POLICIES,
+			   d->ep->batches[b].nr_reclaimed))
+			return -1;
+	return 0;
+}
+
+static int kind_add(struct rr_kind_totals *k, const struct rr_episode_diff *d)
 {
 	k->replayed++;
 	k->inferred += d->ep->proactive_inferred != NULL;
@@ -390,15 +481,52 @@ static void kind_add(struct rr_kind_totals *k, const struct rr_episode_diff *d)
 
 		counts_add(&k->policy[i], r->nr_scanned_pages, r->nr_reclaimed_pages, r->calls,
 			   d->over_reclaim[i], r->eagain);
+		detail_add(&k->policy[i], r->nr_scanned_type_pages, r->nr_reclaimed_type_pages,
+			   memcgs_with_targets(r), r->lowest_priority);
 	}
 	if (d->has_recording) {
 		const struct rr_recorded_episode *r = &d->recorded;
 
 		counts_add(&k->recorded, r->nr_scanned, r->nr_reclaimed, r->calls, r->over_reclaim,
 			   r->outcome == RR_OUTCOME_EAGAIN);
+		detail_add(&k->recorded, r->nr_scanned_type, r->nr_reclaimed_type, r->memcgs_scanned,
+			   r->lowest_priority);
 		k->recorded_duration_ns += r->duration_ns;
 		k->recorded_in_calls_ns += r->in_calls_ns;
 	}
+	return rr_kind_global(d->ep->kind) ? suppliers_add(k, d) : 0;
+}
+
+static int cmp_supplier(const void *a, const void *b, void *slot)
+{
+	const struct rr_supplier *x = *(const struct rr_supplier *const *)a;
+	const struct rr_supplier *y = *(const struct rr_supplier *const *)b;
+	int p = *(const int *)slot;
+	uint64_t u = x->nr_reclaimed[p], v = y->nr_reclaimed[p];
+
+	if (u != v)
+		return u > v ? -1 : 1;
+	return x->memcg_id < y->memcg_id ? -1 : x->memcg_id > y->memcg_id;
+}
+
+size_t rr_kind_suppliers(const struct rr_kind_totals *k, int p, const struct rr_supplier **out,
+			 size_t cap)
+{
+	size_t n = 0, total = HASH_COUNT(k->suppliers);
+	const struct rr_supplier **v;
+	struct rr_supplier *s, *tmp;
+
+	if (!total || !cap || (v = malloc(total * sizeof(*v))) == NULL)
+		return 0;
+	HASH_ITER(hh, k->suppliers, s, tmp)
+		if (s->nr_reclaimed[p])
+			v[n++] = s;
+	qsort_r(v, n, sizeof(*v), cmp_supplier, &p);
+	if (n > cap)
+		n = cap;
+	memcpy(out, v, n * sizeof(*v));
+	free(v);
+	return n;
 }
 
 int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d)
@@ -407,9 +535,12 @@ int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d)
 
 	t->nr_episodes++;
 	t->nr_listed += d->listed;
+	if (d->names)
+		t->names = d->names;
 	if (!d->results) {
 		t->nr_skipped++;
 		t->proactive.skipped += d->ep->kind == RR_KIND_PROACTIVE;
+		t->kinds[d->ep->kind].skipped++;
 		return skip_reason(t, d->skip_reason);
 	}
 	/* the recording over the same episodes as the policies' totals */
@@ -428,8 +559,10 @@ int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d)
 		t->recorded.in_calls_ns += r->in_calls_ns;
 		t->recorded.eagain += r->outcome == RR_OUTCOME_EAGAIN;
 	}
-	if (d->ep->kind == RR_KIND_PROACTIVE)
-		kind_add(&t->proactive, d);
+	if (d->ep->kind == RR_KIND_PROACTIVE && kind_add(&t->proactive, d))
+		return -1;
+	if (kind_add(&t->kinds[d->ep->kind], d))
+		return -1;
 	cg = cgroup_totals(t, d->ep);
 	if (!cg)
 		return -1;
@@ -509,6 +642,14 @@ void rr_totals_free(struct rr_totals *t)
 		HASH_DEL(t->cgroups, cg);
 		free(cg->path);
 		free(cg);
+	}
+	for (int k = 0; k < RR_KIND__COUNT; k++) {
+		struct rr_supplier *s, *stmp;
+
+		HASH_ITER(hh, t->kinds[k].suppliers, s, stmp) {
+			HASH_DEL(t->kinds[k].suppliers, s);
+			free(s);
+		}
 	}
 	memset(t, 0, sizeof(*t));
 }

@@ -39,6 +39,9 @@ struct rr_recorded_episode {
 	uint64_t nr_reclaimed;		/* mm_vmscan_memcg_reclaim_end */
 	uint64_t nr_reclaimed_by_batches;
 	uint64_t batches, scan_request_pages;
+	/* anon and file: nr_taken of the inactive batches, their nr_reclaimed */
+	uint64_t nr_scanned_type[RR_NR_LRU_TYPES], nr_reclaimed_type[RR_NR_LRU_TYPES];
+	uint64_t memcgs_scanned;	/* distinct memcgs with a batch */
 	int lowest_priority;
 	uint64_t calls;			/* reclaim calls: 1, or a proactive write's */
 	uint64_t over_reclaim;		/* reclaimed beyond nr_to_reclaim, pages */
@@ -129,6 +132,22 @@ struct rr_recorded_totals {
  */
 struct rr_kind_counts {
 	uint64_t nr_scanned, nr_reclaimed, calls, over_reclaim, eagain;
+	/* anon, file: pages taken off inactive lists, pages reclaimed (anon
+	 * reclaimed: swapped out); 0 under the exact outcome model */
+	uint64_t nr_scanned_type[RR_NR_LRU_TYPES], nr_reclaimed_type[RR_NR_LRU_TYPES];
+	uint64_t memcgs_scanned;	/* summed over episodes: memcgs with a scan target
+					 * (recorded: with a batch) */
+	int lowest_priority;
+	/* episodes by the lowest priority they reached, 0..12 */
+	uint64_t stop_priority[RR_DEF_PRIORITY + 1];
+};
+
+/* Pages one memcg supplied in the episodes of a kind (global reclaim):
+ * [0..nr_policies) per policy, [RR_MAX_POLICIES] recorded. */
+struct rr_supplier {
+	uint64_t memcg_id;		/* hash key */
+	uint64_t nr_reclaimed[RR_MAX_POLICIES + 1];
+	UT_hash_handle hh;
 };
 
 struct rr_kind_totals {
@@ -136,7 +155,11 @@ struct rr_kind_totals {
 	uint64_t inferred;	/* replayed ones inferred from plain calls */
 	struct rr_kind_counts policy[RR_MAX_POLICIES], recorded;
 	uint64_t recorded_duration_ns, recorded_in_calls_ns;
+	struct rr_supplier *suppliers;	/* global kinds only: by memcg id */
 };
+
+/* How many memcgs a kind's totals name as suppliers, per policy. */
+#define RR_SUPPLIERS_SHOWN 5
 
 /* Per policy totals of the episodes rooted at one cgroup. */
 struct rr_cgroup_policy_totals {
@@ -176,6 +199,8 @@ struct rr_totals {
 	struct rr_policy_totals policy[RR_MAX_POLICIES];
 	struct rr_recorded_totals recorded;
 	struct rr_kind_totals proactive;	/* the memory.reclaim writes among them */
+	struct rr_kind_totals kinds[RR_KIND__COUNT];	/* every kind, the writes too */
+	const struct rr_state *names;	/* cgroup paths by id: the episodes' (borrowed) */
 	/* every recorded reclaim call, for the time model (cost-model.h) */
 	struct rr_cost_data cost;
 	struct rr_cgroup_totals *cgroups;	/* hash by reclaim root id */
@@ -195,5 +220,14 @@ int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d);
  * ones last by id); the array is malloc'ed, its entries borrowed. */
 struct rr_cgroup_totals **rr_totals_cgroups(const struct rr_totals *t, size_t *n);
 void rr_totals_free(struct rr_totals *t);
+
+/**
+ * rr_kind_suppliers() - the memcgs that supplied the most pages to policy
+ * @p (RR_MAX_POLICIES: the recording) in the episodes of @k
+ * @out: up to @cap entries, most pages first (ties: lower id first).
+ * Return: how many (memcgs with 0 pages are not named).
+ */
+size_t rr_kind_suppliers(const struct rr_kind_totals *k, int p, const struct rr_supplier **out,
+			 size_t cap);
 
 #endif

@@ -299,6 +299,10 @@ static int request_event(struct rr_builder *b, const struct rr_event *ev)
 	if (map[ev->type].begin) {
 		b->stats.begins[map[ev->type].kind]++;
 		ret = rr_episode_begin(b, t, map[ev->type].kind, ev->ts_ns);
+		if (!ret && t->ep) {
+			t->ep->order = ev->order;
+			t->ep->classzone = ev->classzone;
+		}
 	} else {
 		ret = rr_episode_end(b, t, map[ev->type].kind, ev, map[ev->type].has_nr_reclaimed);
 	}

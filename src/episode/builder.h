@@ -105,6 +105,9 @@ struct rr_batch {
 	uint64_t nr_pageout;	/* mm_vmscan_write_folio events of the batch */
 	bool has_shrink;	/* an lru_shrink_* event closed the batch */
 	bool mglru;		/* nr_requested > SWAP_CLUSTER_MAX: MGLRU's scan_folios() */
+	int8_t order;		/* the isolate's sc->order; -1 not in the record */
+	int8_t classzone;	/* the isolate's highest zone index (reclaim_idx);
+				 * -1 not in the record */
 	uint32_t call;		/* proactive episodes: the reclaim call it was in
 				 * (0, 1, ...); 0 in every other episode */
 };
@@ -143,6 +146,10 @@ struct rr_episode {
 					 * end was lost (a begin of the same task
 					 * or an outer end came first) */
 	bool end_inferred;		/* kswapd: ended by its next wake, not a sleep */
+	/* direct/node reclaim: the allocation's order (begin event); kswapd:
+	 * the wake's order; -1 not in the trace */
+	int order;
+	int classzone;			/* kswapd: the wake's zid; -1 not in the trace */
 	bool lost_events;		/* events were lost while it was open */
 	bool mglru;			/* MGLRU batches, or an MGLRU system with batches */
 	bool has_nr_reclaimed;

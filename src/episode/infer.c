@@ -36,6 +36,10 @@ static struct rr_memcg *reclaim_root(struct rr_builder *b, struct rr_episode *ep
 	struct rr_memcg *root = NULL;
 	bool spans = false;
 
+	/* global reclaim walks the whole tree from the root memcg
+	 * (target_mem_cgroup NULL: shrink_node_memcgs() starts at the root) */
+	if (rr_kind_global(ep->kind))
+		return rr_state_memcg(&b->st, RR_ROOT_MEMCG_ID);
 	/* a v1 soft-limit call reclaims from its victim alone */
 	if (ep->kind == RR_KIND_SOFTLIMIT && ep->nr_batches && ep->batches[0].memcg_id)
 		return rr_state_find(&b->st, ep->batches[0].memcg_id);
@@ -173,6 +177,26 @@ static void infer_nr_to_reclaim(struct rr_episode *ep, bool partial_walk)
 	if (ep->kind == RR_KIND_SOFTLIMIT) {
 		ep->nr_to_reclaim_pages = RR_SWAP_CLUSTER_MAX;	/* mem_cgroup_shrink_node() */
 		ep->nr_to_reclaim_basis = "v1-softlimit";
+		return;
+	}
+	if (ep->kind == RR_KIND_DIRECT) {
+		ep->nr_to_reclaim_pages = RR_SWAP_CLUSTER_MAX;	/* try_to_free_pages() */
+		ep->nr_to_reclaim_basis = "direct: SWAP_CLUSTER_MAX";
+		return;
+	}
+	if (ep->kind == RR_KIND_NODE) {
+		/* __node_reclaim(): max(1 << order, SWAP_CLUSTER_MAX) */
+		uint64_t want = ep->order >= 0 && ep->order < 40 ? 1ULL << ep->order : 0;
+
+		ep->nr_to_reclaim_pages = want > RR_SWAP_CLUSTER_MAX ? want : RR_SWAP_CLUSTER_MAX;
+		ep->nr_to_reclaim_basis = ep->order >= 0 ? "node: max(1 << order, 32)" : "none";
+		return;
+	}
+	if (ep->kind == RR_KIND_KSWAPD) {
+		/* kswapd_shrink_node(): the zones' high watermarks, set by the
+		 * replay from the recorder's zone markers; unknown here */
+		ep->nr_to_reclaim_pages = 0;
+		ep->nr_to_reclaim_basis = "none";
 		return;
 	}
 	for (size_t i = 0; i < ep->nr_batches; i++) {

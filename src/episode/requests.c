@@ -30,7 +30,7 @@
 bool rr_kind_replayable(enum rr_reclaim_kind kind)
 {
 	return kind == RR_KIND_MEMCG || kind == RR_KIND_SOFTLIMIT ||
-	       kind == RR_KIND_PROACTIVE;
+	       kind == RR_KIND_PROACTIVE || rr_kind_global(kind);
 }
 
 bool rr_episode_keeps_batches(const struct rr_builder *b, const struct rr_episode *ep)
@@ -64,6 +64,7 @@ static struct rr_episode *episode_alloc(struct rr_builder *b)
 	if (ep) {
 		ep->proactive_swappiness = -1;
 		ep->proactive_errno = -1;
+		ep->order = ep->classzone = -1;
 	}
 	return ep;
 }
@@ -291,6 +292,13 @@ int rr_episode_hand_over(struct rr_builder *b, struct rr_episode *ep)
 		} else {
 			ep->replay_seq = ++b->next_replay_seq;
 			b->stats.replay_ended[ep->kind]++;
+			/* a kswapd run has no end event with a count: what its
+			 * batches reclaimed (slab pages are not in them) */
+			if (ep->kind == RR_KIND_KSWAPD && !ep->has_nr_reclaimed) {
+				ep->recorded_nr_reclaimed = 0;
+				for (size_t i = 0; i < ep->nr_batches; i++)
+					ep->recorded_nr_reclaimed += ep->batches[i].nr_reclaimed;
+			}
 			ep->first_lost_ns = b->first_lost_ns;
 			rr_infer_episode(b, ep);
 			root = ep->root_memcg_id ? rr_state_find(&b->st, ep->root_memcg_id) : NULL;
@@ -312,8 +320,10 @@ int rr_episode_hand_over(struct rr_builder *b, struct rr_episode *ep)
 		ep->proactive->run_last_end_ns = ep->end_ns;
 	}
 
-	/* snapshot_refaults() at the end of do_try_to_free_pages() */
-	if (root && ep->kind == RR_KIND_MEMCG) {
+	/* snapshot_refaults() at the end of do_try_to_free_pages() (the root
+	 * memcg's lruvec for direct reclaim) and of balance_pgdat() */
+	if (root && (ep->kind == RR_KIND_MEMCG || ep->kind == RR_KIND_DIRECT ||
+		     ep->kind == RR_KIND_KSWAPD)) {
 		struct rr_memcg_vals *v = rr_memcg_mut(&b->st, root);
 
 		memcpy(v->refault_snapshot, v->rstat_ws_activate, sizeof(v->refault_snapshot));

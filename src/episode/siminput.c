@@ -72,6 +72,41 @@ static int preorder(struct walk_ctx *w, const struct rr_memcg *m, int parent)
 	return 0;
 }
 
+static int cmp_memcg_id(const void *a, const void *b)
+{
+	const struct rr_memcg *x = *(const struct rr_memcg *const *)a;
+	const struct rr_memcg *y = *(const struct rr_memcg *const *)b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The top-level memcgs other than @root, by id, each with its subtree,
+ * as children of the walk's [0]. */
+static int orphans(struct walk_ctx *w, const struct rr_state *st, const struct rr_memcg *root)
+{
+	const struct rr_memcg *m, *tmp;
+	const struct rr_memcg **v;
+	size_t n = 0;
+	int ret = 0;
+
+	HASH_ITER(hh, st->by_id, m, tmp)
+		n += !m->parent && m != root;
+	if (!n)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -1;
+	n = 0;
+	HASH_ITER(hh, st->by_id, m, tmp)
+		if (!m->parent && m != root)
+			v[n++] = m;
+	qsort(v, n, sizeof(*v), cmp_memcg_id);
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = preorder(w, v[i], 0);
+	free(v);
+	return ret;
+}
+
 struct id_index {
 	uint64_t id;
 	size_t k;
@@ -220,6 +255,12 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 	}
 	if (preorder(&w, root, -1))
 		goto oom;
+	/* global reclaim walks every memcg of the machine: those whose parent
+	 * the trace does not give (named by id only, e.g. dying before the
+	 * snapshot) follow the root's subtree, by id (their place in the
+	 * kernel's pre-order is not known; docs/kernel-model.md §23) */
+	if (rr_kind_global(ep->kind) && orphans(&w, st, root))
+		goto oom;
 	in->memcgs = w.out;
 	in->nr_memcgs = w.n;
 	index = malloc(w.n * sizeof(*index));
@@ -278,8 +319,21 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 
 	rv = rr_memcg_at(root, ep->epoch);
 	in->km = km;
-	in->kind = ep->kind == RR_KIND_SOFTLIMIT || ep->kind == RR_KIND_PROACTIVE ?
-		   ep->kind : RR_KIND_MEMCG;
+	in->kind = ep->kind == RR_KIND_SOFTLIMIT || ep->kind == RR_KIND_PROACTIVE ||
+		   rr_kind_global(ep->kind) ? ep->kind : RR_KIND_MEMCG;
+	in->order = ep->order > 0 ? ep->order : 0;
+	if (ep->kind == RR_KIND_KSWAPD) {
+		int lowest = RR_DEF_PRIORITY;
+
+		for (size_t i = 0; i < ep->nr_batches; i++)
+			if (ep->batches[i].priority >= 0 && ep->batches[i].priority < lowest)
+				lowest = ep->batches[i].priority;
+		in->kswapd_nr_to_reclaim_pages = ep->nr_to_reclaim_pages;
+		/* the recorded run ended balanced once it had reclaimed what it
+		 * did (inferred: the threshold lies between what it had before
+		 * its last pass and that), or ran the ladder to priority 1 */
+		in->balance_reclaim_pages = lowest <= 1 ? UINT64_MAX : ep->recorded_nr_reclaimed;
+	}
 	if (ep->kind == RR_KIND_PROACTIVE && ep->proactive_swappiness >= 0) {
 		in->has_proactive_swappiness = true;
 		in->proactive_swappiness = ep->proactive_swappiness;

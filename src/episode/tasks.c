@@ -153,6 +153,8 @@ int rr_task_isolate(struct rr_builder *b, struct task *t, const struct rr_event 
 	t->batch.nr_scanned = ev->nr_scanned;
 	t->batch.nr_taken = ev->nr_taken;
 	t->batch.ts_ns = ev->ts_ns;
+	t->batch.order = (int8_t)ev->order;
+	t->batch.classzone = (int8_t)ev->classzone;
 	/* classic reclaim asks for at most SWAP_CLUSTER_MAX pages a batch;
 	 * MGLRU's scan_folios() reports MAX_LRU_BATCH */
 	t->batch.mglru = ev->nr_requested > RR_SWAP_CLUSTER_MAX;
@@ -198,6 +200,29 @@ static void sizes_before_drain(const struct task *t, const struct rr_memcg *m,
 	}
 }
 
+/* Entry @d of @c's ancestor chain: what prepare_scan_control() would
+ * read if @a were the reclaim root. */
+static void chain_entry(const struct task *t, struct rr_batch_ctx *c, int d,
+			const struct rr_memcg *a)
+{
+	int64_t ws[RR_NR_LRU_TYPES];
+
+	c->chain[d].id = a->id;
+	c->chain[d].anon_cost = a->v.anon_cost;
+	c->chain[d].file_cost = a->v.file_cost;
+	if (c->flush_unknown && !c->hier_missing) {
+		rr_memcg_hier_lru(a, 0, c->chain[d].hier_lru_pages);
+		c->chain[d].anon_cost_fresh = a->v.anon_cost_fresh;
+		c->chain[d].file_cost_fresh = a->v.file_cost_fresh;
+	}
+	/* prepare_scan_control() read the rstat view before this task's last
+	 * vmscan event; a flush since then came after the decision */
+	rr_memcg_rstat_at(a, t->batch_prev_vmscan_ns, c->chain[d].rstat_lru_pages, ws);
+	for (int k = 0; k < RR_NR_LRU_TYPES; k++)
+		c->chain[d].refaults_changed[k] = a->v.refault_snapshot_valid &&
+			ws[k] != a->v.refault_snapshot[k];
+}
+
 /* Capture the decision inputs of the batch in flight (see rr_batch_ctx). */
 static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 {
@@ -224,23 +249,19 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 			    t->batch.ts_ns >= b->st.first_ts_ns + RR_FLUSH_PERIOD_MAX_NS);
 	/* (a walk of each ancestor's subtree per batch: bounded) */
 	c->hier_missing = c->flush_unknown && b->st.nr_memcgs > RR_HIER_MEMCGS_MAX;
-	/* prepare_scan_control() read the rstat view before this task's last
-	 * vmscan event; a flush since then came after the decision */
-	for (struct rr_memcg *a = m; a && d < RR_CHAIN_MAX; a = a->parent, d++) {
-		int64_t ws[RR_NR_LRU_TYPES];
+	for (struct rr_memcg *a = m; a && d < RR_CHAIN_MAX; a = a->parent, d++)
+		chain_entry(t, c, d, a);
+	/* global reclaim's root is the root memcg, also above a memcg whose
+	 * parent the trace does not give (one that died before the snapshot)
+	 * or beyond the chain's depth: then it takes the last entry */
+	if (rr_kind_global(ep->kind) && c->chain[d - 1].id != RR_ROOT_MEMCG_ID) {
+		struct rr_memcg *root = rr_state_find(&b->st, RR_ROOT_MEMCG_ID);
 
-		c->chain[d].id = a->id;
-		c->chain[d].anon_cost = a->v.anon_cost;
-		c->chain[d].file_cost = a->v.file_cost;
-		if (c->flush_unknown && !c->hier_missing) {
-			rr_memcg_hier_lru(a, 0, c->chain[d].hier_lru_pages);
-			c->chain[d].anon_cost_fresh = a->v.anon_cost_fresh;
-			c->chain[d].file_cost_fresh = a->v.file_cost_fresh;
+		if (root) {
+			if (d == RR_CHAIN_MAX)
+				d--;
+			chain_entry(t, c, d++, root);
 		}
-		rr_memcg_rstat_at(a, t->batch_prev_vmscan_ns, c->chain[d].rstat_lru_pages, ws);
-		for (int k = 0; k < RR_NR_LRU_TYPES; k++)
-			c->chain[d].refaults_changed[k] = a->v.refault_snapshot_valid &&
-				ws[k] != a->v.refault_snapshot[k];
 	}
 	c->depth = d;
 	/* in the rmdir -> offline window the online state is a guess; the

@@ -235,12 +235,35 @@ static size_t nr_to_reclaim_candidates(const struct rr_episode *ep, uint64_t *ou
 {
 	size_t n = 0;
 
-	if (ep->kind != RR_KIND_SOFTLIMIT && ep->kind != RR_KIND_PROACTIVE && !ep->proactive)
+	/* direct and node reclaim: the kernel's rules give it; kswapd: the
+	 * zones' watermarks, when recorded (else any value) */
+	if (ep->kind != RR_KIND_SOFTLIMIT && ep->kind != RR_KIND_PROACTIVE && !ep->proactive &&
+	    ep->kind != RR_KIND_DIRECT && ep->kind != RR_KIND_NODE &&
+	    !(ep->kind == RR_KIND_KSWAPD && ep->nr_to_reclaim_pages))
 		n = rr_nr_to_reclaim_fits(ep->nr_to_reclaim_low, ep->nr_to_reclaim_high,
 					  ep->recorded_nr_reclaimed, out, cap);
 	if (!n)		/* (the kernel's rules give it, or nothing fits) */
 		out[n++] = ep->nr_to_reclaim_pages;
 	return n;
+}
+
+/* kswapd_age_node() (mm/vmscan.c, v6.1+; age_active_anon() before):
+ * shrink_active_list(SWAP_CLUSTER_MAX, active anon) on every memcg in
+ * pre-order from the root, each one active anon isolate of 32 pages,
+ * empty lists included, before the iteration's walk.  A run of at least
+ * two such batches on distinct memcgs that begins at the root memcg is
+ * one; return the index after it, or @i when batch @i begins none. */
+static size_t age_node_run(const struct rr_episode *ep, size_t i)
+{
+	size_t j = i;
+
+	while (j < ep->nr_batches && ep->batches[j].lru == RR_LRU_ACTIVE_ANON &&
+	       ep->batches[j].nr_requested == RR_SWAP_CLUSTER_MAX &&
+	       (j == i ? ep->batches[j].memcg_id == RR_ROOT_MEMCG_ID :
+			 ep->batches[j].memcg_id != ep->batches[j - 1].memcg_id &&
+			 ep->batches[j].memcg_id != RR_ROOT_MEMCG_ID))
+		j++;
+	return j - i >= 2 ? j : i;
 }
 
 /* Does @ci predict @pred (@nr_pred batches)?  @alt is scratch. */
@@ -915,6 +938,15 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			struct rr_call_input ci;
 			int d;
 
+			/* kswapd_age_node(): one active anon batch on every memcg
+			 * before the walk, not a shrink_lruvec() call */
+			if (ep->kind == RR_KIND_KSWAPD && (j = age_node_run(ep, i)) > i) {
+				if (pass == 1)
+					fx->age_node_batches += j - i;
+				i = j;
+				continue;
+			}
+			j = i;
 			while (j < ep->nr_batches && ep->batches[j].memcg_id == b->memcg_id &&
 			       ep->batches[j].priority == b->priority)
 				j++;
@@ -965,11 +997,12 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 
 			memset(&ci, 0, sizeof(ci));
 			ci.km = km;
-			ci.kind = ep->kind == RR_KIND_SOFTLIMIT ? RR_KIND_SOFTLIMIT : RR_KIND_MEMCG;
+			ci.kind = ep->kind == RR_KIND_SOFTLIMIT || rr_kind_global(ep->kind) ?
+				  ep->kind : RR_KIND_MEMCG;
 			ci.page_shift = page_shift;
 			ci.priority = b->priority;
-			ci.nr_to_reclaim = ep->nr_to_reclaim_pages;
-			call_candidates(&h, ep->nr_to_reclaim_pages, cands, nr_cands, rec_reclaimed, n);
+			ci.nr_to_reclaim = ep->nr_to_reclaim_pages ? ep->nr_to_reclaim_pages : cands[0];
+			call_candidates(&h, ci.nr_to_reclaim, cands, nr_cands, rec_reclaimed, n);
 			ci.memcg.id = b->memcg_id;
 			ci.memcg.parent = -1;
 			ci.memcg.online = ep->ctx[i].online;
@@ -1179,6 +1212,11 @@ void rr_fidelity_add(struct rr_fidelity *f, const struct rr_episode *ep,
 		f->unchecked[i] += fx->unchecked[i];
 	f->kind_checked[ep->kind] += fx->checked;
 	f->kind_exact[ep->kind] += fx->exact;
+	f->kind_within[ep->kind] += fx->within_one_batch;
+	f->kind_episodes[ep->kind]++;
+	for (int i = 0; i < RR_UC__COUNT; i++)
+		f->kind_unchecked[ep->kind] += fx->unchecked[i];
+	f->age_node_batches += fx->age_node_batches;
 	f->offline_moments_inferred += offline_inferred;
 	f->swappiness_fitted_calls += fx->swappiness_fitted;
 	f->swap_present_calls += fx->swap_present_calls;

@@ -71,6 +71,7 @@ struct rr_fidelity_facts {
 	 * calls only "no swap" fits */
 	uint64_t swap_present_calls, swap_absent_calls;
 	uint64_t swappiness_fitted;	/* judged calls with a fitted swappiness */
+	uint64_t age_node_batches;	/* kswapd_age_node() batches: not calls */
 	char first[RR_FIDELITY_FIRST_LEN];	/* the first call not exact, in words */
 	bool first_on_active;		/* ... and it differed on an active list */
 	/* trajectory: the free-running replay against the recording */
@@ -109,6 +110,9 @@ struct rr_fidelity {
 	uint64_t decisions_checked, exact, off_by_one, within_one_batch, mismatched;
 	uint64_t unchecked[RR_UC__COUNT];
 	uint64_t kind_checked[RR_KIND__COUNT], kind_exact[RR_KIND__COUNT];
+	uint64_t kind_within[RR_KIND__COUNT], kind_unchecked[RR_KIND__COUNT];
+	uint64_t kind_episodes[RR_KIND__COUNT];
+	uint64_t age_node_batches;	/* kswapd_age_node() batches seen (not calls) */
 	uint64_t trajectory_checked, trajectory_exact;
 	uint64_t trajectory_overlapped, trajectory_overlapped_exact;
 	/* judged trajectories whose free run took a swap presence or a v1

@@ -88,15 +88,20 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 	for (int k = 0; k < RR_KIND__COUNT; k++) {
 		json_t *o;
 
-		if (!f->kind_checked[k])
+		if (!f->kind_checked[k] && !f->kind_unchecked[k])
 			continue;
 		o = json_object();
+		json_object_set_new(o, "episodes", json_integer((json_int_t)f->kind_episodes[k]));
 		json_object_set_new(o, "decisions_checked", json_integer((json_int_t)f->kind_checked[k]));
 		json_object_set_new(o, "exact", json_integer((json_int_t)f->kind_exact[k]));
+		json_object_set_new(o, "within_one_batch", json_integer((json_int_t)f->kind_within[k]));
+		json_object_set_new(o, "decisions_unchecked",
+				    json_integer((json_int_t)f->kind_unchecked[k]));
 		json_object_set_new(o, "exact_share", json_real(0));
 		json_object_set_new(kinds, rr_reclaim_kind_name((enum rr_reclaim_kind)k), o);
 	}
 	json_object_set_new(j, "by_kind", kinds);
+	json_object_set_new(j, "kswapd_age_node_batches", json_integer((json_int_t)f->age_node_batches));
 	json_object_set_new(j, "trajectory_checked", json_integer((json_int_t)f->trajectory_checked));
 	json_object_set_new(j, "trajectory_exact", json_integer((json_int_t)f->trajectory_exact));
 	json_object_set_new(j, "trajectory_exact_share", json_real(0));
@@ -133,6 +138,34 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 	json_object_set_new(j, "worst_episodes", worst);
 	rr_fidelity_json_shares(j);
 	return j;
+}
+
+/* The calls by episode kind, when more than one kind was checked. */
+static void print_kinds(const struct rr_fidelity *f, FILE *out)
+{
+	int kinds = 0;
+	char p[16], q[16];
+
+	for (int k = 0; k < RR_KIND__COUNT; k++)
+		kinds += f->kind_checked[k] || f->kind_unchecked[k];
+	if (kinds < 2 && !f->age_node_batches)
+		return;
+	fprintf(out, "  by episode kind:   episodes  checked    exact  within_batch  not_judged\n");
+	for (int k = 0; k < RR_KIND__COUNT; k++) {
+		if (!f->kind_checked[k] && !f->kind_unchecked[k])
+			continue;
+		fprintf(out, "    %-10s %12llu %8llu %8s %13s %11llu\n",
+			rr_reclaim_kind_name((enum rr_reclaim_kind)k),
+			(unsigned long long)f->kind_episodes[k],
+			(unsigned long long)f->kind_checked[k],
+			pct(p, sizeof(p), f->kind_exact[k], f->kind_checked[k]),
+			pct(q, sizeof(q), f->kind_within[k], f->kind_checked[k]),
+			(unsigned long long)f->kind_unchecked[k]);
+	}
+	if (f->age_node_batches)
+		fprintf(out, "  (%llu kswapd_age_node() batches, one active anon batch per memcg before "
+			"a kswapd walk: not shrink_lruvec() calls, not judged)\n",
+			(unsigned long long)f->age_node_batches);
 }
 
 void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
@@ -174,6 +207,7 @@ void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
 		if (f->unchecked[i])
 			fprintf(out, "  not judged (%s): %llu\n", rr_unchecked_name((enum rr_unchecked)i),
 				(unsigned long long)f->unchecked[i]);
+	print_kinds(f, out);
 	fprintf(out, "  trajectories checked: %llu of %llu episodes; exact %llu (%s): same calls %llu, "
 		"same stop priority %llu, same pages reclaimed %llu\n",
 		(unsigned long long)f->trajectory_checked, (unsigned long long)f->episodes_total,

@@ -467,6 +467,85 @@ static json_t *proactive_json(const struct rr_totals *t, const struct rr_resolve
 	return j;
 }
 
+/* The memcgs that supplied the most pages to one side of a kind, by
+ * cgroup path (or "memcg_id=N"), pages: an object, so that merge sums it. */
+static json_t *suppliers_json(const struct rr_kind_totals *k, int slot, const struct rr_state *names)
+{
+	const struct rr_supplier *v[RR_SUPPLIERS_SHOWN];
+	size_t n = rr_kind_suppliers(k, slot, v, RR_SUPPLIERS_SHOWN);
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rr_memcg *m = names ? rr_state_find(names, v[i]->memcg_id) : NULL;
+		char id[40];
+
+		snprintf(id, sizeof(id), "memcg_id=%llu", (unsigned long long)v[i]->memcg_id);
+		json_object_set_new(o, m && m->path ? m->path : id,
+				    rr_json_u64(v[i]->nr_reclaimed[slot]));
+	}
+	return o;
+}
+
+/* One side of an episode kind's totals, with the detail the global kinds
+ * are compared by. */
+static json_t *kind_detail_json(const struct rr_kind_totals *k, const struct rr_kind_counts *c,
+				int slot, uint64_t page_size, const struct rr_state *names,
+				bool global)
+{
+	json_t *o = kind_counts_json(c, page_size), *sp = json_object();
+
+	json_object_set_new(o, "nr_scanned_anon", rr_json_u64(c->nr_scanned_type[RR_LRU_ANON]));
+	json_object_set_new(o, "nr_scanned_file", rr_json_u64(c->nr_scanned_type[RR_LRU_FILE]));
+	json_object_set_new(o, "nr_reclaimed_anon", rr_json_u64(c->nr_reclaimed_type[RR_LRU_ANON]));
+	json_object_set_new(o, "nr_reclaimed_file", rr_json_u64(c->nr_reclaimed_type[RR_LRU_FILE]));
+	json_object_set_new(o, "memcgs_scanned", rr_json_u64(c->memcgs_scanned));
+	json_object_set_new(o, "lowest_priority", json_integer(c->lowest_priority));
+	for (int p = 0; p <= RR_DEF_PRIORITY; p++) {
+		char key[4];
+
+		if (!c->stop_priority[p])
+			continue;
+		snprintf(key, sizeof(key), "%d", p);
+		json_object_set_new(sp, key, rr_json_u64(c->stop_priority[p]));
+	}
+	json_object_set_new(o, "episodes_by_lowest_priority", sp);
+	if (global)
+		json_object_set_new(o, "suppliers", suppliers_json(k, slot, names));
+	return o;
+}
+
+/* Every kind of episode with one replayed or skipped: counts per policy
+ * and as recorded (merge sums them). */
+static json_t *by_kind_json(const struct rr_totals *t, const struct rr_resolved_policy *policies,
+			    const struct rr_state *names)
+{
+	json_t *j = json_object();
+
+	for (int kind = 0; kind < RR_KIND__COUNT; kind++) {
+		const struct rr_kind_totals *k = &t->kinds[kind];
+		bool global = rr_kind_global((enum rr_reclaim_kind)kind);
+		json_t *o, *pp;
+
+		if (!k->replayed && !k->skipped)
+			continue;
+		o = json_object();
+		pp = json_object();
+		json_object_set_new(o, "replayed", rr_json_u64(k->replayed));
+		json_object_set_new(o, "skipped", rr_json_u64(k->skipped));
+		json_object_set_new(o, "recorded", t->has_recording ?
+				    kind_detail_json(k, &k->recorded, RR_MAX_POLICIES,
+						     t->page_size_bytes, names, global) :
+				    json_null());
+		for (int i = 0; i < t->nr_policies; i++)
+			json_object_set_new(pp, policies[i].name,
+					    kind_detail_json(k, &k->policy[i], i, t->page_size_bytes,
+							     names, global));
+		json_object_set_new(o, "policies", pp);
+		json_object_set_new(j, rr_reclaim_kind_name((enum rr_reclaim_kind)kind), o);
+	}
+	return j;
+}
+
 json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_policy *policies)
 {
 	json_t *s = json_object(), *pp = json_object(), *cgs = json_array();
@@ -519,6 +598,7 @@ json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_poli
 	}
 	json_object_set_new(s, "policies", pp);
 	json_object_set_new(s, "proactive", proactive_json(t, policies));
+	json_object_set_new(s, "by_kind", by_kind_json(t, policies, t->names));
 	v = rr_totals_cgroups(t, &n);
 	for (size_t i = 0; v && i < n; i++) {
 		json_t *j = json_object(), *cp = json_object();

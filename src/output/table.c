@@ -280,6 +280,91 @@ static void print_proactive(FILE *f, const struct rr_totals *o,
 		   "and reclaimed (an estimate); over_MiB: reclaimed beyond each write's request\n");
 }
 
+/* One side of a kind: the recording (@p < 0) or policy @p. */
+static void kind_side(FILE *f, const struct rr_totals *o, const struct rr_kind_totals *k,
+		      const struct rr_resolved_policy *policies, int p, int w, bool global,
+		      bool markdown)
+{
+	const struct rr_kind_counts *c = p < 0 ? &k->recorded : &k->policy[p];
+	const struct rr_supplier *top[1];
+	const char *name = p < 0 ? "(recorded)" : policies[p].name;
+	char who[160] = "-";
+
+	if (global && rr_kind_suppliers(k, p < 0 ? RR_MAX_POLICIES : p, top, 1)) {
+		const struct rr_memcg *m = o->names ? rr_state_find(o->names, top[0]->memcg_id) :
+					   NULL;
+		uint64_t all = c->nr_reclaimed_type[0] + c->nr_reclaimed_type[1];
+
+		if (m && m->path)
+			snprintf(who, sizeof(who), "%s", m->path);
+		else
+			snprintf(who, sizeof(who), "memcg_id=%llu",
+				 (unsigned long long)top[0]->memcg_id);
+		if (all)
+			snprintf(who + strlen(who), sizeof(who) - strlen(who), " (%.0f%%)",
+				 100.0 * (double)top[0]->nr_reclaimed[p < 0 ? RR_MAX_POLICIES : p] /
+				 (double)all);
+	}
+	if (markdown) {
+		fprintf(f, "| %s | %llu | %llu | %llu | %llu | %d | %.1f | %s |\n", name,
+			(unsigned long long)c->nr_scanned, (unsigned long long)c->nr_reclaimed,
+			(unsigned long long)c->nr_reclaimed_type[RR_LRU_ANON],
+			(unsigned long long)c->nr_reclaimed_type[RR_LRU_FILE], c->lowest_priority,
+			k->replayed ? (double)c->memcgs_scanned / (double)k->replayed : 0.0, who);
+		return;
+	}
+	fprintf(f, "  %-*s %12llu %12llu %11llu %11llu %6d %9.1f  %s\n", w, name,
+		(unsigned long long)c->nr_scanned, (unsigned long long)c->nr_reclaimed,
+		(unsigned long long)c->nr_reclaimed_type[RR_LRU_ANON],
+		(unsigned long long)c->nr_reclaimed_type[RR_LRU_FILE], c->lowest_priority,
+		k->replayed ? (double)c->memcgs_scanned / (double)k->replayed : 0.0, who);
+}
+
+/*
+ * The totals split by episode kind, when the input holds global reclaim
+ * (kswapd, direct, node) or more than one kind: what each policy changes
+ * in each, and which memcg supplied the pages of global reclaim.
+ */
+static void print_kinds(FILE *f, const struct rr_totals *o,
+			const struct rr_resolved_policy *policies, int w, bool markdown)
+{
+	int kinds = 0;
+	bool global = false;
+
+	for (int kind = 0; kind < RR_KIND__COUNT; kind++) {
+		kinds += o->kinds[kind].replayed || o->kinds[kind].skipped;
+		global |= rr_kind_global((enum rr_reclaim_kind)kind) &&
+			  (o->kinds[kind].replayed || o->kinds[kind].skipped);
+	}
+	if (kinds < 2 && !global)
+		return;
+	fprintf(f, "\nby episode kind (pages; anon reclaimed = swapped out; memcgs/ep: memcgs "
+		   "scanned per episode;\ntop supplier: the memcg that gave the most pages):\n");
+	for (int kind = 0; kind < RR_KIND__COUNT; kind++) {
+		const struct rr_kind_totals *k = &o->kinds[kind];
+		bool g = rr_kind_global((enum rr_reclaim_kind)kind);
+
+		if (!k->replayed && !k->skipped)
+			continue;
+		fprintf(f, "\n%s: %llu replayed, %llu skipped%s\n",
+			rr_reclaim_kind_name((enum rr_reclaim_kind)kind),
+			(unsigned long long)k->replayed, (unsigned long long)k->skipped,
+			k->skipped && !k->replayed ? " (the reasons above)" : "");
+		if (!k->replayed)
+			continue;
+		if (markdown)
+			fprintf(f, "\n| policy | scanned | reclaimed | anon reclaimed | file reclaimed "
+				   "| lowest priority | memcgs/ep | top supplier |\n"
+				   "|---|---:|---:|---:|---:|---:|---:|---|\n");
+		else
+			fprintf(f, "  %-*s %12s %12s %11s %11s %6s %9s  %s\n", w, "policy", "scanned_pg",
+				"reclaim_pg", "anon_rc_pg", "file_rc_pg", "lowest", "memcgs/ep",
+				"top supplier");
+		for (int p = o->has_recording ? -1 : 0; p < o->nr_policies; p++)
+			kind_side(f, o, k, policies, p, w, g, markdown);
+	}
+}
+
 void rr_table_print(FILE *f, const struct rr_totals *o,
 		    const struct rr_resolved_policy *policies,
 		    const struct rr_fidelity *fidelity, bool markdown)
@@ -307,7 +392,8 @@ void rr_table_print(FILE *f, const struct rr_totals *o,
 		/* no row of zeros that reads as "the model reclaimed nothing" */
 		fprintf(f, "no episode was replayed: no policy results%s\n",
 			o->nr_skipped ? " (the reasons above)" : " (the trace has no replayable "
-			"reclaim episode: memcg limit, v1 soft-limit or memory.reclaim)");
+			"reclaim episode: memcg limit, v1 soft-limit, memory.reclaim, kswapd or "
+			"direct reclaim)");
 		return;
 	}
 	if (markdown)
@@ -340,6 +426,7 @@ void rr_table_print(FILE *f, const struct rr_totals *o,
 		print_cost_model(f, &fit);
 	if (o->proactive.replayed || o->proactive.skipped)
 		print_proactive(f, o, policies, w, &fit, markdown);
+	print_kinds(f, o, policies, w, markdown);
 	if (o->nr_policies > 1)
 		fprintf(f, "\nchange against %s:\n", policies[o->baseline].name);
 	for (int i = 0; i < o->nr_policies; i++) {

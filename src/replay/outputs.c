@@ -106,7 +106,7 @@ static int print_report(struct replay *r, json_t *input, json_t *summary, json_t
 	       in->ti->format == RR_FORMAT_TEXT ? "text trace" : "trace.dat", in->kernel_release,
 	       in->release_source);
 	printf("episodes the replay models (limit reclaim calls, soft-limit calls, memory.reclaim "
-	       "writes): %llu (%llu skipped), %llu LRU batches in the others: %llu pages taken off "
+	       "writes, kswapd runs, direct and node reclaim calls): %llu (%llu skipped), %llu LRU batches in the others: %llu pages taken off "
 	       "inactive lists, %llu reclaimed (%.1f MiB)\n",
 	       (unsigned long long)r->totals.nr_episodes,
 	       (unsigned long long)r->totals.nr_skipped,

@@ -434,6 +434,36 @@ static int proactive_call(struct replay *r, struct rr_episode *ep, struct rr_sta
 	return ret;
 }
 
+/*
+ * Ready a global episode (a kswapd run, a direct or node reclaim call) for
+ * its replay.  Return NULL, or why it cannot be replayed.
+ */
+static const char *global_prepare(struct replay *r, struct rr_episode *ep)
+{
+	size_t unattributed = 0;
+
+	for (size_t i = 0; i < ep->nr_batches; i++)
+		unattributed += !ep->batches[i].memcg_id;
+	if (unattributed) {
+		snprintf(r->skip_why, sizeof(r->skip_why),
+			 "%s: %zu of %zu LRU batches not attributed to a memcg (no memcg: event "
+			 "followed them; kernels before 6.13 have none): the memcgs the walk "
+			 "reclaimed from are not known", rr_reclaim_kind_name(ep->kind),
+			 unattributed, ep->nr_batches);
+		return r->skip_why;
+	}
+	if (ep->lost_events)
+		return "global reclaim: events were lost while it ran";
+	if (ep->kind == RR_KIND_KSWAPD && !ep->nr_to_reclaim_pages)
+		return "kswapd run: its nr_to_reclaim (the zones' high watermarks, "
+		       "kswapd_shrink_node()) is not in the trace: record with reclaim-replay "
+		       "record, which writes the zones' watermarks";
+	if (ep->kind == RR_KIND_NODE)
+		return "node reclaim (__node_reclaim()) is not replayed: its episodes are "
+		       "counted only";
+	return NULL;
+}
+
 static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 {
 	struct rr_sim_result *res = r->results;
@@ -471,6 +501,17 @@ static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 	if (ep->kind == RR_KIND_PROACTIVE) {
 		const char *why = proactive_prepare(r, ep);
 
+		if (why)
+			return rr_replay_emit(r, ep, NULL, why);
+	}
+	/* (the calls of a global episode that cannot be replayed are still
+	 * checked one by one) */
+	if (rr_kind_global(ep->kind)) {
+		const char *why = global_prepare(r, ep);
+
+		if (why && !ep->mglru && !rr_builder_stats(r->builder)->mglru_from_meta &&
+		    !r->o->outcome_exact && fidelity(r, ep, st, NULL, NULL))
+			return -1;
 		if (why)
 			return rr_replay_emit(r, ep, NULL, why);
 	}

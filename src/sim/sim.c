@@ -1013,6 +1013,10 @@ static int policy_kind(enum rr_reclaim_kind kind)
 		return RR_POLICY_EPISODE_SOFTLIMIT;
 	case RR_KIND_DIRECT:
 		return RR_POLICY_EPISODE_DIRECT;
+	case RR_KIND_KSWAPD:
+		return RR_POLICY_EPISODE_KSWAPD;
+	case RR_KIND_NODE:
+		return RR_POLICY_EPISODE_NODE;
 	case RR_KIND_PROACTIVE:
 		return RR_POLICY_EPISODE_PROACTIVE;
 	default:

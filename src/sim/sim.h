@@ -250,6 +250,7 @@ struct rr_sim_result {
 	 * until a run fills them): which memcgs a walk visited and which
 	 * supplied the pages */
 	uint64_t *memcg_calls, *memcg_reclaimed_pages;
+	uint64_t *memcg_ids;		/* the input's memcgs[].id, same order */
 	size_t nr_memcg_slots;
 	bool eagain;			/* memory.reclaim gave up: -EAGAIN after
 					 * MAX_RECLAIM_RETRIES calls reclaimed nothing */

@@ -11,18 +11,22 @@ const struct rr_event_desc rr_known_events[] = {
 	{ "vmscan", "mm_vmscan_memcg_softlimit_reclaim_begin", RR_EV_SOFTLIMIT_BEGIN, {0} },
 	{ "vmscan", "mm_vmscan_memcg_softlimit_reclaim_end", RR_EV_SOFTLIMIT_END,
 	  { [F_NR_RECLAIMED] = "nr_reclaimed" } },
-	{ "vmscan", "mm_vmscan_direct_reclaim_begin", RR_EV_DIRECT_BEGIN, {0} },
+	{ "vmscan", "mm_vmscan_direct_reclaim_begin", RR_EV_DIRECT_BEGIN,
+	  { [F_ORDER] = "order" } },
 	{ "vmscan", "mm_vmscan_direct_reclaim_end", RR_EV_DIRECT_END,
 	  { [F_NR_RECLAIMED] = "nr_reclaimed" } },
 	{ "vmscan", "mm_vmscan_node_reclaim_begin", RR_EV_NODE_RECLAIM_BEGIN,
-	  { [F_NID] = "nid" } },
+	  { [F_NID] = "nid", [F_ORDER] = "order" } },
 	{ "vmscan", "mm_vmscan_node_reclaim_end", RR_EV_NODE_RECLAIM_END,
 	  { [F_NR_RECLAIMED] = "nr_reclaimed" } },
-	{ "vmscan", "mm_vmscan_kswapd_wake", RR_EV_KSWAPD_WAKE, { [F_NID] = "nid" } },
+	/* zid: the run's highest_zoneidx (binary only on most releases) */
+	{ "vmscan", "mm_vmscan_kswapd_wake", RR_EV_KSWAPD_WAKE,
+	  { [F_NID] = "nid", [F_ORDER] = "order", [F_CLASSZONE] = "zid" } },
 	{ "vmscan", "mm_vmscan_kswapd_sleep", RR_EV_KSWAPD_SLEEP, { [F_NID] = "nid" } },
 	{ "vmscan", "mm_vmscan_lru_isolate", RR_EV_LRU_ISOLATE,
 	  { [F_NR_REQUESTED] = "nr_requested", [F_NR_SCANNED] = "nr_scanned",
-	    [F_NR_TAKEN] = "nr_taken", [F_LRU] = "lru", [F_FILE] = "file" } },
+	    [F_NR_TAKEN] = "nr_taken", [F_LRU] = "lru", [F_FILE] = "file",
+	    [F_ORDER] = "order", [F_CLASSZONE] = "highest_zoneidx|classzone|classzone_idx" } },
 	/* ≤ v4.10: the memcg flavour of the isolate event */
 	{ "vmscan", "mm_vmscan_memcg_isolate", RR_EV_LRU_ISOLATE,
 	  { [F_NR_REQUESTED] = "nr_requested", [F_NR_SCANNED] = "nr_scanned",
@@ -121,6 +125,7 @@ const char *rr_field_name(enum rr_field f)
 		[F_NR_REFERENCED] = "nr_referenced", [F_NR_DEACTIVATED] = "nr_deactivated",
 		[F_NR_ACTIVATE0] = "nr_activate0", [F_NR_ACTIVATE1] = "nr_activate1",
 		[F_ROOT] = "root", [F_LEVEL] = "level", [F_PID] = "pid", [F_STR] = "str",
+		[F_ORDER] = "order", [F_CLASSZONE] = "classzone",
 	};
 
 	return (unsigned int)f < F__COUNT ? names[f] : "?";
@@ -150,6 +155,8 @@ void rr_event_set_field(struct rr_event *ev, enum rr_field f, uint64_t v)
 	case F_ROOT: ev->cgroup_root = (int)v; break;
 	case F_LEVEL: ev->cgroup_level = (int)v; break;
 	case F_PID: ev->attach_pid = (int)v; break;
+	case F_ORDER: ev->order = (int)v; break;
+	case F_CLASSZONE: ev->classzone = (int)v; break;
 	case F_STR:
 	case F__COUNT: break;
 	}

@@ -31,6 +31,7 @@ enum rr_field {
 	F_NR_REQUESTED, F_NR_SCANNED, F_NR_TAKEN, F_NR_RECLAIMED,
 	F_NR_REFERENCED, F_NR_DEACTIVATED, F_NR_ACTIVATE0, F_NR_ACTIVATE1,
 	F_ROOT, F_LEVEL, F_PID, F_STR,
+	F_ORDER, F_CLASSZONE,
 	F__COUNT
 };
 
@@ -80,6 +81,10 @@ static inline bool rr_field_in_range(enum rr_field f, uint64_t x)
 		return sx >= 0 && sx <= INT32_MAX;
 	case F_PRIORITY:
 		return x <= RR_DEF_PRIORITY;
+	case F_ORDER:		/* an allocation order: below 64 on any arch */
+		return x < 64;
+	case F_CLASSZONE:	/* a zone index: below MAX_NR_ZONES (<= 8) */
+		return x < 16;
 	case F_LRU:
 		return x < RR_NR_LRU;
 	case F_ID:

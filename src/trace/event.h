@@ -61,6 +61,10 @@ struct rr_event {
 	int lru;		/* isolate: enum lru_list 0..4 */
 	int priority;		/* shrink_inactive/active, slab_start */
 	int nid;
+	/* isolate, direct/node reclaim begin, kswapd_wake: sc->order; isolate:
+	 * the highest zone index reclaim may take from (classzone), kswapd_wake:
+	 * zid (the run's highest_zoneidx); -1 when the record has no such field */
+	int order, classzone;
 	int reclaim_flags;
 	uint64_t nr_requested, nr_scanned, nr_taken, nr_reclaimed;
 	uint64_t nr_referenced, nr_deactivated;

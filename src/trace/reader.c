@@ -1024,6 +1024,7 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 	}
 
 	memset(&ev, 0, sizeof(ev));
+	ev.order = ev.classzone = -1;
 	ev.type = dec->type;
 	ev.ts_ns = rec->ts;
 	ev.cpu = rec->cpu;

@@ -559,6 +559,7 @@ static int one_line(struct pass *ps, char *s)
 		return 0;
 	}
 	memset(&ev, 0, sizeof(ev));
+	ev.order = ev.classzone = -1;
 	if (l.has_header) {
 		ev.ts_ns = l.ts_ns;
 		ev.pid = l.pid;
