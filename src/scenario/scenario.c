@@ -143,10 +143,12 @@ static int index_cgroup(struct rr_scenario *sc, int i)
 /*
  * "folio_pages": { "anon": N, "file": N }, the folio size of a cgroup's
  * pages in pages (folio_nr_pages()): a power of two from 1 to
- * RR_MAX_FOLIO_PAGES (512, a PMD-sized THP of 4 KiB pages, order 9).
+ * sc->max_folio_pages (HPAGE_PMD_NR of the page size: 512 of 4 KiB pages,
+ * order 9; 8192 of 64 KiB pages, arm64's 512 MiB THP).
  * Either key may be left out: then @def's value.  @where names the object.
  */
-static int get_folio_pages(struct ctx *c, json_t *obj, const char *where,
+static int get_folio_pages(struct ctx *c, const struct rr_scenario *sc, json_t *obj,
+			   const char *where,
 			   const uint64_t def[RR_NR_LRU_TYPES], uint64_t out[RR_NR_LRU_TYPES])
 {
 	static const char *const keys[] = { "anon", "file", NULL };
@@ -167,10 +169,16 @@ static int get_folio_pages(struct ctx *c, json_t *obj, const char *where,
 
 		if (get_u64(c, v, keys[t], at, false, def[t], &out[t]))
 			return -1;
-		if (!out[t] || out[t] > RR_MAX_FOLIO_PAGES || (out[t] & (out[t] - 1))) {
+		if (!out[t] || out[t] > sc->max_folio_pages || (out[t] & (out[t] - 1))) {
+			char msg[200];
+
 			snprintf(key, sizeof(key), "%s.%s", at, keys[t]);
-			return fail(c, key, "must be a power of two from 1 to 512 pages "
-				    "(folio_nr_pages(); 512 is a PMD-sized THP of 4 KiB pages)");
+			snprintf(msg, sizeof(msg), "must be a power of two from 1 to %llu pages "
+				 "(folio_nr_pages(); %llu is a PMD-sized THP of %llu-byte pages)",
+				 (unsigned long long)sc->max_folio_pages,
+				 (unsigned long long)sc->max_folio_pages,
+				 (unsigned long long)sc->page_size_bytes);
+			return fail(c, key, msg);
 		}
 	}
 	return 0;
@@ -236,7 +244,7 @@ static int add_cgroup(struct ctx *c, struct rr_scenario *sc, json_t *jc, int idx
 		goto bad;
 	}
 	cg->swappiness = (int)sw;
-	if (get_folio_pages(c, jc, where, sc->folio_pages, cg->folio_pages))
+	if (get_folio_pages(c, sc, jc, where, sc->folio_pages, cg->folio_pages))
 		goto bad;
 	if (index_cgroup(sc, sc->nr_cgroups)) {
 		fail(c, where, "out of memory");
@@ -325,10 +333,96 @@ static int get_proactive_swappiness(struct ctx *c, json_t *jr, const char *where
 	return 0;
 }
 
+/*
+ * A kswapd request's node: "zones", a list of { "managed_pages",
+ * "free_pages", "high_wmark_pages" } (the zones 0..highest_zoneidx of the
+ * wake, high watermarks with any boost), or "reclaim_pages" (the run is
+ * balanced once it reclaimed that many pages) with an optional "nr_pages"
+ * (kswapd_shrink_node()'s target, default max(reclaim_pages, 32)).
+ *
+ * From zones: nr_to_reclaim = the sum over managed zones of max(high, 32)
+ * (kswapd_shrink_node()); balanced (pgdat_balanced(): some managed zone
+ * passes its high watermark, zone_watermark_ok_safe(): free > mark) once
+ * the run's reclaim lifts one zone's free pages above its high watermark,
+ * every reclaimed page counted toward each zone (which zone a page came
+ * from is not modelled): min over managed zones of high + 1 - free, 0 if
+ * one passes already or none is managed.  Lowmem reserves and the
+ * free-block test of order > 0 are left out (docs/kernel-model.md §23.5).
+ */
+static int get_kswapd_node(struct ctx *c, json_t *jr, const char *where,
+			   struct rr_scenario_request *rq)
+{
+	static const char *const zkeys[] = { "managed_pages", "free_pages",
+					     "high_wmark_pages", NULL };
+	json_t *zones = json_object_get(jr, "zones"), *rp = json_object_get(jr, "reclaim_pages");
+	char at[120];
+	uint64_t v;
+
+	if (rq->kind != RR_KIND_KSWAPD) {
+		if (zones || rp)
+			return fail(c, where, "zones and reclaim_pages are for a kswapd request");
+		return 0;
+	}
+	if (!!zones == !!rp)
+		return fail(c, where, "a kswapd request gives zones or reclaim_pages (one of them)");
+	if (rp) {
+		if (get_u64(c, jr, "reclaim_pages", where, true, 0, &v))
+			return -1;
+		if (v > RR_SCENARIO_MAX_PAGES)
+			return fail(c, where, "reclaim_pages larger than 2^40 pages");
+		rq->balance_reclaim_pages = v;
+		if (get_u64(c, jr, "nr_pages", where, false,
+			    v > RR_SWAP_CLUSTER_MAX ? v : RR_SWAP_CLUSTER_MAX, &rq->nr_pages))
+			return -1;
+		if (rq->nr_pages > RR_SCENARIO_MAX_PAGES)
+			return fail(c, where, "request larger than 2^40 pages");
+		return 0;
+	}
+	if (json_object_get(jr, "nr_pages"))
+		return fail(c, where, "with zones, nr_pages is the zones' sum of high watermarks");
+	snprintf(at, sizeof(at), "%s.zones", where);
+	if (!json_is_array(zones) || !json_array_size(zones) || json_array_size(zones) > 8)
+		return fail(c, at, "a list of 1 to 8 zones");
+	rq->has_zones = true;
+	rq->nr_pages = 0;
+	rq->balance_reclaim_pages = 0;
+	{
+		bool first = true;
+
+		for (size_t z = 0; z < json_array_size(zones); z++) {
+			json_t *jz = json_array_get(zones, z);
+			uint64_t managed, free, high, need;
+			char zat[160];
+
+			snprintf(zat, sizeof(zat), "%s[%zu]", at, z);
+			if (!json_is_object(jz))
+				return fail(c, zat, "not an object");
+			if (only_keys(c, jz, zat, zkeys) ||
+			    get_u64(c, jz, "managed_pages", zat, true, 0, &managed) ||
+			    get_u64(c, jz, "free_pages", zat, true, 0, &free) ||
+			    get_u64(c, jz, "high_wmark_pages", zat, true, 0, &high))
+				return -1;
+			if (managed > RR_SCENARIO_MAX_PAGES || free > managed || high > managed)
+				return fail(c, zat, "free_pages and high_wmark_pages must be at "
+					    "most managed_pages, at most 2^40");
+			if (!managed)
+				continue;	/* managed_zone() false: not counted */
+			rq->nr_pages += high > RR_SWAP_CLUSTER_MAX ? high : RR_SWAP_CLUSTER_MAX;
+			rq->zones_free_pages += free;
+			rq->zones_high_wmark_pages += high;
+			need = free > high ? 0 : high + 1 - free;
+			if (first || need < rq->balance_reclaim_pages)
+				rq->balance_reclaim_pages = need;
+			first = false;
+		}
+	}
+	return 0;
+}
+
 static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int idx)
 {
 	static const char *const keys[] = { "kind", "cgroup", "nr_pages", "bytes", "may_swap",
-					    "swappiness", NULL };
+					    "swappiness", "order", "zones", "reclaim_pages", NULL };
 	struct rr_scenario_request *rq = &sc->requests[idx];
 	const char *kind, *cg;
 	char where[64];
@@ -341,32 +435,59 @@ static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int id
 		return -1;
 	kind = json_string_value(json_object_get(jr, "kind"));
 	if (!kind)
-		return fail(c, where, "kind missing (limit, proactive or direct)");
+		return fail(c, where, "kind missing (limit, proactive, direct, kswapd or node)");
 	if (!strcmp(kind, "limit"))
 		rq->kind = RR_KIND_MEMCG;
 	else if (!strcmp(kind, "proactive"))
 		rq->kind = RR_KIND_PROACTIVE;
 	else if (!strcmp(kind, "direct"))
 		rq->kind = RR_KIND_DIRECT;
+	else if (!strcmp(kind, "kswapd"))
+		rq->kind = RR_KIND_KSWAPD;
+	else if (!strcmp(kind, "node"))
+		rq->kind = RR_KIND_NODE;
 	else
-		return fail(c, where, "kind must be limit, proactive or direct");
+		return fail(c, where, "kind must be limit, proactive, direct, kswapd or node");
+	bool global = rq->kind == RR_KIND_DIRECT || rq->kind == RR_KIND_KSWAPD ||
+		      rq->kind == RR_KIND_NODE;
 	cg = json_string_value(json_object_get(jr, "cgroup"));
-	if (rq->kind == RR_KIND_DIRECT && !cg)
+	if (global && !cg)
 		cg = "/";
 	if (!cg)
 		return fail(c, where, "cgroup missing");
 	rq->cgroup = find_cgroup(sc, cg, strlen(cg));
 	if (rq->cgroup < 0)
 		return fail(c, where, "cgroup is not in the cgroups list");
-	if (rq->kind == RR_KIND_DIRECT && rq->cgroup != 0)
-		return fail(c, where, "direct reclaim is global: its cgroup is \"/\"");
+	if (global && rq->cgroup != 0) {
+		char msg[120];
+
+		snprintf(msg, sizeof(msg), "%s reclaim is global: its cgroup is \"/\"", kind);
+		return fail(c, where, msg);
+	}
+	if (get_u64(c, jr, "order", where, false, 0, &v))
+		return -1;
+	if (json_object_get(jr, "order") && !global)
+		return fail(c, where, "order is for direct, kswapd and node requests");
+	if (v > 10)
+		return fail(c, where, "order must be 0..10 (MAX_PAGE_ORDER)");
+	rq->order = (int)v;
+	if (rq->kind == RR_KIND_KSWAPD) {
+		if (json_object_get(jr, "bytes"))
+			return fail(c, where, "a kswapd request has no bytes");
+		if (get_kswapd_node(c, jr, where, rq) ||
+		    get_bool(c, jr, "may_swap", where, true, &rq->may_swap))
+			return -1;
+		return get_proactive_swappiness(c, jr, where, rq);
+	}
+	if (get_kswapd_node(c, jr, where, rq))
+		return -1;
 	if (json_object_get(jr, "nr_pages") && json_object_get(jr, "bytes"))
 		return fail(c, where, "give nr_pages or bytes, not both");
 	if (json_object_get(jr, "bytes")) {
 		if (get_u64(c, jr, "bytes", where, true, 0, &v))
 			return -1;
 		rq->nr_pages = v / sc->page_size_bytes;	/* memory_reclaim(): truncating */
-	} else if (get_u64(c, jr, "nr_pages", where, rq->kind != RR_KIND_DIRECT, 32, &rq->nr_pages)) {
+	} else if (get_u64(c, jr, "nr_pages", where, !global, 32, &rq->nr_pages)) {
 		return -1;
 	}
 	if (get_bool(c, jr, "may_swap", where, true, &rq->may_swap))
@@ -431,10 +552,13 @@ int rr_scenario_load(const char *path, struct rr_scenario *sc, struct rr_error *
 	}
 	while ((1ULL << sc->page_shift) < sc->page_size_bytes)
 		sc->page_shift++;
+	sc->max_folio_pages = sc->page_size_bytes / 8;	/* HPAGE_PMD_NR */
+	sc->has_node_pages = json_object_get(root, "node_free_pages") ||
+			     json_object_get(root, "node_high_wmark_pages");
 	if (get_bool(&c, root, "swap", "", true, &sc->swap) ||
 	    get_u64(&c, root, "node_free_pages", "", false, 0, &sc->node_free_pages) ||
 	    get_u64(&c, root, "node_high_wmark_pages", "", false, 0, &sc->node_high_wmark_pages) ||
-	    get_folio_pages(&c, root, "", base_folio, sc->folio_pages))
+	    get_folio_pages(&c, sc, root, "", base_folio, sc->folio_pages))
 		goto bad;
 
 	cgs = json_object_get(root, "cgroups");
@@ -628,6 +752,15 @@ int rr_scenario_sim_input(const struct rr_scenario *sc, int req,
 	in->swap_present = sc->swap;
 	in->node_free_pages = sc->node_free_pages;
 	in->node_high_wmark_pages = sc->node_high_wmark_pages;
+	if (rq->has_zones && !sc->has_node_pages) {	/* the zones' own */
+		in->node_free_pages = rq->zones_free_pages;
+		in->node_high_wmark_pages = rq->zones_high_wmark_pages;
+	}
+	in->order = rq->order;
+	if (rq->kind == RR_KIND_KSWAPD) {
+		in->kswapd_nr_to_reclaim_pages = rq->nr_pages;
+		in->balance_reclaim_pages = rq->balance_reclaim_pages;
+	}
 	in->cursor = -1;
 	memcpy(in->root_rstat_lru_pages, sc->cgroups[rq->cgroup].hier_pages,
 	       sizeof(in->root_rstat_lru_pages));

@@ -34,16 +34,26 @@ struct rr_scenario_cgroup {
 	uint64_t fraction[2], denominator;
 	uint64_t min_pages, low_pages;
 	/* folio_nr_pages() of its anon and file pages: a power of two,
-	 * 1..RR_MAX_FOLIO_PAGES */
+	 * 1..max_folio_pages */
 	uint64_t folio_pages[RR_NR_LRU_TYPES];
 };
 
 struct rr_scenario_path;
 
 struct rr_scenario_request {
-	enum rr_reclaim_kind kind;	/* MEMCG ("limit"), PROACTIVE, DIRECT */
-	int cgroup;			/* index of the target */
-	uint64_t nr_pages;
+	/* MEMCG ("limit"), PROACTIVE, DIRECT, KSWAPD, NODE */
+	enum rr_reclaim_kind kind;
+	int cgroup;			/* index of the target; 0 ("/") for the
+					 * global kinds */
+	uint64_t nr_pages;		/* the request; KSWAPD: its nr_to_reclaim */
+	int order;			/* DIRECT, KSWAPD, NODE: sc->order, 0..10 */
+	/* KSWAPD: the run ends balanced once it reclaimed this many pages
+	 * (docs/kernel-model.md §23.5); UINT64_MAX never */
+	uint64_t balance_reclaim_pages;
+	/* KSWAPD with "zones": their free pages and high watermarks, summed,
+	 * for file_is_tiny when the top level gives no node_* keys */
+	bool has_zones;
+	uint64_t zones_free_pages, zones_high_wmark_pages;
 	bool may_swap;			/* MEMCG_RECLAIM_MAY_SWAP, default true */
 	/* proactive only: the write's swappiness= key, 0..200 or
 	 * RR_SWAPPINESS_ANON_ONLY ("max"), when has_proactive_swappiness */
@@ -61,13 +71,18 @@ struct rr_scenario {
 	struct rr_scenario_path *by_path;	/* hash: path -> index */
 	struct rr_scenario_request *requests;
 	int nr_requests;
-	uint64_t node_free_pages, node_high_wmark_pages;	/* direct reclaim */
+	uint64_t node_free_pages, node_high_wmark_pages;	/* global reclaim */
+	bool has_node_pages;		/* either key given */
 	enum rr_outcome_model outcome;
 	uint64_t ratio_num, ratio_den;		/* reclaimed per scanned page */
 	uint64_t activate_num, activate_den;	/* activated per page scanned and not
 						 * reclaimed (the simulator's share) */
 	uint64_t exact_extra_pages;
 	uint64_t folio_pages[RR_NR_LRU_TYPES];	/* the cgroups' default */
+	/* the largest folio_pages: HPAGE_PMD_NR of the page size, a PMD
+	 * mapping's worth of pages (page_size / 8: 512 of 4 KiB pages, 2048
+	 * of 16 KiB, 8192 of 64 KiB, a 512 MiB THP on arm64) */
+	uint64_t max_folio_pages;
 };
 
 /* Does @path look like a scenario (a JSON object) rather than a trace? */
@@ -85,8 +100,8 @@ void rr_scenario_free(struct rr_scenario *sc);
 /**
  * rr_scenario_sim_input() - simulator input for request @req
  * @in: filled; in->memcgs is allocated (free it).  The subtree of the
- *      request's cgroup in pre-order (siblings in file order); direct
- *      reclaim walks the whole tree from "/".
+ *      request's cgroup in pre-order (siblings in file order); global
+ *      reclaim (direct, kswapd, node) walks the whole tree from "/".
  * Return: 0, or -1 on ENOMEM.
  */
 int rr_scenario_sim_input(const struct rr_scenario *sc, int req,

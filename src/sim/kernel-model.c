@@ -11,7 +11,7 @@ bool rr_kernel_at_least(const struct rr_kernel_model *km, int major, int minor)
 
 int rr_kernel_model_init(struct rr_kernel_model *km, const char *release)
 {
-	int major, minor, n = 0;
+	int major, minor, sub, n = 0, m = 0;
 
 	memset(km, 0, sizeof(*km));
 	if (!release || strlen(release) >= sizeof(km->release) ||
@@ -20,6 +20,7 @@ int rr_kernel_model_init(struct rr_kernel_model *km, const char *release)
 		return -1;
 	km->major = major;
 	km->minor = minor;
+	km->sublevel = sscanf(release + n, ".%d%n", &sub, &m) == 1 && m > 1 && sub >= 0 ? sub : -1;
 	snprintf(km->release, sizeof(km->release), "%s", release);
 	km->denominator_plus_one = !rr_kernel_at_least(km, 5, 8);
 	km->cost_fractions = rr_kernel_at_least(km, 5, 8);
@@ -31,5 +32,8 @@ int rr_kernel_model_init(struct rr_kernel_model *km, const char *release)
 	km->swappiness_max = rr_kernel_at_least(km, 5, 8) ? 200 : 100;
 	km->proactive_swappiness_key = rr_kernel_at_least(km, 6, 11);
 	km->proactive_swappiness_max = rr_kernel_at_least(km, 6, 16);
+	km->kswapd_progress_max = rr_kernel_at_least(km, 6, 11) ||
+		(major == 6 && minor == 6 && km->sublevel >= 44);
+	km->kswapd_cache_trim_retry = rr_kernel_at_least(km, 6, 10);
 	return 0;
 }

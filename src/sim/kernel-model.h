@@ -10,6 +10,8 @@
 
 struct rr_kernel_model {
 	int major, minor;		/* e.g. 6, 18 */
+	int sublevel;			/* e.g. 44 of "6.18.44-fc"; -1 when the
+					 * release gives none ("6.18") */
 	/* as given, e.g. "6.18.44-fc-v669"; at most 64 characters, as
 	 * uname's (__NEW_UTS_LEN): a longer one is refused, not cut */
 	char release[65];
@@ -31,6 +33,20 @@ struct rr_kernel_model {
 	 * get_scan_count() scans anon only: ~v6.16+, "mm: add swappiness=max
 	 * arg to memory.reclaim for only anon reclaim" (Zhongkun He) */
 	bool proactive_swappiness_max;
+	/* kswapd (balance_pgdat(), docs/kernel-model.md §23): */
+	/* kswapd_shrink_node() says "enough scanned" when max(pages scanned,
+	 * pages reclaimed in the pass) >= nr_to_reclaim, not scanned alone:
+	 * 3f74e6bd3b84 "mm/mglru: fix overshooting shrinker memory" (Yu Zhao),
+	 * mainline v6.11 (6.10 has the old test); backported to 6.6.y (posted
+	 * for 6.6.y on 29 Jul 2024): modelled from 6.6.44 [first 6.6.y
+	 * sublevel not verified]; a 6.6 release without a sublevel keeps the
+	 * old test */
+	bool kswapd_progress_max;
+	/* the cache-trim retry after the priority ladder (no_cache_trim_mode,
+	 * cache_trim_mode_failed; "mm, vmscan: retry kswapd's priority loop
+	 * with cache_trim_mode off on failure", Byungchul Park, March 2024):
+	 * present in a 6.10 tree, v6.10+ [6.9 tree not read] */
+	bool kswapd_cache_trim_retry;
 };
 
 /**
@@ -42,7 +58,8 @@ struct rr_kernel_model {
  */
 int rr_kernel_model_init(struct rr_kernel_model *km, const char *release);
 
-/* True when the model's kernel is at least @major.@minor. */
+/* True when the model's kernel is at least @major.@minor (the sublevel
+ * is not compared). */
 bool rr_kernel_at_least(const struct rr_kernel_model *km, int major, int minor);
 
 /* What `report` models when a trace does not name its kernel. */

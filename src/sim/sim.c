@@ -3,8 +3,10 @@
  * The kernel's memcg reclaim loops, in the order they nest:
  *
  *   rr_proactive_loop()      memory_reclaim() chunk loop (§10)
- *    do_try()                try_to_free_mem_cgroup_pages() +
- *                            do_try_to_free_pages(): priorities 12..0, retries (§7, §8.1)
+ *    do_try()                try_to_free_mem_cgroup_pages() / try_to_free_pages() +
+ *                            do_try_to_free_pages(): priorities 12..0, retries (§7, §8.1, §23.3)
+ *   kswapd_run()             balance_pgdat(): priorities 12..1, full walks (§23.2)
+ *   node_run()               __node_reclaim(): priorities 4..0 (§23.4)
  *     walk()                 shrink_node_memcgs(): full or partial walk (§6, §6.3)
  *      shrink_lruvec()       batches of <= SWAP_CLUSTER_MAX, goal check, cut (§5)
  *       get_scan_count()     scan balance and per-list targets (§3)
@@ -47,7 +49,10 @@ struct run {
 	uint64_t anon_cost, file_cost;	/* reclaim root's cost pair */
 	/* scan_control of the current invocation */
 	uint64_t nr_to_reclaim, nr_reclaimed;
+	uint64_t nr_scanned;	/* sc->nr_scanned: inactive pages taken this pass */
 	int priority;
+	int order;		/* sc->order (kswapd drops it to 0) */
+	bool no_cache_trim_mode, cache_trim_mode_failed;	/* kswapd retry (§23.2) */
 	bool may_deactivate[RR_NR_LRU_TYPES], cache_trim_mode, file_is_tiny;
 	bool force_deactivate, skipped_deactivate, memcg_full_walk;
 	bool memcg_low_reclaim, memcg_low_skipped;
@@ -219,6 +224,9 @@ static int add_chunk(struct rr_sim_result *o, uint64_t nr_pages, uint64_t got)
 
 void rr_sim_result_free(struct rr_sim_result *r)
 {
+	free(r->memcg_calls);
+	free(r->memcg_reclaimed_pages);
+	free(r->memcg_ids);
 	free(r->targets);
 	free(r->chunk_requests);
 	free(r->chunk_reclaimed);
@@ -408,6 +416,7 @@ static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 		rr_lru_removed(r->removed[mi], lru, reclaimed, 0);
 	r->out->nr_scanned_pages += scanned;
 	r->out->nr_scanned_type_pages[t] += scanned;
+	r->nr_scanned += scanned;	/* shrink_folio_list(): sc->nr_scanned += nr_taken */
 	r->out->nr_reclaimed_type_pages[t] += reclaimed;
 	/* the cost note of shrink_inactive_list() */
 	{
@@ -466,9 +475,12 @@ static uint64_t protect(struct run *r, int mi, uint64_t size)
 	return scan > RR_SWAP_CLUSTER_MAX ? scan : RR_SWAP_CLUSTER_MAX;
 }
 
+/* cgroup_reclaim(): sc->target_mem_cgroup is set.  Global reclaim
+ * (direct, kswapd, node reclaim) has none. */
 static bool cgroup_reclaim(const struct run *r)
 {
-	return r->in->kind != RR_KIND_DIRECT;
+	return r->in->kind != RR_KIND_DIRECT && r->in->kind != RR_KIND_KSWAPD &&
+	       r->in->kind != RR_KIND_NODE;
 }
 
 static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU])
@@ -583,11 +595,16 @@ static int shrink_lruvec(struct run *r, int mi)
 	uint64_t targets[RR_NR_EVICTABLE_LRU], nr[RR_NR_EVICTABLE_LRU];
 	uint64_t local = 0;
 	bool scan_adjusted = false;	/* pre-v6.1: no more checks after the cut */
-	/* global direct reclaim at priority 12 never checks the goal */
-	bool proportional = !cgroup_reclaim(r) && r->priority == RR_DEF_PRIORITY;
+	/* proportional_reclaim: global reclaim that is not kswapd, at
+	 * priority 12 (direct reclaim; node reclaim starts at 4), never
+	 * checks the goal (§23.3) */
+	bool proportional = !cgroup_reclaim(r) && r->in->kind != RR_KIND_KSWAPD &&
+			    r->priority == RR_DEF_PRIORITY;
 	struct rr_sim_memcg *m = &r->m[mi];
 
 	r->out->shrink_lruvec_calls++;
+	if (r->out->memcg_calls)
+		r->out->memcg_calls[mi]++;
 	/* start from the sizes the kernel saw at a recorded call here */
 	for (size_t k = 0; r->removed && k < m->nr_boundaries; k++) {
 		const struct rr_sim_boundary *bd = &m->boundaries[k];
@@ -656,6 +673,8 @@ static int shrink_lruvec(struct run *r, int mi)
 			scan_adjusted = true;
 	}
 	r->nr_reclaimed += local;
+	if (r->out->memcg_reclaimed_pages)
+		r->out->memcg_reclaimed_pages[mi] += local;
 
 	/* age the active anon list if it is short on inactive pages (rstat) */
 	if (r->in->swap_present &&
@@ -682,8 +701,9 @@ static void prepare_scan_control(struct run *r)
 			rr_inactive_is_low(rs[RR_LRU_INACTIVE_FILE], rs[RR_LRU_ACTIVE_FILE],
 					   r->in->page_shift);
 	}
+	/* kswapd's cache-trim retry vetoes it (no_cache_trim_mode, §23.2) */
 	r->cache_trim_mode = (rs[RR_LRU_INACTIVE_FILE] >> r->priority) != 0 &&
-			     !r->may_deactivate[RR_LRU_FILE];
+			     !r->may_deactivate[RR_LRU_FILE] && !r->no_cache_trim_mode;
 	/* global reclaim only: anon is worth scanning when the file cache
 	 * is tiny next to the high watermarks (53138cea7f39) */
 	r->file_is_tiny = !cgroup_reclaim(r) && r->in->node_high_wmark_pages &&
@@ -725,7 +745,9 @@ static int walk(struct run *r)
 {
 	int n = (int)r->in->nr_memcgs;
 
-	if (r->in->km->partial_walk && !r->memcg_full_walk) {
+	/* v6.11+: partial walks for every reclaimer but kswapd and the
+	 * memcg_full_walk retry (shrink_node_memcgs()) */
+	if (r->in->km->partial_walk && !r->memcg_full_walk && r->in->kind != RR_KIND_KSWAPD) {
 		int i = r->cursor + 1;
 
 		if (r->cursor < 0 || i >= n)
@@ -830,6 +852,147 @@ static int do_try_cb(void *ctx, uint64_t nr_pages, uint64_t *nr_reclaimed)
 	return do_try(ctx, nr_pages, nr_reclaimed);
 }
 
+/* RR_OUTCOME_EXACT: one node pass reclaims @goal + exact_extra_pages, at
+ * most what the lists still hold; it counts as scanned too. */
+static uint64_t exact_pass(struct run *r, uint64_t goal)
+{
+	uint64_t avail = exact_available(r), got = goal + r->in->exact_extra_pages;
+
+	if (got > avail)
+		got = avail;
+	r->exact_reclaimed += got;
+	r->out->nr_scanned_pages += got;
+	r->nr_scanned = got;
+	r->nr_reclaimed += got;
+	return got;
+}
+
+/* One shrink_node() pass of global reclaim at r->priority: the node flags,
+ * then the memcg walk (full for kswapd; partial on the root's cursor for
+ * the others from v6.11).  kswapd's cache-trim bookkeeping: a pass in
+ * cache_trim_mode that reclaimed nothing sets cache_trim_mode_failed. */
+static int node_pass(struct run *r, uint64_t goal)
+{
+	uint64_t before = r->nr_reclaimed;
+
+	r->nr_scanned = 0;
+	if (r->priority < r->out->lowest_priority)
+		r->out->lowest_priority = r->priority;
+	if (r->in->outcome == RR_OUTCOME_EXACT) {
+		exact_pass(r, goal);
+		return 0;
+	}
+	prepare_scan_control(r);
+	if (walk(r))
+		return -1;
+	if (r->cache_trim_mode && r->nr_reclaimed == before)
+		r->cache_trim_mode_failed = true;
+	return 0;
+}
+
+/*
+ * kswapd_age_node() (v6.1+; age_active_anon() before): when anon can be
+ * aged (swap) and the root memcg's anon is short on inactive pages in the
+ * rstat view, one shrink_active_list() of SWAP_CLUSTER_MAX pages on the
+ * active anon list of every memcg, root first, in pre-order: no
+ * protection check, empty lists included (the batch's event is emitted
+ * all the same).
+ */
+static void kswapd_age_node(struct run *r)
+{
+	const uint64_t *rs = r->in->root_rstat_lru_pages;
+
+	if (!r->in->swap_present || r->in->outcome == RR_OUTCOME_EXACT ||
+	    !rr_inactive_is_low(rs[RR_LRU_INACTIVE_ANON], rs[RR_LRU_ACTIVE_ANON],
+				r->in->page_shift))
+		return;
+	for (size_t i = 0; i < r->in->nr_memcgs; i++)
+		shrink_active(r, (int)i, RR_LRU_ACTIVE_ANON, RR_SWAP_CLUSTER_MAX);
+}
+
+/*
+ * balance_pgdat() of kswapd (mm/vmscan.c; docs/kernel-model.md §23.2):
+ * priority 12 down to 1, per iteration the balance check, the anon aging,
+ * one node pass and kswapd_shrink_node()'s order drop and "enough
+ * scanned" verdict; the priority falls unless enough was scanned and the
+ * pass reclaimed something.  After the ladder, the cache-trim retry where
+ * the release has it.  Boost, the v1 soft-limit calls and
+ * should_continue_reclaim() are not modelled.
+ */
+static int kswapd_run(struct run *r, uint64_t *reclaimed)
+{
+	const struct rr_kernel_model *km = r->in->km;
+
+	r->nr_to_reclaim = r->in->kswapd_nr_to_reclaim_pages > RR_SWAP_CLUSTER_MAX ?
+			   r->in->kswapd_nr_to_reclaim_pages : RR_SWAP_CLUSTER_MAX;
+	r->nr_reclaimed = 0;
+	r->order = r->in->order;
+	r->out->calls = 1;
+	r->out->kswapd_end = RR_KSWAPD_END_LADDER;
+restart:
+	r->priority = RR_DEF_PRIORITY;
+	do {
+		uint64_t before = r->nr_reclaimed, progress;
+		bool enough;
+
+		/* pgdat_balanced() at the top of the iteration */
+		if (r->nr_reclaimed >= r->in->balance_reclaim_pages) {
+			r->out->kswapd_end = RR_KSWAPD_END_BALANCED;
+			break;
+		}
+		kswapd_age_node(r);
+		/* kswapd_shrink_node(): one shrink_node() */
+		if (node_pass(r, r->nr_to_reclaim))
+			return -1;
+		r->out->kswapd_passes++;
+		if (r->order && r->nr_reclaimed >= (2ULL << r->order))
+			r->order = 0;	/* compact_gap(order) reclaimed */
+		progress = r->nr_reclaimed - before;
+		enough = km->kswapd_progress_max ?
+			 (r->nr_scanned > progress ? r->nr_scanned : progress) >= r->nr_to_reclaim :
+			 r->nr_scanned >= r->nr_to_reclaim;
+		if (!enough || !progress)
+			r->priority--;
+	} while (r->priority >= 1);
+	if (r->out->kswapd_end == RR_KSWAPD_END_LADDER && km->kswapd_cache_trim_retry &&
+	    !r->nr_reclaimed && !r->no_cache_trim_mode && r->cache_trim_mode_failed) {
+		r->no_cache_trim_mode = true;
+		r->out->retries++;
+		goto restart;
+	}
+	*reclaimed = r->nr_reclaimed;
+	return 0;
+}
+
+/*
+ * __node_reclaim() (mm/vmscan.c, NUMA node_reclaim_mode;
+ * docs/kernel-model.md §23.4): nr_to_reclaim = max(1 << order, 32); one
+ * shrink_node() per priority from NODE_RECLAIM_PRIORITY (4) down to 0
+ * while the call has reclaimed fewer than 1 << order pages (the loop
+ * tests 1 << order, not nr_to_reclaim).  The node_reclaim_mode bits
+ * (may_unmap, may_writepage) and the page-cache/slab preconditions of
+ * node_reclaim() are not modelled.
+ */
+#define NODE_RECLAIM_PRIORITY 4
+static int node_run(struct run *r, uint64_t *reclaimed)
+{
+	uint64_t nr_pages = 1ULL << r->in->order;
+
+	r->nr_to_reclaim = nr_pages > RR_SWAP_CLUSTER_MAX ? nr_pages : RR_SWAP_CLUSTER_MAX;
+	r->nr_reclaimed = 0;
+	r->order = r->in->order;
+	r->out->calls = 1;
+	r->priority = NODE_RECLAIM_PRIORITY;
+	do {
+		if (node_pass(r, r->nr_to_reclaim))
+			return -1;
+	} while (r->nr_reclaimed < nr_pages && --r->priority >= 0);
+	if (r->priority < 0)
+		r->priority = 0;
+	*reclaimed = r->nr_reclaimed;
+	return 0;
+}
+
 int rr_proactive_loop(const struct rr_resolved_policy *policy,
 		      uint64_t nr_requested_pages, rr_reclaim_call_fn call,
 		      void *ctx, struct rr_sim_result *out, struct rr_error *err)
@@ -902,6 +1065,10 @@ int rr_sim_predict_call(const struct rr_call_input *ci,
 	in.page_shift = ci->page_shift;
 	in.may_swap = ci->may_swap;
 	in.swap_present = ci->swap_present;
+	if (ci->kind == RR_KIND_DIRECT || ci->kind == RR_KIND_KSWAPD) {
+		in.node_free_pages = ci->node_free_pages;
+		in.node_high_wmark_pages = ci->node_high_wmark_pages;
+	}
 	in.anon_cost = ci->anon_cost;
 	in.file_cost = ci->file_cost;
 	memcpy(in.root_rstat_lru_pages, ci->root_rstat_lru_pages, sizeof(in.root_rstat_lru_pages));
@@ -923,6 +1090,8 @@ int rr_sim_predict_call(const struct rr_call_input *ci,
 	r.priority = ci->priority;
 	r.nr_to_reclaim = ci->nr_to_reclaim > RR_SWAP_CLUSTER_MAX ?
 			  ci->nr_to_reclaim : RR_SWAP_CLUSTER_MAX;
+	if (ci->kind == RR_KIND_DIRECT)
+		r.nr_to_reclaim = RR_SWAP_CLUSTER_MAX;	/* try_to_free_pages() */
 	if (ci->kind == RR_KIND_SOFTLIMIT) {
 		r.sc_anon_cost = r.sc_file_cost = 0;	/* no prepare_scan_control() */
 	} else {
@@ -1000,6 +1169,40 @@ void rr_sim_result_clear(struct rr_sim_result *r)
 	r->chunk_requests = keep.chunk_requests;
 	r->chunk_reclaimed = keep.chunk_reclaimed;
 	r->cap_chunks = keep.cap_chunks;
+	r->memcg_calls = keep.memcg_calls;
+	r->memcg_reclaimed_pages = keep.memcg_reclaimed_pages;
+	r->memcg_ids = keep.memcg_ids;
+	r->cap_memcg_slots = keep.cap_memcg_slots;
+}
+
+/* The per-memcg result arrays for @in's memcgs, zeroed (ids set); kept
+ * across runs. */
+static int memcg_slots(struct rr_sim_result *o, const struct rr_sim_input *in)
+{
+	size_t n = in->nr_memcgs;
+
+	if (n > o->cap_memcg_slots) {
+		uint64_t *c = realloc(o->memcg_calls, n * sizeof(*c));
+
+		if (!c)
+			return -1;
+		o->memcg_calls = c;
+		c = realloc(o->memcg_reclaimed_pages, n * sizeof(*c));
+		if (!c)
+			return -1;
+		o->memcg_reclaimed_pages = c;
+		c = realloc(o->memcg_ids, n * sizeof(*c));
+		if (!c)
+			return -1;
+		o->memcg_ids = c;
+		o->cap_memcg_slots = n;
+	}
+	memset(o->memcg_calls, 0, n * sizeof(*o->memcg_calls));
+	memset(o->memcg_reclaimed_pages, 0, n * sizeof(*o->memcg_reclaimed_pages));
+	for (size_t k = 0; k < n; k++)
+		o->memcg_ids[k] = in->memcgs[k].id;
+	o->nr_memcg_slots = n;
+	return 0;
 }
 
 /* The plug-in ABI's number of a kind: fixed in policy.h, whatever order
@@ -1081,7 +1284,7 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 	r.anon_cost = in->anon_cost;
 	r.file_cost = in->file_cost;
 	r.cursor = in->cursor;
-	if (scratch(&r, in->nr_memcgs)) {
+	if (scratch(&r, in->nr_memcgs) || memcg_slots(out, in)) {
 		rr_error_set(err, "", "out of memory");
 		goto out;
 	}
@@ -1102,7 +1305,11 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 		if (rr_proactive_loop(policy, in->nr_pages, do_try_cb, &r, out, err))
 			goto out;
 	} else {
-		if (do_try(&r, in->nr_pages, &got))
+		int ret2 = in->kind == RR_KIND_KSWAPD ? kswapd_run(&r, &got) :
+			   in->kind == RR_KIND_NODE ? node_run(&r, &got) :
+			   do_try(&r, in->nr_pages, &got);
+
+		if (ret2)
 			goto out;
 		if (add_chunk(out, in->nr_pages, got)) {
 			rr_error_set(err, "", "out of memory");

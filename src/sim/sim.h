@@ -52,6 +52,10 @@
  *  RR_KIND_SOFTLIMIT  one v1 mem_cgroup_shrink_node() victim call
  *  RR_KIND_DIRECT     try_to_free_pages(): global direct reclaim, the walk
  *                     root [0] is the root memcg
+ *  RR_KIND_KSWAPD     one balance_pgdat() run of kswapd: priority 12 down
+ *                     to 1, one full walk from the root memcg [0] per
+ *                     iteration (docs/kernel-model.md §23.2)
+ *  RR_KIND_NODE       __node_reclaim(): priority 4 down to 0 (§23.4)
  */
 
 /* How many pages a reclaim call gets (docs/kernel-model.md §17). */
@@ -113,9 +117,10 @@ static inline void rr_lru_removed(uint64_t removed[RR_NR_EVICTABLE_LRU], int lru
 	removed[lru ^ 1] -= moved;
 }
 
-/* The largest folio a scenario may give (pages): HPAGE_PMD_NR of 4 KiB
- * pages, order 9, the largest folio on an LRU list of x86-64. */
-#define RR_MAX_FOLIO_PAGES 512
+/* The largest folio the simulator takes (pages): HPAGE_PMD_NR of 64 KiB
+ * pages (a 512 MiB THP of arm64, order 13).  A scenario allows at most
+ * HPAGE_PMD_NR of its page size (page_size / 8: 512 of 4 KiB pages). */
+#define RR_MAX_FOLIO_PAGES 8192
 
 /* One memcg of the reclaim root's subtree, in pre-order; [0] is the root. */
 struct rr_sim_memcg {
@@ -195,11 +200,16 @@ struct rr_sim_input {
 	uint64_t anon_cost, file_cost;
 	uint64_t root_rstat_lru_pages[RR_NR_EVICTABLE_LRU];
 	bool refaults_changed[RR_NR_LRU_TYPES];	/* WORKINGSET_ACTIVATE_* differs from snapshot */
-	/* RR_KIND_DIRECT only, for file_is_tiny (§4): the node's free pages
-	 * and the sum of its zones' high watermarks; 0/0 = never tiny */
+	/* global reclaim (RR_KIND_DIRECT, KSWAPD, NODE), for file_is_tiny
+	 * (§4, §23.1): the node's free pages and the sum of its zones' high
+	 * watermarks, pages; 0/0 = never tiny */
 	uint64_t node_free_pages, node_high_wmark_pages;
-	/* RR_KIND_DIRECT, RR_KIND_KSWAPD: sc->order, the allocation's order
-	 * (direct_reclaim_begin) or the wake's (kswapd_wake); 0..10 */
+	/* RR_KIND_DIRECT, KSWAPD, NODE: sc->order, the allocation's order
+	 * (direct_reclaim_begin, node_reclaim_begin) or the wake's
+	 * (kswapd_wake); 0..10 (MAX_PAGE_ORDER).  kswapd drops it to 0 once
+	 * the run reclaimed 2 << order pages; node reclaim stops once it
+	 * reclaimed 1 << order; direct reclaim does not use it (its
+	 * compaction_ready() exit for order > 3 is not modelled, §23.3) */
 	int order;
 	/* RR_KIND_KSWAPD, one balance_pgdat() run (docs/kernel-model.md §23):
 	 * kswapd_nr_to_reclaim_pages is kswapd_shrink_node()'s
@@ -208,7 +218,9 @@ struct rr_sim_input {
 	 * the node counts as balanced at the top of an iteration once the run
 	 * has reclaimed balance_reclaim_pages pages (a recorded run: what it
 	 * reclaimed when it ended balanced, inferred; a scenario: its
-	 * reclaim_pages), UINT64_MAX for never (the ladder runs to priority 1) */
+	 * reclaim_pages, or what its zones need), UINT64_MAX for never (the
+	 * ladder runs to priority 1); 0 ends the run before any pass.
+	 * kswapd_nr_to_reclaim_pages below 32 is taken as 32. */
 	uint64_t kswapd_nr_to_reclaim_pages, balance_reclaim_pages;
 	/* v6.11+ cursor: index of the memcg last handed out, -1 for none */
 	int cursor;
@@ -244,14 +256,19 @@ struct rr_sim_result {
 	/* RR_KIND_KSWAPD: why the run ended (RR_KSWAPD_END_*) and how many
 	 * priority iterations (shrink_node() passes) it made */
 	int kswapd_end;
-	uint64_t kswapd_passes;
-	/* shrink_lruvec() calls per memcg of the input, and pages each
-	 * reclaimed (nr_memcgs entries each, in the input's order; NULL
-	 * until a run fills them): which memcgs a walk visited and which
-	 * supplied the pages */
+	uint64_t kswapd_passes;	/* shrink_node() passes, cache-trim retry
+				 * included (its restart counts in retries) */
+	/* every kind: shrink_lruvec() calls per memcg of the input, and the
+	 * pages each memcg's calls reclaimed (the anon aging batches of
+	 * kswapd_age_node() are not shrink_lruvec() calls and reclaim
+	 * nothing), nr_memcg_slots entries each = the last run's nr_memcgs,
+	 * in the input's order: which memcgs a walk visited and which
+	 * supplied the pages.  All 0 with RR_OUTCOME_EXACT, which runs no
+	 * walk.  The arrays (cap_memcg_slots entries) survive
+	 * rr_sim_result_clear() and grow as needed. */
 	uint64_t *memcg_calls, *memcg_reclaimed_pages;
 	uint64_t *memcg_ids;		/* the input's memcgs[].id, same order */
-	size_t nr_memcg_slots;
+	size_t nr_memcg_slots, cap_memcg_slots;
 	bool eagain;			/* memory.reclaim gave up: -EAGAIN after
 					 * MAX_RECLAIM_RETRIES calls reclaimed nothing */
 	bool first_batch_forced;	/* the first batch came in the force_deactivate
@@ -311,10 +328,21 @@ struct rr_pred_batch {
 /* One recorded shrink_lruvec() call, for the decision check (§19.1). */
 struct rr_call_input {
 	const struct rr_kernel_model *km;
-	enum rr_reclaim_kind kind;	/* RR_KIND_MEMCG or RR_KIND_SOFTLIMIT */
+	/* RR_KIND_MEMCG, SOFTLIMIT, PROACTIVE (cgroup reclaim), DIRECT or
+	 * KSWAPD (global reclaim: swappiness 0 does not force SCAN_FILE;
+	 * file_is_tiny from the node fields below; direct reclaim at
+	 * priority 12 consumes its targets without the goal check; kswapd
+	 * checks the goal against nr_to_reclaim, §23) */
+	enum rr_reclaim_kind kind;
 	unsigned int page_shift;
 	int priority;
-	uint64_t nr_to_reclaim;		/* of the episode, in pages */
+	/* of the episode, in pages (floored to 32); DIRECT: ignored, 32;
+	 * KSWAPD: the pass's kswapd_shrink_node() target */
+	uint64_t nr_to_reclaim;
+	/* DIRECT and KSWAPD, file_is_tiny (§4): the node's free pages and
+	 * the sum of its zones' high watermarks (boost included), pages;
+	 * 0/0 = never tiny */
+	uint64_t node_free_pages, node_high_wmark_pages;
 	struct rr_sim_memcg memcg;	/* sizes at the call boundary */
 	bool may_swap, swap_present;
 	/* the reclaim root's, as prepare_scan_control() read them */

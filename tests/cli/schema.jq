@@ -30,7 +30,7 @@ def result: type == "object" and ((if .call_arrays_cut then 4096 else .calls end
     req(.baseline; . == $d.policies[0].name; "baseline"),
     req(.episodes; type == "array"; "episodes"),
     ( .episodes[] | . as $e
-      | req(.; (.id | isint) and (.kind | IN("memcg","softlimit","proactive","direct")) and (.pid | isint)
+      | req(.; (.id | isint) and (.kind | IN("memcg","softlimit","proactive","direct","kswapd","node")) and (.pid | isint)
             and (.start_ns | isint) and (.duration_ns | isint) and (.nr_to_reclaim | isint)
             and (.online_state_uncertain | type == "boolean")
             and (.cgroup | type == "string" or type == "null")

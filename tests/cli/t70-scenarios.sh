@@ -88,8 +88,8 @@ bad lru-typo "cgroups\[1\].lru: unknown key 'inactive_anonn'" \
 	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}, {"path": "/a", "lru": {"inactive_anonn": 5}}], "requests": [{"kind": "limit", "cgroup": "/a"}]}'
 bad no-such-cgroup "requests\[0\]: cgroup is not in the cgroups list" \
 	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/x"}]}'
-bad kind "requests\[0\]: kind must be limit, proactive or direct" \
-	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "kswapd", "cgroup": "/"}]}'
+bad kind "requests\[0\]: kind must be limit, proactive, direct, kswapd or node" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "kswapd2", "cgroup": "/"}]}'
 bad page-size "page_size: must be a power of two" \
 	'{"scenario": 1, "kernel": "6.18", "page_size": 5000, "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/"}]}'
 bad old-kernel "kernel: '3.10' is not a release" \

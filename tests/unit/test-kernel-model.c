@@ -10,6 +10,7 @@ static void test_parse_release(void)
 	CU_ASSERT_EQUAL(km.major, 6);
 	CU_ASSERT_EQUAL(km.minor, 18);
 	CU_ASSERT_STRING_EQUAL(km.release, "6.18.44-fc-v669");
+	CU_ASSERT_EQUAL(km.sublevel, 44);
 	CU_ASSERT_TRUE(km.partial_walk);
 	CU_ASSERT_TRUE(km.cost_zero_returns);
 	CU_ASSERT_TRUE(km.cut_one_more_round);
@@ -22,6 +23,25 @@ static void test_parse_release(void)
 static void test_version_switches(void)
 {
 	struct rr_kernel_model km;
+
+	/* kswapd_shrink_node()'s max(scanned, reclaimed), 3f74e6bd3b84: v6.11,
+	 * 6.6.y from 6.6.44; the cache-trim retry: v6.10 */
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.10.2"), 0);
+	CU_ASSERT_FALSE(km.kswapd_progress_max);
+	CU_ASSERT_TRUE(km.kswapd_cache_trim_retry);
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.11"), 0);
+	CU_ASSERT_TRUE(km.kswapd_progress_max);
+	CU_ASSERT_EQUAL(km.sublevel, -1);
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.6.44"), 0);
+	CU_ASSERT_TRUE(km.kswapd_progress_max);
+	CU_ASSERT_FALSE(km.kswapd_cache_trim_retry);
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.6.43"), 0);
+	CU_ASSERT_FALSE(km.kswapd_progress_max);
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.6-rc1"), 0);
+	CU_ASSERT_EQUAL(km.sublevel, -1);
+	CU_ASSERT_FALSE(km.kswapd_progress_max);
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.9"), 0);
+	CU_ASSERT_FALSE(km.kswapd_cache_trim_retry);
 
 	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "5.6"), 0);
 	CU_ASSERT_TRUE(km.denominator_plus_one);	/* until a4fe1631f313, v5.8 */

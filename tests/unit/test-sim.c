@@ -1001,6 +1001,264 @@ static void test_cursor_timestamp_order(void)
 	rr_cursors_free(&cs);
 }
 
+
+/* Global reclaim (docs/kernel-model.md §23): a kswapd run over @n memcgs
+ * of @s inactive anon pages in @f-page folios, 64 KiB pages, v5.6. */
+static void kswapd_vms(const char *spec, uint64_t balance, struct rr_sim_result *res)
+{
+	static struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m[5];
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_KIND_KSWAPD, .memcgs = m, .nr_memcgs = 5,
+		.page_shift = 16, .may_swap = true, .swap_present = true, .cursor = -1,
+		.kswapd_nr_to_reclaim_pages = 884, .balance_reclaim_pages = balance,
+		.root_rstat_lru_pages = { 4 * 8192, 4 * 8192, 0, 0 },
+	};
+	struct rr_error err;
+
+	memset(m, 0, sizeof(m));
+	for (int i = 0; i < 5; i++) {
+		m[i].id = (uint64_t)i + 1;
+		m[i].parent = i ? 0 : -1;
+		m[i].online = true;
+		m[i].swappiness = 60;
+		if (i) {
+			m[i].lru_pages[RR_LRU_INACTIVE_ANON] = 8192;
+			m[i].lru_pages[RR_LRU_ACTIVE_ANON] = 8192;
+			m[i].rstat_lru_pages[RR_LRU_INACTIVE_ANON] = 8192;
+			m[i].rstat_lru_pages[RR_LRU_ACTIVE_ANON] = 8192;
+			m[i].folio_pages[RR_LRU_ANON] = 8192;
+		}
+	}
+	resolve(&pol, spec, "5.6", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, res, &err), 0);
+	rr_policy_release(&pol);
+}
+
+static void test_kswapd_run(void)
+{
+	struct rr_sim_result r;
+
+	memset(&r, 0, sizeof(r));
+	/* 8192 >> 12 = 2: ceil(2 * 60 / 201) = 1 page, one whole 8192-page
+	 * folio per memcg in the first pass; 4 * 8192 scanned >= 884 and
+	 * progress: priority 12 kept, balanced at the next check */
+	kswapd_vms("original", 1000, &r);
+	CU_ASSERT_EQUAL(r.kswapd_end, RR_KSWAPD_END_BALANCED);
+	CU_ASSERT_EQUAL(r.kswapd_passes, 1);
+	CU_ASSERT_EQUAL(r.lowest_priority, 12);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 4 * 8192);
+	CU_ASSERT_EQUAL_FATAL(r.nr_memcg_slots, 5);
+	/* the full walk visits the root too; each VM gives one folio */
+	for (int i = 0; i < 5; i++) {
+		CU_ASSERT_EQUAL(r.memcg_calls[i], 1);
+		CU_ASSERT_EQUAL(r.memcg_reclaimed_pages[i], i ? 8192 : 0);
+	}
+	/* floor(2 * 60 / 201) = 0: nothing at 12, priority 11 (4 * 60 / 201
+	 * = 1) reclaims the folios; the arrays are reused after a clear */
+	rr_sim_result_clear(&r);
+	kswapd_vms("online-roundup", 1000, &r);
+	CU_ASSERT_EQUAL(r.kswapd_passes, 2);
+	CU_ASSERT_EQUAL(r.lowest_priority, 11);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 4 * 8192);
+	CU_ASSERT_EQUAL(r.memcg_calls[1], 2);
+	/* never balanced: after the lists are empty nothing is reclaimed, the
+	 * priority falls every pass: 12 (nothing), 11 (4 folios), 11 again
+	 * (progress, 32768 scanned >= 884), then 10 .. 1 with nothing left
+	 * on the inactive lists (active anon is not deactivated: inactive is
+	 * not low) */
+	rr_sim_result_clear(&r);
+	kswapd_vms("online-roundup", UINT64_MAX, &r);
+	CU_ASSERT_EQUAL(r.kswapd_end, RR_KSWAPD_END_LADDER);
+	CU_ASSERT_EQUAL(r.lowest_priority, 1);
+	CU_ASSERT_EQUAL(r.kswapd_passes, 1 + 2 + 10);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 4 * 8192);
+	rr_sim_result_free(&r);
+}
+
+/* The cache-trim retry (v6.10+): the root's stale rstat view claims a
+ * large inactive file list (cache_trim_mode: SCAN_FILE) while the exact
+ * lists hold only anon; the ladder reclaims nothing, then the run starts
+ * over with cache_trim_mode off and SCAN_FRACT scans anon:
+ * 65536 >> 12 = 16, 16 * 60 / 200 = 4 (v5.8+ zero costs). */
+static void test_kswapd_cache_trim_retry(void)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m = {
+		.id = 1, .parent = -1, .online = true, .swappiness = 60,
+		.lru_pages = { 65536, 0, 0, 0 },
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_KIND_KSWAPD, .memcgs = &m, .nr_memcgs = 1,
+		.page_shift = 12, .may_swap = true, .swap_present = true, .cursor = -1,
+		.kswapd_nr_to_reclaim_pages = 32, .balance_reclaim_pages = 4,
+		.root_rstat_lru_pages = { 65536, 0, 1 << 20, 0 },
+	};
+	struct rr_sim_result r;
+	struct rr_error err;
+
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", "6.10", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.retries, 1);
+	CU_ASSERT_EQUAL(r.kswapd_passes, 12 + 1);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 4);
+	CU_ASSERT_EQUAL(r.kswapd_end, RR_KSWAPD_END_BALANCED);
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", "6.9", &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.retries, 0);
+	CU_ASSERT_EQUAL(r.kswapd_passes, 12);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 0);
+	CU_ASSERT_EQUAL(r.kswapd_end, RR_KSWAPD_END_LADDER);
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+}
+
+/* kswapd_age_node(): with swap and the root's inactive anon low, one
+ * 32-page active anon batch per memcg of the walk, empty ones included. */
+static void test_kswapd_age_node(void)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m[3];
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_KIND_KSWAPD, .memcgs = m, .nr_memcgs = 3,
+		.page_shift = 12, .may_swap = true, .swap_present = true, .cursor = -1,
+		.kswapd_nr_to_reclaim_pages = 32, .balance_reclaim_pages = 0,
+		/* inactive anon low at the root: 100 * 1 < 1000 */
+		.root_rstat_lru_pages = { 100, 1000, 0, 0 },
+	};
+	struct rr_sim_result r;
+	struct rr_error err;
+
+	memset(m, 0, sizeof(m));
+	for (int i = 0; i < 3; i++) {
+		m[i].id = (uint64_t)i + 1;
+		m[i].parent = i ? 0 : -1;
+		m[i].online = true;
+		m[i].swappiness = 60;
+	}
+	m[2].lru_pages[RR_LRU_ACTIVE_ANON] = 1000;
+	memset(&r, 0, sizeof(r));
+	resolve(&pol, "kernel", "6.18", &km);
+	/* balanced at the first check: no pass, no aging */
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.kswapd_passes, 0);
+	CU_ASSERT_EQUAL(r.batches, 0);
+	CU_ASSERT_EQUAL(r.kswapd_end, RR_KSWAPD_END_BALANCED);
+	rr_sim_result_clear(&r);
+	/* one iteration: kswapd_age_node() gives every memcg, empty ones
+	 * included, one 32-page active anon batch (3 events), then the pass */
+	in.balance_reclaim_pages = 1;
+	in.nr_memcgs = 3;
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
+	/* each iteration ages 32 active pages of [2] onto its inactive list
+	 * (3 batches: [0], [1], [2]); SCAN_FRACT 60/200 (zero costs) with the
+	 * anon deactivation bit set (the root's inactive is low):
+	 *   p12..p8: inactive 32k >> p and active (1000 - 32k) >> p give 0
+	 *   p7: inactive 192 >> 7 = 1 -> 0; active 808 >> 7 = 6 -> 1
+	 *   p6: 224 >> 6 = 3 -> 0; 776 >> 6 = 12 -> 3
+	 *   (an active anon target alone runs no round: shrink_lruvec()
+	 *   loops on inactive anon and both file lists only)
+	 *   p5: 256 >> 5 = 8 -> 2 reclaimed; 744 >> 5 = 23 -> 6 moved
+	 * progress 0 until p5: 8 passes, 24 aging + 2 pass batches; [1] is
+	 * empty (below min: skipped), the root and [2] get a call per pass */
+	CU_ASSERT_EQUAL(r.kswapd_end, RR_KSWAPD_END_BALANCED);
+	CU_ASSERT_EQUAL(r.kswapd_passes, 8);
+	CU_ASSERT_EQUAL(r.lowest_priority, 5);
+	CU_ASSERT_EQUAL(r.batches, 3 * 8 + 2);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 2);
+	CU_ASSERT_EQUAL(r.memcg_calls[0], 8);
+	CU_ASSERT_EQUAL(r.memcg_calls[1], 0);
+	CU_ASSERT_EQUAL(r.memcg_calls[2], 8);
+	CU_ASSERT_EQUAL(r.memcg_reclaimed_pages[2], 2);
+	rr_sim_result_free(&r);
+	rr_policy_release(&pol);
+}
+
+/* rr_sim_predict_call() for global reclaim: swappiness 0 keeps SCAN_FRACT
+ * (anon fraction 0, so file only here), direct reclaim at priority 12
+ * takes its whole target, kswapd stops after the round that reaches its
+ * nr_to_reclaim, file_is_tiny from the node fields gives SCAN_ANON. */
+static void test_predict_global(void)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_pred_batch out[64];
+	uint64_t got[64], targets[RR_NR_EVICTABLE_LRU];
+	struct rr_call_input ci = {
+		.km = &km, .kind = RR_KIND_DIRECT, .page_shift = 12, .priority = 12,
+		.nr_to_reclaim = 32, .may_swap = true, .swap_present = true,
+		.memcg = { .id = 1, .parent = -1, .online = true, .swappiness = 0,
+			   .lru_pages = { 65536, 0, 65536, 0 } },
+		.root_rstat_lru_pages = { 65536, 0, 65536, 65536 * 8 },
+		.recorded_reclaimed = got,
+	};
+	struct rr_error err;
+	size_t n;
+
+	for (int i = 0; i < 64; i++)
+		got[i] = 32;
+	resolve(&pol, "kernel", "6.18", &km);
+	/* direct, swappiness 0: SCAN_FRACT with ap = 0: anon 0, file
+	 * 16 * 200 / 200 = 16; no goal check at 12: one batch of 16 */
+	CU_ASSERT_EQUAL_FATAL(rr_sim_predict_call(&ci, &pol, out, 64, &n, targets, &err), 0);
+	CU_ASSERT_EQUAL(targets[RR_LRU_INACTIVE_ANON], 0);
+	CU_ASSERT_EQUAL(targets[RR_LRU_INACTIVE_FILE], 16);
+	/* swappiness 60: anon 16 * 60 / 200 = 4, file 16 * 140 / 200 = 11 */
+	ci.memcg.swappiness = 60;
+	ci.memcg.lru_pages[RR_LRU_INACTIVE_FILE] = 1 << 20;	/* file 256 -> 179 */
+	CU_ASSERT_EQUAL_FATAL(rr_sim_predict_call(&ci, &pol, out, 64, &n, targets, &err), 0);
+	CU_ASSERT_EQUAL(targets[RR_LRU_INACTIVE_FILE], 256 * 140 / 200);
+	/* direct at 12: every batch of the 179-page target, 32 at a time,
+	 * plus the anon one: ceil(179 / 32) = 6 file batches + 1 anon */
+	CU_ASSERT_EQUAL(n, 6 + 1);
+	/* kswapd with nr_to_reclaim 32, fed the recorded reclaim of a first
+	 * round of 4 anon and 32 file pages: 36 >= 32, the cut leaves no anon
+	 * to scan and ends the call after that round (v6.1+) */
+	{
+		static const struct rr_pred_batch rec[] = {
+			{ RR_LRU_INACTIVE_ANON, 4 }, { RR_LRU_INACTIVE_FILE, 32 },
+		};
+
+		got[0] = 4;
+		ci.recorded = rec;
+		ci.nr_recorded = 2;
+		ci.kind = RR_KIND_KSWAPD;
+		CU_ASSERT_EQUAL_FATAL(rr_sim_predict_call(&ci, &pol, out, 64, &n, targets, &err), 0);
+		CU_ASSERT_EQUAL(n, 2);
+		/* direct reclaim at 12 goes on whatever it reclaimed */
+		ci.kind = RR_KIND_DIRECT;
+		CU_ASSERT_EQUAL_FATAL(rr_sim_predict_call(&ci, &pol, out, 64, &n, targets, &err), 0);
+		CU_ASSERT_EQUAL(n, 6 + 1);
+		ci.recorded = NULL;
+		ci.nr_recorded = 0;
+	}
+	/* a memcg call with swappiness 0 scans file only (SCAN_FILE) */
+	ci.kind = RR_KIND_MEMCG;
+	ci.memcg.swappiness = 0;
+	CU_ASSERT_EQUAL_FATAL(rr_sim_predict_call(&ci, &pol, out, 64, &n, targets, &err), 0);
+	CU_ASSERT_EQUAL(targets[RR_LRU_INACTIVE_FILE], 256);
+	/* file_is_tiny: free 100 + file (rstat 65536 + 524288) <= high */
+	ci.kind = RR_KIND_DIRECT;
+	ci.memcg.swappiness = 60;
+	ci.node_free_pages = 100;
+	ci.node_high_wmark_pages = 1 << 20;
+	CU_ASSERT_EQUAL_FATAL(rr_sim_predict_call(&ci, &pol, out, 64, &n, targets, &err), 0);
+	CU_ASSERT_EQUAL(targets[RR_LRU_INACTIVE_ANON], 16);
+	CU_ASSERT_EQUAL(targets[RR_LRU_INACTIVE_FILE], 0);
+	/* the same node fields mean nothing to a memcg call */
+	ci.kind = RR_KIND_MEMCG;
+	CU_ASSERT_EQUAL_FATAL(rr_sim_predict_call(&ci, &pol, out, 64, &n, targets, &err), 0);
+	CU_ASSERT_EQUAL(targets[RR_LRU_INACTIVE_ANON], 4);
+	rr_policy_release(&pol);
+}
+
 int register_sim_tests(void)
 {
 	CU_pSuite s = CU_add_suite("sim", NULL, NULL);
@@ -1022,7 +1280,11 @@ int register_sim_tests(void)
 	    !CU_add_test(s, "active batches deactivate", test_deactivation) ||
 	    !CU_add_test(s, "ratio batches activate", test_ratio_activation) ||
 	    !CU_add_test(s, "whole folios per batch", test_folio_pages) ||
-	    !CU_add_test(s, "the recorded cursor in timestamp order", test_cursor_timestamp_order))
+	    !CU_add_test(s, "the recorded cursor in timestamp order", test_cursor_timestamp_order) ||
+	    !CU_add_test(s, "kswapd run: eligibility, passes, end", test_kswapd_run) ||
+	    !CU_add_test(s, "kswapd cache-trim retry (v6.10)", test_kswapd_cache_trim_retry) ||
+	    !CU_add_test(s, "kswapd_age_node batches", test_kswapd_age_node) ||
+	    !CU_add_test(s, "per-call prediction of global reclaim", test_predict_global))
 		return -1;
 	return 0;
 }
