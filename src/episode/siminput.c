@@ -322,6 +322,19 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 	in->kind = ep->kind == RR_KIND_SOFTLIMIT || ep->kind == RR_KIND_PROACTIVE ||
 		   rr_kind_global(ep->kind) ? ep->kind : RR_KIND_MEMCG;
 	in->order = ep->order > 0 ? ep->order : 0;
+	/* a costly-order direct call that stopped short of nr_to_reclaim above
+	 * priority 0: compaction_ready() ended it after its last pass (the only
+	 * other way out of the priority loop is the goal) */
+	if (ep->kind == RR_KIND_DIRECT && ep->order > RR_PAGE_ALLOC_COSTLY_ORDER &&
+	    ep->has_nr_reclaimed && ep->recorded_nr_reclaimed < RR_SWAP_CLUSTER_MAX) {
+		int lowest = RR_DEF_PRIORITY;
+
+		for (size_t i = 0; i < ep->nr_batches; i++)
+			if (ep->batches[i].priority >= 0 && ep->batches[i].priority < lowest)
+				lowest = ep->batches[i].priority;
+		in->compaction_ready_known = lowest > 0;
+		in->compaction_ready_priority = lowest;
+	}
 	if (ep->kind == RR_KIND_KSWAPD) {
 		int lowest = RR_DEF_PRIORITY;
 

@@ -820,8 +820,16 @@ static int do_try(struct run *r, uint64_t nr_pages, uint64_t *reclaimed)
 				return -1;
 			if (r->nr_reclaimed >= r->nr_to_reclaim)
 				break;
+			/* shrink_zones() found a zone compaction_ready() for a
+			 * costly order: do_try_to_free_pages() returns 1 */
+			if (r->in->kind == RR_KIND_DIRECT && r->in->order > RR_PAGE_ALLOC_COSTLY_ORDER &&
+			    r->in->compaction_ready_known &&
+			    r->priority <= r->in->compaction_ready_priority) {
+				r->out->compaction_ready = true;
+				break;
+			}
 		}
-		if (r->nr_reclaimed)
+		if (r->nr_reclaimed || r->out->compaction_ready)
 			break;
 		if (r->in->km->full_walk_retry && !r->memcg_full_walk) {
 			r->memcg_full_walk = true;

@@ -117,6 +117,9 @@ static inline void rr_lru_removed(uint64_t removed[RR_NR_EVICTABLE_LRU], int lru
 	removed[lru ^ 1] -= moved;
 }
 
+/* PAGE_ALLOC_COSTLY_ORDER of include/linux/mmzone.h */
+#define RR_PAGE_ALLOC_COSTLY_ORDER 3
+
 /* The largest folio the simulator takes (pages): HPAGE_PMD_NR of 64 KiB
  * pages (a 512 MiB THP of arm64, order 13).  A scenario allows at most
  * HPAGE_PMD_NR of its page size (page_size / 8: 512 of 4 KiB pages). */
@@ -222,6 +225,14 @@ struct rr_sim_input {
 	 * ladder runs to priority 1); 0 ends the run before any pass.
 	 * kswapd_nr_to_reclaim_pages below 32 is taken as 32. */
 	uint64_t kswapd_nr_to_reclaim_pages, balance_reclaim_pages;
+	/* RR_KIND_DIRECT of an order above PAGE_ALLOC_COSTLY_ORDER (3): from
+	 * the pass at compaction_ready_priority on, a zone is
+	 * compaction_ready() (do_try_to_free_pages() stops and returns 1 when
+	 * nothing was reclaimed).  Zone free pages are not in a trace: a
+	 * recorded call that stopped short of nr_to_reclaim above priority 0
+	 * shows it (inferred, docs/kernel-model.md §23) */
+	bool compaction_ready_known;
+	int compaction_ready_priority;
 	/* v6.11+ cursor: index of the memcg last handed out, -1 for none */
 	int cursor;
 	/* for the policies' episode hooks: the episode's number and start */
@@ -256,6 +267,7 @@ struct rr_sim_result {
 	/* RR_KIND_KSWAPD: why the run ended (RR_KSWAPD_END_*) and how many
 	 * priority iterations (shrink_node() passes) it made */
 	int kswapd_end;
+	bool compaction_ready;		/* RR_KIND_DIRECT: stopped on compaction_ready() */
 	uint64_t kswapd_passes;	/* shrink_node() passes, cache-trim retry
 				 * included (its restart counts in retries) */
 	/* every kind: shrink_lruvec() calls per memcg of the input, and the
