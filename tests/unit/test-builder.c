@@ -24,6 +24,10 @@ struct seen {
 	uint64_t walk_lru[MAX_EPISODES][4][4];	/* their sizes at the start */
 	uint64_t walk_min[MAX_EPISODES][4], walk_low[MAX_EPISODES][4], walk_unev[MAX_EPISODES][4];
 	uint64_t walk_id[MAX_EPISODES][4];
+	uint64_t chain_top[MAX_EPISODES][16];	/* each batch's last chain entry */
+	bool compaction_known[MAX_EPISODES];
+	int compaction_prio[MAX_EPISODES];
+	uint64_t balance_pages[MAX_EPISODES];
 };
 
 static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
@@ -40,9 +44,15 @@ static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	       (ep->nr_batches < 16 ? ep->nr_batches : 16) * sizeof(*ep->batches));
 	snprintf(s->root_path[s->n], sizeof(s->root_path[0]), "%s",
 		 ep->root_path ? ep->root_path : "");
+	for (size_t i = 0; ep->ctx && i < ep->nr_batches && i < 16; i++)
+		s->chain_top[s->n][i] = ep->ctx[i].valid && ep->ctx[i].depth ?
+					ep->ctx[i].chain[ep->ctx[i].depth - 1].id : 0;
 	rr_kernel_model_init(&km, "6.18");
 	if (!rr_episode_sim_input(ep, st, &km, 12, 25000000, &in, &err)) {
 		memcpy(s->snap_lru[s->n], in.memcgs[0].lru_pages, sizeof(s->snap_lru[0]));
+		s->compaction_known[s->n] = in.compaction_ready_known;
+		s->compaction_prio[s->n] = in.compaction_ready_priority;
+		s->balance_pages[s->n] = in.balance_reclaim_pages;
 		s->walk_n[s->n] = in.nr_memcgs;
 		for (size_t k = 0; k < in.nr_memcgs && k < 4; k++) {
 			memcpy(s->walk_lru[s->n][k], in.memcgs[k].lru_pages, sizeof(s->walk_lru[0][0]));
@@ -927,6 +937,59 @@ static void test_episode_kinds(void)
 	rr_builder_free(b);
 }
 
+/*
+ * Global reclaim (issue 13): the walk starts at the root memcg and holds
+ * every memcg, those without a known parent after the root's subtree; a
+ * direct call reclaims SWAP_CLUSTER_MAX pages (try_to_free_pages()); a
+ * costly-order call that ended short above priority 0 stopped on
+ * compaction_ready(); a kswapd run's reclaim is its batches' sum, and it
+ * ended balanced at that reclaim unless it reached priority 1.
+ */
+static void test_global_episodes(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+
+	mkdir_ev(b, 0, 9, "/w");
+	delta(b, 9, 2, 5000, 200);
+	delta(b, 50, 2, 300, 200);	/* a memcg the trace never names */
+	feed(b, (struct rr_event){ .type = RR_EV_DIRECT_BEGIN, .order = 9 });
+	batch(b, 9, 2, 32, 32, 8, 12);
+	batch(b, 50, 2, 32, 32, 4, 12);
+	feed(b, (struct rr_event){ .type = RR_EV_DIRECT_END, .nr_reclaimed = 12 });
+	feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_WAKE, .order = 0 });
+	batch(b, 9, 2, 32, 32, 30, 12);
+	batch(b, 9, 2, 32, 32, 31, 12);
+	batch(b, 9, 2, 16, 16, 16, 11);
+	feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_SLEEP });
+	CU_ASSERT_EQUAL(rr_builder_finish(b), 0);
+	CU_ASSERT_EQUAL_FATAL(s.n, 2);
+
+	CU_ASSERT_EQUAL(s.ep[0].kind, RR_KIND_DIRECT);
+	CU_ASSERT_EQUAL(s.ep[0].root_memcg_id, RR_ROOT_MEMCG_ID);
+	CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_pages, 32);
+	CU_ASSERT_EQUAL(s.ep[0].order, 9);
+	CU_ASSERT_EQUAL(s.walk_n[0], 3);
+	CU_ASSERT_EQUAL(s.walk_id[0][0], RR_ROOT_MEMCG_ID);
+	CU_ASSERT_EQUAL(s.walk_id[0][1], 9);
+	CU_ASSERT_EQUAL(s.walk_id[0][2], 50);
+	CU_ASSERT_EQUAL(s.walk_lru[0][2][2], 300);
+	/* the orphan's chain ends at the root, whose inputs it reads */
+	CU_ASSERT_EQUAL(s.chain_top[0][0], RR_ROOT_MEMCG_ID);
+	CU_ASSERT_EQUAL(s.chain_top[0][1], RR_ROOT_MEMCG_ID);
+	/* 12 < 32 pages at priority 12, order 9 > 3: compaction_ready() */
+	CU_ASSERT_TRUE(s.compaction_known[0]);
+	CU_ASSERT_EQUAL(s.compaction_prio[0], 12);
+
+	CU_ASSERT_EQUAL(s.ep[1].kind, RR_KIND_KSWAPD);
+	CU_ASSERT_EQUAL(s.ep[1].root_memcg_id, RR_ROOT_MEMCG_ID);
+	CU_ASSERT_EQUAL(s.ep[1].recorded_nr_reclaimed, 77);
+	CU_ASSERT_EQUAL(s.ep[1].order, 0);
+	CU_ASSERT_FALSE(s.compaction_known[1]);
+	CU_ASSERT_EQUAL(s.balance_pages[1], 77);	/* ended above priority 1: balanced */
+	rr_builder_free(b);
+}
+
 int register_builder_tests(void)
 {
 	CU_pSuite s = CU_add_suite("builder", NULL, NULL);
@@ -948,7 +1011,8 @@ int register_builder_tests(void)
 	    !CU_add_test(s, "recorder markers and snapshot order", test_markers) ||
 	    !CU_add_test(s, "start states (epochs)", test_start_state) ||
 	    !CU_add_test(s, "deactivation at a recorded boundary", test_deactivation_boundary) ||
-	    !CU_add_test(s, "episodes of every kind, nesting, task records", test_episode_kinds))
+	    !CU_add_test(s, "episodes of every kind, nesting, task records", test_episode_kinds) ||
+	    !CU_add_test(s, "global reclaim: root, walk, inferred inputs", test_global_episodes))
 		return -1;
 	return 0;
 }
