@@ -289,6 +289,10 @@ static int snapshot(struct rec *r, const char *when, int *count)
 	rr_marker_format_snapshot(line, sizeof(line), true, &ms);
 	if (marker(r, line))
 		return -1;
+	/* the zones' watermarks and free pages, the nodes' counters (global
+	 * reclaim's inputs), then the memcgs */
+	if (rr_zone_snapshot("/proc", "/sys", marker_cb, r, r->err) < 0)
+		return -1;
 	n = rr_cgroup_snapshot(&r->fs, r->page_size, r->vm_swappiness, marker_cb, r, r->err);
 	if (n < 0)
 		return -1;
@@ -312,6 +316,7 @@ static int write_meta(struct rec *r, const char *lruvec_filter, const char *even
 		.pgscan_kswapd = r->items.pgscan[0], .pgscan_direct = r->items.pgscan[1],
 		.pgscan_proactive = r->items.pgscan[3], .pgrefill = r->items.pgrefill,
 	};
+	struct rr_marker_vm vm;
 	char line[2048];
 	struct utsname u;
 	FILE *f;
@@ -335,6 +340,10 @@ static int write_meta(struct rec *r, const char *lruvec_filter, const char *even
 		items.workingset_restore[t] = r->items.workingset_restore[t];
 	}
 	rr_marker_format_items(line, sizeof(line), &items);
+	if (marker(r, line))
+		return -1;
+	rr_vm_read("/proc", "/sys", &vm);
+	rr_marker_format_vm(line, sizeof(line), &vm);
 	if (marker(r, line))
 		return -1;
 	rr_marker_format_filter(line, sizeof(line), "mod_memcg_lruvec_state", lruvec_filter);
