@@ -381,8 +381,9 @@ static int walk_dir(struct walk *w, const char *dir, int level, unsigned long lo
 	mc.level = level;
 	mc.swappiness = swappiness;
 	/* hierarchical sizes as the kernel counts them, dying descendants
-	 * included: v2 memory.stat (hier, as read), v1 total_* (the sum of
-	 * the visible cgroups only where the file has none) */
+	 * included: v2 memory.stat (hier, as read), v1 total_*; none where a
+	 * v1 file lacks them (the visible cgroups' sum would leave the dying
+	 * ones out, and the replay's bound would be a silent 0) */
 	for (int l = 0; l < RR_NR_LRU; l++) {
 		mc.lru_pages[l] = local[l] / w->page_size;
 		mc.hier_pages[l] = (w->fs->version == 1 && has_total ? total[l] : hier[l]) /
