@@ -157,9 +157,6 @@ EOF
 cc -O1 -o "$work/hold" "$work/hold.c"
 
 avail_mib() { awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo; }
-free_kib() { awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
-# Σ low watermarks of all zones, KiB
-low_kib() { awk '$1 == "low" { s += $2 } END { print s * 4 }' /proc/zoneinfo; }
 
 need() {	# need MIB-of-memory MIB-of-disk
 	local a d
@@ -224,13 +221,16 @@ record() {
 		echo "global-recordings.sh: warning: global-$1: no direct reclaim" >&2
 }
 
-wait_low() {	# until free memory is within 2x the low watermarks
-	local t=0 target
-	target=$(( $(low_kib) * 2 ))
-	while [ "$(free_kib)" -gt "$target" ]; do
+# until kswapd reclaims: pgscan_kswapd grew by 20000 pages (free memory
+# itself hovers between the watermarks, at times above twice the low ones)
+scanned() { awk '$1 == "pgscan_kswapd" { print $2 }' /proc/vmstat; }
+wait_reclaim() {
+	local t=0 start
+	start=$(scanned)
+	while [ $(( $(scanned) - start )) -lt 20000 ]; do
 		sleep 0.1
 		t=$((t + 1))
-		[ $t -lt 3000 ] || { echo "global-recordings.sh: free memory never reached the low watermarks" >&2; exit 1; }
+		[ $t -lt 3000 ] || { echo "global-recordings.sh: kswapd did not start within 300 s" >&2; exit 1; }
 	done
 }
 
@@ -241,7 +241,7 @@ rec_file() {
 	truncate -s 60G "$sparse"
 	reader dd if="$sparse" of=/dev/null bs=1M status=none
 	reader dd if="$sparse" of=/dev/null bs=1M skip=30720 status=none
-	wait_low
+	wait_reclaim
 	record file
 	kill_pids
 	rm_cgroups
