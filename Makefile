@@ -62,6 +62,7 @@ LIB_SRCS := \
 	src/episode/tasks.c \
 	src/episode/requests.c \
 	src/episode/snapshot.c \
+	src/episode/nodes.c \
 	src/episode/infer.c \
 	src/episode/proactive.c \
 	src/episode/siminput.c \

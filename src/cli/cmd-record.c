@@ -319,9 +319,10 @@ int cmd_record(int argc, char **argv)
 		return RR_EXIT_ERROR;
 	}
 	if (!o.quiet) {
-		fprintf(stderr, "reclaim-replay: %s: %llu bytes, %d CPUs, %d memory cgroups in the "
-			"snapshot, %llu events lost\n", res.saved_as[0] ? res.saved_as : o.output,
-			(unsigned long long)res.bytes, res.nr_cpus, res.nr_cgroups,
+		fprintf(stderr, "reclaim-replay: %s: %llu bytes, %d CPUs, %d memory cgroups and %d "
+			"node%s (zone watermarks, node counters) in the snapshot, %llu events lost\n",
+			res.saved_as[0] ? res.saved_as : o.output, (unsigned long long)res.bytes,
+			res.nr_cpus, res.nr_cgroups, res.nr_nodes, res.nr_nodes == 1 ? "" : "s",
 			(unsigned long long)res.lost_events);
 		if (res.lost_events)
 			for (int cpu = 0; cpu < res.nr_cpus && cpu < 256; cpu++)

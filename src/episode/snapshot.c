@@ -4,7 +4,8 @@
  * "meta" (swap, vm.swappiness, MGLRU, the v1 memory hierarchy), "items"
  * (node_stat_item numbers), the cgroup snapshots ("snapshot begin/end"
  * around one "memcg" line per cgroup) and the "proactive begin/end"
- * markers around a memory.reclaim write.  The start snapshot gives every
+ * markers around a memory.reclaim write.  The "vm", "zone" and "node"
+ * lines and the memcgs' hierarchical sizes go to nodes.c (global reclaim).  The start snapshot gives every
  * memcg that predates the trace its exact start sizes
  * (docs/kernel-model.md §14.3, §14.4) and its
  * v1 swappiness; later snapshots update the swappiness, limits and
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "../markers/markers.h"
+#include "nodes.h"
 
 static void on_meta(struct rr_builder *b, const struct rr_marker_meta *meta)
 {
@@ -94,6 +96,18 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
 	return 0;
 }
 
+/* A vm, zone or node line with a value no kernel prints: dropped, counted
+ * and named (the memcg episodes do not read them: none is flagged). */
+static bool malformed(struct rr_builder *b, const char *what, const char *key)
+{
+	if (!key)
+		return false;
+	if (!b->stats.markers_malformed++)
+		snprintf(b->stats.first_malformed_marker, sizeof(b->stats.first_malformed_marker),
+			 "%s: %s not a number in range", what, key);
+	return true;
+}
+
 int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 {
 	struct rr_marker mk;
@@ -111,12 +125,23 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 		return 0;
 	case RR_MARKER_SNAPSHOT_BEGIN:
 		b->in_snapshot = !strcmp(mk.snapshot.when, "start") ? 1 : 2;
-		return 0;
+		return rr_nodes_snapshot_begin(&b->st, ev->ts_ns);
+	case RR_MARKER_VM:
+		return malformed(b, "vm", mk.vm.malformed) ? 0 : rr_nodes_vm(&b->st, &mk.vm, ev->ts_ns);
+	case RR_MARKER_ZONE:
+		return malformed(b, "zone", mk.zone.malformed) ? 0 :
+		       rr_nodes_zone(&b->st, &mk.zone, ev->ts_ns);
+	case RR_MARKER_NODE:
+		return malformed(b, "node", mk.node.malformed) ? 0 :
+		       rr_nodes_node(&b->st, &mk.node, ev->ts_ns);
 	case RR_MARKER_SNAPSHOT_END:
 		b->in_snapshot = 0;
 		return 0;
 	case RR_MARKER_MEMCG:
-		return b->in_snapshot ? on_memcg(b, &mk.memcg) : 0;
+		if (!b->in_snapshot || on_memcg(b, &mk.memcg))
+			return b->in_snapshot ? -1 : 0;
+		/* the hierarchical sizes, for the dying descendants' bound */
+		return mk.memcg.malformed ? 0 : rr_nodes_memcg(&b->st, &mk.memcg, ev->ts_ns);
 	case RR_MARKER_PROACTIVE_BEGIN:
 		t = rr_task_get(b, ev->pid);
 		if (!t || rr_episode_begin(b, t, RR_KIND_PROACTIVE, ev->ts_ns))

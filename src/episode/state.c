@@ -14,6 +14,7 @@
  * current values.
  */
 #include "state.h"
+#include "nodes.h"
 
 #include "../common/text.h"
 #include <reclaim-replay/policy.h>	/* RR_SWAP_CLUSTER_MAX */
@@ -44,6 +45,7 @@ void rr_state_free(struct rr_state *st)
 {
 	struct rr_memcg *m, *tmp;
 
+	rr_nodes_free(st);
 	HASH_CLEAR(hh_path, st->by_path);	/* before the items go */
 	HASH_ITER(hh, st->by_id, m, tmp) {
 		HASH_DELETE(hh, st->by_id, m);

@@ -162,6 +162,9 @@ struct rr_state {
 	uint8_t *open_closed;
 	unsigned int nr_open_epochs, cap_open_epochs;	/* entries, open or not */
 	unsigned int open_head, nr_open_live;
+	/* zones, nodes, vm sysctls and memcgs' hierarchical sizes from the
+	 * snapshots (nodes.h); NULL until a snapshot gave one */
+	struct rr_nodes *nodes;
 };
 
 void rr_state_init(struct rr_state *st);

@@ -140,6 +140,12 @@ static void parse_items(const char *s, size_t len, struct rr_marker_items *it)
 	it->pgrefill = num(s, len, "pgrefill", -1);
 }
 
+/* the memcg line's hierarchical keys, for ->malformed (a static string) */
+static const char *const hier_names[RR_NR_LRU] = {
+	"hier_inactive_anon", "hier_active_anon", "hier_inactive_file", "hier_active_file",
+	"hier_unevictable",
+};
+
 static void parse_memcg(const char *s, size_t len, struct rr_marker_memcg *mc)
 {
 	bool bad = false;
@@ -163,6 +169,27 @@ static void parse_memcg(const char *s, size_t len, struct rr_marker_memcg *mc)
 		}
 		mc->lru_pages[l] = (uint64_t)v;
 	}
+	/* hierarchical sizes (recorders 0.3+): all five or none */
+	mc->hier_known = true;
+	for (int l = 0; l < RR_NR_LRU; l++) {
+		char key[64];
+		bool hbad = false;
+		long long v;
+
+		snprintf(key, sizeof(key), "hier_%s", rr_lru_names[l]);
+		v = num_or_bad(s, len, key, -1, &hbad);
+		if (hbad || v < -1 || v > (long long)RR_MARKER_MAX_PAGES) {
+			if (!mc->malformed)
+				mc->malformed = hier_names[l];
+			v = -1;
+		}
+		if (v < 0)
+			mc->hier_known = false;
+		else
+			mc->hier_pages[l] = (uint64_t)v;
+	}
+	if (!mc->hier_known)
+		memset(mc->hier_pages, 0, sizeof(mc->hier_pages));
 	mc->limit_bytes = num(s, len, "limit_bytes", 0);
 	mc->min_bytes = protection(s, len, "min_bytes");
 	mc->low_bytes = protection(s, len, "low_bytes");
@@ -172,6 +199,109 @@ static void parse_memcg(const char *s, size_t len, struct rr_marker_memcg *mc)
 /* "proactive begin/end": swappiness= is "0".."200" or "max" (what
  * memory.reclaim accepts); anything else reads as absent (-1) and names
  * the key in ->malformed, as a memcg line's bad values do */
+/*
+ * A page count or setting of a vm, zone or node line: -1 when absent; a
+ * value that is no whole number from 0 to @max also reads as -1 and names
+ * @key in *@malformed (the first such key only).
+ */
+static long long count(const char *s, size_t len, const char *key, long long max,
+		       const char **malformed)
+{
+	bool bad = false;
+	long long v = num_or_bad(s, len, key, -1, &bad);
+
+	if (!bad && v >= -1 && v <= max)
+		return v;	/* (-1: what a recorder writes for "not known") */
+	if (!*malformed)
+		*malformed = key;
+	return -1;
+}
+
+static void parse_vm(const char *s, size_t len, struct rr_marker_vm *vm)
+{
+	const long long max = INT32_MAX;
+
+	vm->malformed = NULL;
+	vm->min_free_kbytes = count(s, len, "min_free_kbytes", max, &vm->malformed);
+	vm->watermark_scale_factor = count(s, len, "watermark_scale_factor", max, &vm->malformed);
+	vm->watermark_boost_factor = count(s, len, "watermark_boost_factor", max, &vm->malformed);
+	vm->laptop_mode = count(s, len, "laptop_mode", max, &vm->malformed);
+	vm->zone_reclaim_mode = count(s, len, "zone_reclaim_mode", max, &vm->malformed);
+	vm->numa_balancing = count(s, len, "numa_balancing", max, &vm->malformed);
+	vm->demotion_enabled = count(s, len, "demotion_enabled", 1, &vm->malformed);
+}
+
+/* "protection=N,N,...": up to RR_MARKER_MAX_ZONES page counts */
+static void parse_protection(const char *s, size_t len, struct rr_marker_zone *z)
+{
+	char buf[256], *p, *end;
+
+	z->nr_protection = 0;
+	for (int i = 0; i < RR_MARKER_MAX_ZONES; i++)
+		z->protection[i] = -1;
+	if (!val(s, len, "protection", buf, sizeof(buf)))
+		return;
+	for (p = buf; *p; p = end + (*end == ',')) {
+		long long v;
+
+		errno = 0;
+		v = strtoll(p, &end, 10);
+		if (errno || end == p || (*end && *end != ',') || v < 0 ||
+		    v > RR_MARKER_MAX_ZONE_PAGES || z->nr_protection == RR_MARKER_MAX_ZONES) {
+			if (!z->malformed)
+				z->malformed = "protection";
+			z->nr_protection = 0;
+			for (int i = 0; i < RR_MARKER_MAX_ZONES; i++)
+				z->protection[i] = -1;
+			return;
+		}
+		z->protection[z->nr_protection++] = v;
+	}
+}
+
+static void parse_zone(const char *s, size_t len, struct rr_marker_zone *z)
+{
+	const long long max = RR_MARKER_MAX_ZONE_PAGES;
+	const char **bad = &z->malformed;
+
+	z->malformed = NULL;
+	z->nid = count(s, len, "nid", 1 << 20, bad);
+	z->zid = count(s, len, "zid", RR_MARKER_MAX_ZONES - 1, bad);
+	str(s, len, "name", z->name, sizeof(z->name));
+	z->managed = count(s, len, "managed", max, bad);
+	z->present = count(s, len, "present", max, bad);
+	z->spanned = count(s, len, "spanned", max, bad);
+	z->free = count(s, len, "free", max, bad);
+	z->min = count(s, len, "min", max, bad);
+	z->low = count(s, len, "low", max, bad);
+	z->high = count(s, len, "high", max, bad);
+	z->boost = count(s, len, "boost", max, bad);
+	z->promo = count(s, len, "promo", max, bad);
+	parse_protection(s, len, z);
+}
+
+static void parse_node(const char *s, size_t len, struct rr_marker_node *n)
+{
+	const long long max = RR_MARKER_MAX_ZONE_PAGES;
+	const char **bad = &n->malformed;
+
+	n->malformed = NULL;
+	n->nid = count(s, len, "nid", 1 << 20, bad);
+	n->zones = count(s, len, "zones", RR_MARKER_MAX_ZONES, bad);
+	str(s, len, "source", n->source, sizeof(n->source));
+	n->nr_free_pages = count(s, len, "nr_free_pages", max, bad);
+	n->nr_inactive_anon = count(s, len, "nr_inactive_anon", max, bad);
+	n->nr_active_anon = count(s, len, "nr_active_anon", max, bad);
+	n->nr_inactive_file = count(s, len, "nr_inactive_file", max, bad);
+	n->nr_active_file = count(s, len, "nr_active_file", max, bad);
+	n->nr_isolated_anon = count(s, len, "nr_isolated_anon", max, bad);
+	n->nr_isolated_file = count(s, len, "nr_isolated_file", max, bad);
+	n->nr_writeback = count(s, len, "nr_writeback", max, bad);
+	n->nr_dirty = count(s, len, "nr_dirty", max, bad);
+	/* KiB: 2^40 pages of 64 KiB at most */
+	n->swap_free_kb = count(s, len, "swap_free_kb", max << 6, bad);
+}
+
 static void parse_proactive(const char *s, size_t len, struct rr_marker_proactive *p)
 {
 	char buf[64];
@@ -232,6 +362,18 @@ enum rr_marker_kind rr_marker_parse(const char *text, size_t len, bool anywhere,
 		memset(&m->proactive, 0, sizeof(m->proactive));
 		parse_proactive(s, len, &m->proactive);
 		m->kind = s[10] == 'b' ? RR_MARKER_PROACTIVE_BEGIN : RR_MARKER_PROACTIVE_END;
+	} else if (keyword(s, len, "vm", false)) {
+		memset(&m->vm, 0, sizeof(m->vm));
+		parse_vm(s, len, &m->vm);
+		m->kind = RR_MARKER_VM;
+	} else if (keyword(s, len, "zone", false)) {
+		memset(&m->zone, 0, sizeof(m->zone));
+		parse_zone(s, len, &m->zone);
+		m->kind = RR_MARKER_ZONE;
+	} else if (keyword(s, len, "node", false)) {
+		memset(&m->node, 0, sizeof(m->node));
+		parse_node(s, len, &m->node);
+		m->kind = RR_MARKER_NODE;
 	} else if (keyword(s, len, "filters", false)) {
 		m->kind = RR_MARKER_FILTERS;
 	} else if (keyword(s, len, "events", false)) {
@@ -290,17 +432,72 @@ int rr_marker_format_snapshot(char *buf, size_t len, bool begin,
 
 int rr_marker_format_memcg(char *buf, size_t len, const struct rr_marker_memcg *mc)
 {
+	char hier[256] = "";
+
+	if (mc->hier_known)
+		snprintf(hier, sizeof(hier),
+			 " hier_inactive_anon=%llu hier_active_anon=%llu hier_inactive_file=%llu"
+			 " hier_active_file=%llu hier_unevictable=%llu",
+			 (unsigned long long)mc->hier_pages[RR_LRU_INACTIVE_ANON],
+			 (unsigned long long)mc->hier_pages[RR_LRU_ACTIVE_ANON],
+			 (unsigned long long)mc->hier_pages[RR_LRU_INACTIVE_FILE],
+			 (unsigned long long)mc->hier_pages[RR_LRU_ACTIVE_FILE],
+			 (unsigned long long)mc->hier_pages[RR_LRU_UNEVICTABLE]);
+	/* path= last: it runs to the end of the line */
 	return snprintf(buf, len,
 			"memcg id=%lld level=%lld swappiness=%lld inactive_anon=%llu "
 			"active_anon=%llu inactive_file=%llu active_file=%llu unevictable=%llu "
-			"limit_bytes=%lld min_bytes=%lld low_bytes=%lld path=%s",
+			"limit_bytes=%lld min_bytes=%lld low_bytes=%lld%s path=%s",
 			mc->id, mc->level, mc->swappiness,
 			(unsigned long long)mc->lru_pages[RR_LRU_INACTIVE_ANON],
 			(unsigned long long)mc->lru_pages[RR_LRU_ACTIVE_ANON],
 			(unsigned long long)mc->lru_pages[RR_LRU_INACTIVE_FILE],
 			(unsigned long long)mc->lru_pages[RR_LRU_ACTIVE_FILE],
 			(unsigned long long)mc->lru_pages[RR_LRU_UNEVICTABLE],
-			mc->limit_bytes, mc->min_bytes, mc->low_bytes, mc->path);
+			mc->limit_bytes, mc->min_bytes, mc->low_bytes, hier, mc->path);
+}
+
+int rr_marker_format_vm(char *buf, size_t len, const struct rr_marker_vm *vm)
+{
+	return snprintf(buf, len,
+			"vm min_free_kbytes=%lld watermark_scale_factor=%lld "
+			"watermark_boost_factor=%lld laptop_mode=%lld zone_reclaim_mode=%lld "
+			"numa_balancing=%lld demotion_enabled=%lld",
+			vm->min_free_kbytes, vm->watermark_scale_factor, vm->watermark_boost_factor,
+			vm->laptop_mode, vm->zone_reclaim_mode, vm->numa_balancing,
+			vm->demotion_enabled);
+}
+
+int rr_marker_format_zone(char *buf, size_t len, const struct rr_marker_zone *z)
+{
+	char promo[48] = "", prot[32 + RR_MARKER_MAX_ZONES * 24] = "";
+	size_t n;
+
+	if (z->promo >= 0)
+		snprintf(promo, sizeof(promo), " promo=%lld", z->promo);
+	for (int i = 0; i < z->nr_protection && i < RR_MARKER_MAX_ZONES; i++) {
+		n = strlen(prot);
+		snprintf(prot + n, sizeof(prot) - n, "%s%lld", i ? "," : " protection=",
+			 z->protection[i]);
+	}
+	return snprintf(buf, len,
+			"zone nid=%lld zid=%lld name=%s managed=%lld present=%lld spanned=%lld "
+			"free=%lld min=%lld low=%lld high=%lld boost=%lld%s%s",
+			z->nid, z->zid, z->name[0] ? z->name : "?", z->managed, z->present,
+			z->spanned, z->free, z->min, z->low, z->high, z->boost, promo, prot);
+}
+
+int rr_marker_format_node(char *buf, size_t len, const struct rr_marker_node *n)
+{
+	return snprintf(buf, len,
+			"node nid=%lld zones=%lld source=%s nr_free_pages=%lld nr_inactive_anon=%lld "
+			"nr_active_anon=%lld nr_inactive_file=%lld nr_active_file=%lld "
+			"nr_isolated_anon=%lld nr_isolated_file=%lld nr_writeback=%lld "
+			"nr_dirty=%lld swap_free_kb=%lld",
+			n->nid, n->zones, n->source[0] ? n->source : "?", n->nr_free_pages,
+			n->nr_inactive_anon, n->nr_active_anon, n->nr_inactive_file,
+			n->nr_active_file, n->nr_isolated_anon, n->nr_isolated_file,
+			n->nr_writeback, n->nr_dirty, n->swap_free_kb);
 }
 
 int rr_marker_format_proactive(char *buf, size_t len, bool begin,

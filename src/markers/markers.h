@@ -54,6 +54,11 @@ enum rr_marker_kind {
 	RR_MARKER_PROACTIVE_BEGIN,	/* "proactive begin bytes=N [swappiness=N|max]
 					 * [path=/a/b]" */
 	RR_MARKER_PROACTIVE_END,	/* "proactive end bytes=N result=... errno=N" */
+	RR_MARKER_VM,			/* "vm ...": vm sysctls, once, after "items" */
+	RR_MARKER_ZONE,			/* "zone nid=N zid=N ...": one managed zone of a
+					 * snapshot (/proc/zoneinfo) */
+	RR_MARKER_NODE,			/* "node nid=N ...": one node of a snapshot,
+					 * after its zones (node vmstat) */
 	RR_MARKER_OTHER,		/* our prefix, a keyword this version ignores */
 };
 
@@ -87,6 +92,11 @@ struct rr_marker_memcg {
 	long long level;		/* -1 absent */
 	long long swappiness;		/* -1 absent */
 	uint64_t lru_pages[RR_NR_LRU];	/* local sizes in pages; 0 absent */
+	/* hierarchical sizes in pages (keys hier_inactive_anon, ...: v1
+	 * memory.stat total_*, v2 memory.stat), dying descendants included;
+	 * hier_known false when the line has none (recorders before 0.3) */
+	uint64_t hier_pages[RR_NR_LRU];
+	bool hier_known;
 	long long limit_bytes;		/* memory.max / limit_in_bytes; -1 "max"
 					 * or unlimited, 0 absent */
 	/* memory.min/low: RR_MARKER_BYTES_MAX when the file said "max",
@@ -96,6 +106,61 @@ struct rr_marker_memcg {
 	 * or above RR_MARKER_MAX_PAGES), or NULL */
 	const char *malformed;
 	char path[4096];		/* "/a/b" relative to the hierarchy; "" absent */
+};
+
+/* "vm": the sysctls that set the watermarks and global reclaim's flags
+ * (/proc/sys/vm/..., /proc/sys/kernel/numa_balancing); -1 absent. */
+struct rr_marker_vm {
+	long long min_free_kbytes;	/* KiB */
+	long long watermark_scale_factor;	/* 1/10000 of a zone's managed pages */
+	long long watermark_boost_factor;	/* 1/10000 of the high watermark */
+	long long laptop_mode;
+	long long zone_reclaim_mode;
+	long long numa_balancing;	/* kernel.numa_balancing (2: memory tiering) */
+	long long demotion_enabled;	/* /sys/kernel/mm/numa/demotion_enabled: 0/1 */
+	/* the first key holding a value that is no whole number of 0 or
+	 * more (read as absent), or NULL */
+	const char *malformed;
+};
+
+/* The most zones a node has (MAX_NR_ZONES: DMA, DMA32, Normal, HighMem,
+ * Movable, Device); a zid at or above it is malformed. */
+#define RR_MARKER_MAX_ZONES 8
+/* the largest page count a zone or node line may give: 2^40 */
+#define RR_MARKER_MAX_ZONE_PAGES (1LL << 40)
+
+/* "zone": one zone with managed pages, as /proc/zoneinfo printed it.
+ * Page counts, -1 absent. */
+struct rr_marker_zone {
+	long long nid, zid;		/* node; index in the node's zone list (the
+					 * kernel's enum zone_type order, which
+					 * zoneinfo follows); -1 absent */
+	char name[16];			/* "DMA", "DMA32", "Normal", ...; "" absent */
+	long long managed, present, spanned;
+	long long free;			/* "pages free" (NR_FREE_PAGES of the zone) */
+	/* the watermarks as printed: min/low/high_wmark_pages(), which
+	 * include the boost (mmzone.h wmark_pages(), v5.0+) */
+	long long min, low, high;
+	long long boost;		/* watermark_boost */
+	long long promo;		/* promo watermark (v6.1+) */
+	/* lowmem_reserve[] ("protection:"), per zone of the node; -1 absent */
+	long long protection[RR_MARKER_MAX_ZONES];
+	int nr_protection;		/* entries given, 0 absent */
+	const char *malformed;		/* the first bad key, or NULL */
+};
+
+/* "node": a node's vmstat counters (pages) and the machine's free swap;
+ * -1 absent. */
+struct rr_marker_node {
+	long long nid;
+	long long zones;		/* zone lines written for it just before */
+	long long nr_free_pages;
+	long long nr_inactive_anon, nr_active_anon, nr_inactive_file, nr_active_file;
+	long long nr_isolated_anon, nr_isolated_file;
+	long long nr_writeback, nr_dirty;
+	long long swap_free_kb;		/* SwapFree of /proc/meminfo, KiB (all nodes) */
+	char source[16];		/* "node" (nodeN/vmstat) or "vmstat" (/proc/vmstat) */
+	const char *malformed;		/* the first bad key, or NULL */
 };
 
 /* "snapshot begin/end". */
@@ -129,6 +194,9 @@ struct rr_marker {
 		struct rr_marker_memcg memcg;
 		struct rr_marker_snapshot snapshot;
 		struct rr_marker_proactive proactive;
+		struct rr_marker_vm vm;
+		struct rr_marker_zone zone;
+		struct rr_marker_node node;
 	};
 };
 
@@ -160,6 +228,14 @@ int rr_marker_format_memcg(char *buf, size_t len, const struct rr_marker_memcg *
  * errno=N" */
 int rr_marker_format_proactive(char *buf, size_t len, bool begin,
 			       const struct rr_marker_proactive *p);
+/* "vm min_free_kbytes=N ..." (every key, -1 where not known) */
+int rr_marker_format_vm(char *buf, size_t len, const struct rr_marker_vm *vm);
+/* "zone nid=N zid=N name=S managed=N present=N spanned=N free=N min=N low=N
+ * high=N boost=N promo=N protection=N,N,..." (promo= and protection= left
+ * out when absent) */
+int rr_marker_format_zone(char *buf, size_t len, const struct rr_marker_zone *z);
+/* "node nid=N zones=N source=S nr_free_pages=N ... swap_free_kb=N" */
+int rr_marker_format_node(char *buf, size_t len, const struct rr_marker_node *n);
 /* "lost cpu0=N cpu1=N ...": @lost has @nr_cpus entries. */
 int rr_marker_format_lost(char *buf, size_t len, const uint64_t *lost, int nr_cpus);
 

@@ -279,7 +279,7 @@ static int marker_cb(const char *line, void *ctx)
 	return marker(ctx, line);
 }
 
-static int snapshot(struct rec *r, const char *when, int *count)
+static int snapshot(struct rec *r, const char *when, int *count, int *nodes)
 {
 	struct rr_marker_snapshot ms = { .cgroups = -1 };
 	char line[256];
@@ -289,6 +289,13 @@ static int snapshot(struct rec *r, const char *when, int *count)
 	rr_marker_format_snapshot(line, sizeof(line), true, &ms);
 	if (marker(r, line))
 		return -1;
+	/* the zones' watermarks and free pages, the nodes' counters (global
+	 * reclaim's inputs), then the memcgs */
+	n = rr_zone_snapshot("/proc", "/sys", marker_cb, r, r->err);
+	if (n < 0)
+		return -1;
+	if (nodes)
+		*nodes = n;
 	n = rr_cgroup_snapshot(&r->fs, r->page_size, r->vm_swappiness, marker_cb, r, r->err);
 	if (n < 0)
 		return -1;
@@ -312,6 +319,7 @@ static int write_meta(struct rec *r, const char *lruvec_filter, const char *even
 		.pgscan_kswapd = r->items.pgscan[0], .pgscan_direct = r->items.pgscan[1],
 		.pgscan_proactive = r->items.pgscan[3], .pgrefill = r->items.pgrefill,
 	};
+	struct rr_marker_vm vm;
 	char line[2048];
 	struct utsname u;
 	FILE *f;
@@ -335,6 +343,10 @@ static int write_meta(struct rec *r, const char *lruvec_filter, const char *even
 		items.workingset_restore[t] = r->items.workingset_restore[t];
 	}
 	rr_marker_format_items(line, sizeof(line), &items);
+	if (marker(r, line))
+		return -1;
+	rr_vm_read("/proc", "/sys", &vm);
+	rr_marker_format_vm(line, sizeof(line), &vm);
 	if (marker(r, line))
 		return -1;
 	rr_marker_format_filter(line, sizeof(line), "mod_memcg_lruvec_state", lruvec_filter);
@@ -883,10 +895,10 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 		rr_error_set(err, name, "cannot turn tracing on");
 		goto out;
 	}
-	if (setup_events(&r) || snapshot(&r, "start", &res->nr_cgroups))
+	if (setup_events(&r) || snapshot(&r, "start", &res->nr_cgroups, &res->nr_nodes))
 		goto out;
 	/* the new cgroup's settings (swappiness) reach the replay this way */
-	if (opts->cgroup && (make_cgroup(&r) || snapshot(&r, "cgroup", NULL)))
+	if (opts->cgroup && (make_cgroup(&r) || snapshot(&r, "cgroup", NULL, NULL)))
 		goto out;
 	if (opts->argv && opts->argv[0]) {
 		r.child = start_cmd(&r);
@@ -903,7 +915,7 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 
 		if (opts->snapshot_interval_ms &&
 		    ms_since(&last_snapshot) >= opts->snapshot_interval_ms) {
-			if (snapshot(&r, "periodic", NULL))
+			if (snapshot(&r, "periodic", NULL, NULL))
 				goto out;
 			clock_gettime(CLOCK_MONOTONIC, &last_snapshot);
 		}
@@ -942,7 +954,7 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 		res->cmd_status = stop_child(&r);
 	}
 	/* with no room left the end of the recording cannot be stored */
-	if (!r.write_errno && snapshot(&r, "end", NULL))
+	if (!r.write_errno && snapshot(&r, "end", NULL, NULL))
 		goto out;
 	res->lost_events = lost_events(&r, res);
 	tracefs_trace_off(r.inst);

@@ -60,6 +60,7 @@ struct rr_record_result {
 	uint64_t lost_per_cpu[256];	/* the first 256 CPUs */
 	int nr_cpus;
 	int nr_cgroups;			/* in the start snapshot */
+	int nr_nodes;			/* "node" lines in the start snapshot */
 };
 
 /* How long CMD has to end after SIGTERM before it gets SIGKILL, in ms. */

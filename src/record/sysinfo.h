@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "../common/error.h"
+#include "../markers/markers.h"
 
 /* Item numbers the replay needs; -1 when the kernel has no such item. */
 struct rr_items {
@@ -88,5 +89,24 @@ int rr_cgroup_snapshot(const struct rr_cgroup_fs *fs, unsigned int page_size,
 int rr_proactive_write(const struct rr_cgroup_fs *fs, const char *cgroup_dir,
 		       uint64_t bytes, int swappiness,
 		       int (*emit)(const char *line, void *ctx), void *ctx);
+
+/**
+ * rr_zone_snapshot() - the "zone" and "node" marker lines
+ * @proc_root: "/proc" (zoneinfo, meminfo, vmstat), or a test directory.
+ * @sys_root:  "/sys" (devices/system/node/nodeN/vmstat), or a test directory.
+ * @emit:      called with each line (without the marker prefix).
+ * For each node of /proc/zoneinfo: one "zone" line per zone with managed
+ * pages (zid = its place in the node's list, the kernel's zone index),
+ * then one "node" line with the node's vmstat counters (nodeN/vmstat, else
+ * /proc/vmstat), zones= (the zone lines written) and SwapFree.
+ * Return: the number of nodes (0 without a readable zoneinfo), or -1 with
+ * @err when a line could not be written.
+ */
+int rr_zone_snapshot(const char *proc_root, const char *sys_root,
+		     int (*emit)(const char *line, void *ctx), void *ctx, struct rr_error *err);
+
+/* The "vm" marker's sysctls (vm.min_free_kbytes, ...), -1 where a file is
+ * missing; @proc_root, @sys_root as above. */
+void rr_vm_read(const char *proc_root, const char *sys_root, struct rr_marker_vm *vm);
 
 #endif

@@ -21,6 +21,8 @@
 #include "../../src/record/sysinfo.h"
 #include "../../src/record/tracedat.h"
 #include "../../src/markers/markers.h"
+#include "../../src/episode/state.h"
+#include "../../src/episode/nodes.h"
 #include "unit.h"
 
 static char base[256];
@@ -234,6 +236,27 @@ static void test_v1_snapshot(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(line, "swappiness=100 "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(line, "inactive_anon=2 active_anon=1 "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(line, "limit_bytes=67108864 "));
+	/* no total_* in its memory.stat (or, the root's, only some): no
+	 * hierarchical sizes rather than the visible cgroups' sum, which
+	 * would leave the dying ones out */
+	CU_ASSERT_PTR_NULL(strstr(line, "hier_"));
+	line = find(&l, "/");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+	CU_ASSERT_PTR_NULL(strstr(line, "hier_"));
+
+	/* every total_* given: taken as is (dying descendants included) */
+	l.n = 0;
+	put("cg/memory.stat", "inactive_anon 0\nactive_anon 0\ninactive_file 4096\n"
+			      "active_file 0\nunevictable 0\ntotal_inactive_anon 40960\n"
+			      "total_active_anon 4096\ntotal_inactive_file 81920\n"
+			      "total_active_file 0\ntotal_unevictable 0\n");
+	CU_ASSERT_EQUAL(rr_cgroup_snapshot(&fs, 4096, 60, collect, &l, &err), 2);
+	line = find(&l, "/");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "inactive_file=1 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, " hier_inactive_anon=10 hier_active_anon=1 "
+					    "hier_inactive_file=20 hier_active_file=0 "
+					    "hier_unevictable=0 path=/"));
 	snprintf(proc, sizeof(proc), "rm -rf '%s'", base);
 	CU_ASSERT_EQUAL(system(proc), 0);
 
@@ -586,6 +609,428 @@ static void test_tracedat_move_and_fit(void)
 	CU_ASSERT_EQUAL(system(out), 0);
 }
 
+
+/* The vm, zone and node lines: written and read back; absent keys read
+ * -1; a value no kernel prints is named in ->malformed and reads -1;
+ * unknown keys are ignored. */
+static void test_marker_zone_node_vm(void)
+{
+	struct rr_marker_zone z = { .nid = 1, .zid = 2, .name = "Normal", .managed = 4292608,
+				    .present = 5505024, .spanned = 5505024, .free = 3951941,
+				    .min = 14307, .low = 18599, .high = 22891, .boost = 0,
+				    .promo = -1, .protection = { 0, 0, 0, 0, 0 }, .nr_protection = 5 };
+	struct rr_marker_node n = { .nid = 1, .zones = 3, .source = "node", .nr_free_pages = 7,
+				    .nr_inactive_anon = 1, .nr_active_anon = 2,
+				    .nr_inactive_file = 3, .nr_active_file = 4,
+				    .nr_isolated_anon = 0, .nr_isolated_file = 5,
+				    .nr_writeback = 6, .nr_dirty = 8, .swap_free_kb = 1024 };
+	struct rr_marker_vm vm = { 67584, 10, 15000, 0, 0, -1, 0, NULL };
+	static const char *const bad[] = {
+		"reclaim-replay: zone nid=0 zid=9 name=X managed=1",	/* zid >= 8 */
+		"reclaim-replay: zone nid=0 zid=1 managed=12k",
+		"reclaim-replay: zone nid=0 zid=1 high=-5",
+		"reclaim-replay: zone nid=0 zid=1 protection=1,x,3",
+		"reclaim-replay: zone nid=0 zid=1 protection=1,2,3,4,5,6,7,8,9",
+		"reclaim-replay: node nid=0 nr_free_pages=1099511627777",	/* > 2^40 */
+		"reclaim-replay: vm min_free_kbytes=lots",
+	};
+	static const char *const bad_key[] = {
+		"zid", "managed", "high", "protection", "protection", "nr_free_pages",
+		"min_free_kbytes",
+	};
+	static const char old[] = "reclaim-replay: zone nid=0 zid=1 name=DMA32 managed=10 "
+				  "future_key=3 high=5";
+	char buf[1024], line[1100];
+	struct rr_marker m;
+
+	CU_ASSERT(rr_marker_format_zone(buf, sizeof(buf), &z) < (int)sizeof(buf));
+	CU_ASSERT_PTR_NULL(strstr(buf, "promo="));	/* absent: left out */
+	snprintf(line, sizeof(line), RR_MARKER_PREFIX " %s", buf);
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(line, strlen(line), false, &m), RR_MARKER_ZONE);
+	CU_ASSERT_PTR_NULL(m.zone.malformed);
+	CU_ASSERT_EQUAL(m.zone.nid, 1);
+	CU_ASSERT_EQUAL(m.zone.zid, 2);
+	CU_ASSERT_STRING_EQUAL(m.zone.name, "Normal");
+	CU_ASSERT_EQUAL(m.zone.managed, 4292608);
+	CU_ASSERT_EQUAL(m.zone.free, 3951941);
+	CU_ASSERT_EQUAL(m.zone.min, 14307);
+	CU_ASSERT_EQUAL(m.zone.low, 18599);
+	CU_ASSERT_EQUAL(m.zone.high, 22891);
+	CU_ASSERT_EQUAL(m.zone.boost, 0);
+	CU_ASSERT_EQUAL(m.zone.promo, -1);
+	CU_ASSERT_EQUAL(m.zone.nr_protection, 5);
+
+	CU_ASSERT(rr_marker_format_node(buf, sizeof(buf), &n) < (int)sizeof(buf));
+	snprintf(line, sizeof(line), RR_MARKER_PREFIX " %s", buf);
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(line, strlen(line), false, &m), RR_MARKER_NODE);
+	CU_ASSERT_PTR_NULL(m.node.malformed);
+	CU_ASSERT_EQUAL(m.node.nid, 1);
+	CU_ASSERT_EQUAL(m.node.zones, 3);
+	CU_ASSERT_STRING_EQUAL(m.node.source, "node");
+	CU_ASSERT_EQUAL(m.node.nr_free_pages, 7);
+	CU_ASSERT_EQUAL(m.node.nr_active_file, 4);
+	CU_ASSERT_EQUAL(m.node.nr_isolated_file, 5);
+	CU_ASSERT_EQUAL(m.node.nr_writeback, 6);
+	CU_ASSERT_EQUAL(m.node.nr_dirty, 8);
+	CU_ASSERT_EQUAL(m.node.swap_free_kb, 1024);
+
+	CU_ASSERT(rr_marker_format_vm(buf, sizeof(buf), &vm) < (int)sizeof(buf));
+	snprintf(line, sizeof(line), RR_MARKER_PREFIX " %s", buf);
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(line, strlen(line), false, &m), RR_MARKER_VM);
+	CU_ASSERT_PTR_NULL(m.vm.malformed);
+	CU_ASSERT_EQUAL(m.vm.min_free_kbytes, 67584);
+	CU_ASSERT_EQUAL(m.vm.watermark_scale_factor, 10);
+	CU_ASSERT_EQUAL(m.vm.watermark_boost_factor, 15000);
+	CU_ASSERT_EQUAL(m.vm.numa_balancing, -1);
+	CU_ASSERT_EQUAL(m.vm.demotion_enabled, 0);
+
+	/* an older or newer recorder: missing keys -1, unknown ones ignored */
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(old, sizeof(old) - 1, false, &m), RR_MARKER_ZONE);
+	CU_ASSERT_PTR_NULL(m.zone.malformed);
+	CU_ASSERT_EQUAL(m.zone.high, 5);
+	CU_ASSERT_EQUAL(m.zone.boost, -1);
+	CU_ASSERT_EQUAL(m.zone.free, -1);
+	CU_ASSERT_EQUAL(m.zone.nr_protection, 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		enum rr_marker_kind k = rr_marker_parse(bad[i], strlen(bad[i]), false, &m);
+		const char *mal = k == RR_MARKER_ZONE ? m.zone.malformed :
+				  k == RR_MARKER_NODE ? m.node.malformed : m.vm.malformed;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(mal);
+		CU_ASSERT_STRING_EQUAL(mal, bad_key[i]);
+	}
+	/* (the bad key reads as absent) */
+	CU_ASSERT_EQUAL(rr_marker_parse(bad[1], strlen(bad[1]), false, &m), RR_MARKER_ZONE);
+	CU_ASSERT_EQUAL(m.zone.managed, -1);
+	CU_ASSERT_EQUAL(m.zone.zid, 1);
+	/* every kind, cut anywhere: never past the given bytes (ASan) */
+	snprintf(line, sizeof(line), RR_MARKER_PREFIX " %s", buf);
+	for (size_t cut = 0; cut <= strlen(line); cut++) {
+		char *c = malloc(cut ? cut : 1);
+
+		memcpy(c, line, cut);
+		rr_marker_parse(c, cut, true, &m);
+		free(c);
+	}
+}
+
+/* A memcg line's hierarchical sizes: all five or none; a bad one names
+ * the key in ->malformed, as a bad local size does. */
+static void test_marker_memcg_hier(void)
+{
+	static const char full[] = "reclaim-replay: memcg id=9 level=1 inactive_anon=3 "
+				   "hier_inactive_anon=30 hier_active_anon=1 hier_inactive_file=2 "
+				   "hier_active_file=3 hier_unevictable=0 path=/x hier_active_file=7";
+	static const char part[] = "reclaim-replay: memcg id=9 level=1 hier_inactive_anon=30 "
+				   "path=/x";
+	static const char bad[] = "reclaim-replay: memcg id=9 level=1 hier_inactive_anon=30 "
+				  "hier_active_anon=1 hier_inactive_file=two hier_active_file=3 "
+				  "hier_unevictable=0 path=/x";
+	struct rr_marker_memcg mc = { .id = 5, .level = 1, .swappiness = 60, .limit_bytes = -1,
+				      .hier_pages = { 1, 2, 3, 4, 5 }, .hier_known = true,
+				      .path = "/a" };
+	char buf[1024], line[1100];
+	struct rr_marker m;
+
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(full, sizeof(full) - 1, false, &m), RR_MARKER_MEMCG);
+	CU_ASSERT(m.memcg.hier_known);
+	CU_ASSERT_PTR_NULL(m.memcg.malformed);
+	CU_ASSERT_EQUAL(m.memcg.hier_pages[RR_LRU_INACTIVE_ANON], 30);
+	CU_ASSERT_EQUAL(m.memcg.hier_pages[RR_LRU_ACTIVE_FILE], 3);	/* not the path's */
+	CU_ASSERT_EQUAL(m.memcg.lru_pages[RR_LRU_INACTIVE_ANON], 3);
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(part, sizeof(part) - 1, false, &m), RR_MARKER_MEMCG);
+	CU_ASSERT(!m.memcg.hier_known);
+	CU_ASSERT_PTR_NULL(m.memcg.malformed);
+	CU_ASSERT_EQUAL(m.memcg.hier_pages[RR_LRU_INACTIVE_ANON], 0);
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(bad, sizeof(bad) - 1, false, &m), RR_MARKER_MEMCG);
+	CU_ASSERT(!m.memcg.hier_known);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.memcg.malformed);
+	CU_ASSERT_STRING_EQUAL(m.memcg.malformed, "hier_inactive_file");
+	/* written and read back; without them the line is as before */
+	CU_ASSERT(rr_marker_format_memcg(buf, sizeof(buf), &mc) < (int)sizeof(buf));
+	snprintf(line, sizeof(line), RR_MARKER_PREFIX " %s", buf);
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(line, strlen(line), false, &m), RR_MARKER_MEMCG);
+	CU_ASSERT(m.memcg.hier_known);
+	CU_ASSERT_EQUAL(m.memcg.hier_pages[RR_LRU_UNEVICTABLE], 5);
+	CU_ASSERT_STRING_EQUAL(m.memcg.path, "/a");
+	mc.hier_known = false;
+	rr_marker_format_memcg(buf, sizeof(buf), &mc);
+	CU_ASSERT_PTR_NULL(strstr(buf, "hier_"));
+}
+
+static const char zoneinfo[] =
+	"Node 0, zone      DMA\n"
+	"  per-node stats\n"
+	"      nr_inactive_anon 950\n"
+	"      nr_active_file 214106\n"
+	"  pages free     3840\n"
+	"        boost    0\n"
+	"        min      12\n"
+	"        low      15\n"
+	"        high     18\n"
+	"        promo    21\n"
+	"        spanned  4095\n"
+	"        present  3998\n"
+	"        managed  3840\n"
+	"        cma      0\n"
+	"        protection: (0, 3019, 19787, 19787, 19787)\n"
+	"      nr_free_pages 3840\n"
+	"  pagesets\n"
+	"    cpu: 0\n"
+	"              count:    0\n"
+	"              high:     0\n"
+	"              batch:    1\n"
+	"Node 0, zone    DMA32\n"
+	"  pages free     772915\n"
+	"        boost    0\n"
+	"        min      2576\n"
+	"        low      3348\n"
+	"        high     4120\n"
+	"        spanned  1044480\n"
+	"        present  782336\n"
+	"        managed  772915\n"
+	"        protection: (0, 0, 16768, 16768, 16768)\n"
+	"Node 0, zone   Normal\n"
+	"  pages free     30\n"
+	"        boost    512\n"
+	"        min      14307\n"
+	"        low      18599\n"
+	"        high     23403\n"
+	"        spanned  5505024\n"
+	"        present  5505024\n"
+	"        managed  4292608\n"
+	"        protection: (0, 0, 0, 0, 0)\n"
+	"Node 0, zone  Movable\n"
+	"  pages free     0\n"
+	"        boost    0\n"
+	"        min      32\n"
+	"        low      32\n"
+	"        high     32\n"
+	"        spanned  0\n"
+	"        present  0\n"
+	"        managed  0\n"
+	"Node 1, zone      DMA\n"
+	"  pages free     0\n"
+	"        min      0\n"
+	"        low      0\n"
+	"        high     0\n"
+	"        managed  0\n"
+	"Node 1, zone    DMA32\n"
+	"  pages free     0\n"
+	"        managed  0\n"
+	"Node 1, zone   Normal\n"
+	"  pages free     100\n"
+	"        min      10\n"
+	"        low      12\n"
+	"        high     14\n"
+	"        managed  1000\n";
+
+/* The zone and node lines from fake /proc/zoneinfo, nodeN/vmstat (node 0)
+ * and /proc/vmstat (node 1 has no directory), and what nodes.c makes of
+ * them: kswapd's nr_to_reclaim, file_is_tiny's inputs. */
+static void test_zone_snapshot(void)
+{
+	struct lines l = { .n = 0 };
+	struct rr_error err;
+	struct rr_marker_vm vm;
+	struct rr_state st;
+	struct rr_node_tiny t;
+	const struct rr_node_snapshot *ns;
+	char proc[300], sys[300], cmd[300];
+	struct rr_marker m;
+
+	make_base();
+	dir("sys");
+	dir("sys/devices");
+	dir("sys/devices/system");
+	dir("sys/devices/system/node");
+	dir("sys/devices/system/node/node0");
+	dir("proc/sys");
+	dir("proc/sys/vm");
+	put("proc/zoneinfo", zoneinfo);
+	put("proc/meminfo", "MemTotal:       24684028 kB\nSwapTotal:       8388604 kB\n"
+			    "SwapFree:        8000000 kB\n");
+	put("proc/vmstat", "nr_free_pages 100\nnr_inactive_anon 5\nnr_active_anon 6\n"
+			   "nr_inactive_file 7\nnr_active_file 8\nnr_dirty 9\n");
+	put("sys/devices/system/node/node0/vmstat",
+	    "nr_free_pages 776785\nnr_zone_inactive_anon 1\nnr_inactive_anon 950\n"
+	    "nr_active_anon 378\nnr_inactive_file 41453\nnr_active_file 214106\n"
+	    "nr_isolated_anon 0\nnr_isolated_file 3\nnr_dirty 4425\nnr_writeback 2\n");
+	put("proc/sys/vm/min_free_kbytes", "67584\n");
+	put("proc/sys/vm/watermark_scale_factor", "10\n");
+	snprintf(proc, sizeof(proc), "%s/proc", base);
+	snprintf(sys, sizeof(sys), "%s/sys", base);
+	CU_ASSERT_EQUAL(rr_zone_snapshot(proc, sys, collect, &l, &err), 2);
+	CU_ASSERT_EQUAL_FATAL(l.n, 6);	/* 3 zones + node 0, 1 zone + node 1 */
+	CU_ASSERT_STRING_EQUAL(l.text[0], "zone nid=0 zid=0 name=DMA managed=3840 present=3998 "
+			       "spanned=4095 free=3840 min=12 low=15 high=18 boost=0 promo=21 "
+			       "protection=0,3019,19787,19787,19787");
+	CU_ASSERT_PTR_NOT_NULL(strstr(l.text[2], "zone nid=0 zid=2 name=Normal "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(l.text[2], " boost=512 "));
+	CU_ASSERT_STRING_EQUAL(l.text[3], "node nid=0 zones=3 source=node nr_free_pages=776785 "
+			       "nr_inactive_anon=950 nr_active_anon=378 nr_inactive_file=41453 "
+			       "nr_active_file=214106 nr_isolated_anon=0 nr_isolated_file=3 "
+			       "nr_writeback=2 nr_dirty=4425 swap_free_kb=8000000");
+	CU_ASSERT_PTR_NOT_NULL(strstr(l.text[4], "zone nid=1 zid=2 name=Normal managed=1000 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(l.text[4], " boost=-1"));	/* not printed */
+	CU_ASSERT_PTR_NOT_NULL(strstr(l.text[5], "node nid=1 zones=1 source=vmstat "
+					      "nr_free_pages=100 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(l.text[5], " nr_writeback=-1 nr_dirty=9 "));
+	for (int i = 0; i < l.n; i++)
+		CU_ASSERT(strlen(l.text[i]) + strlen(RR_MARKER_PREFIX) + 1 < RR_MARKER_MAX_LINE_BYTES);
+
+	rr_vm_read(proc, sys, &vm);
+	CU_ASSERT_EQUAL(vm.min_free_kbytes, 67584);
+	CU_ASSERT_EQUAL(vm.watermark_scale_factor, 10);
+	CU_ASSERT_EQUAL(vm.laptop_mode, -1);	/* no file */
+	CU_ASSERT_EQUAL(vm.demotion_enabled, -1);
+
+	/* the state: lines as the builder passes them */
+	rr_state_init(&st);
+	CU_ASSERT_PTR_NULL(rr_state_node(&st, 0));
+	CU_ASSERT_PTR_NULL(rr_state_vm(&st));
+	CU_ASSERT_EQUAL(rr_node_kswapd_nr_to_reclaim(NULL, 3), -1);
+	CU_ASSERT_EQUAL(rr_nodes_vm(&st, &vm, 1), 0);
+	CU_ASSERT_EQUAL(rr_state_vm(&st)->min_free_kbytes, 67584);
+	for (int snap = 0; snap < 2; snap++) {
+		CU_ASSERT_EQUAL(rr_nodes_snapshot_begin(&st, 1000 * (uint64_t)(snap + 1)), 0);
+		for (int i = 0; i < l.n; i++) {
+			char line[700];
+			enum rr_marker_kind k;
+
+			snprintf(line, sizeof(line), RR_MARKER_PREFIX " %s", l.text[i]);
+			k = rr_marker_parse(line, strlen(line), false, &m);
+			if (k == RR_MARKER_ZONE) {
+				if (snap)
+					m.zone.free = 5;
+				CU_ASSERT_EQUAL(rr_nodes_zone(&st, &m.zone, 0), 0);
+			} else {
+				CU_ASSERT_EQUAL_FATAL(k, RR_MARKER_NODE);
+				CU_ASSERT_EQUAL(rr_nodes_node(&st, &m.node,
+							      1000 * (uint64_t)(snap + 1) + 1), 0);
+			}
+		}
+	}
+	/* a third snapshot cut after a zone line: not taken */
+	CU_ASSERT_EQUAL(rr_nodes_snapshot_begin(&st, 3000), 0);
+	CU_ASSERT_EQUAL(rr_marker_parse("reclaim-replay: zone nid=0 zid=0 managed=1 high=1",
+					49, false, &m), RR_MARKER_ZONE);
+	CU_ASSERT_EQUAL(rr_nodes_zone(&st, &m.zone, 3001), 0);
+	ns = rr_state_node(&st, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ns);
+	CU_ASSERT(ns->complete);
+	CU_ASSERT_EQUAL(ns->ts_ns, 2001);
+	CU_ASSERT_EQUAL(ns->zones[2].free, 5);
+	CU_ASSERT_EQUAL(ns->zones[3].zid, -1);	/* Movable: no managed pages */
+	CU_ASSERT_PTR_NULL(rr_state_node_at(&st, 0, 1000));
+	CU_ASSERT_EQUAL(rr_state_node_at(&st, 0, 1001)->ts_ns, 1001);
+	CU_ASSERT_EQUAL(rr_state_node_at(&st, 0, 2000)->zones[2].free, 30);
+	CU_ASSERT_EQUAL(rr_state_node_at(&st, 0, 99999)->ts_ns, 2001);
+	CU_ASSERT_PTR_NULL(rr_state_node(&st, 2));
+	CU_ASSERT_PTR_NULL(rr_state_node(&st, -1));
+	/* Σ max(high, 32) over managed zones 0..idx: 32 + 4120 + 23403 */
+	CU_ASSERT_EQUAL(rr_node_kswapd_nr_to_reclaim(ns, 0), 32);
+	CU_ASSERT_EQUAL(rr_node_kswapd_nr_to_reclaim(ns, 1), 32 + 4120);
+	CU_ASSERT_EQUAL(rr_node_kswapd_nr_to_reclaim(ns, 3), 32 + 4120 + 23403);
+	CU_ASSERT_EQUAL(rr_node_kswapd_nr_to_reclaim(ns, 7), 32 + 4120 + 23403);
+	CU_ASSERT_EQUAL(rr_node_kswapd_nr_to_reclaim(ns, -1), -1);
+	CU_ASSERT_EQUAL(rr_node_kswapd_nr_to_reclaim(rr_state_node(&st, 1), 2), 32);
+	CU_ASSERT_EQUAL(rr_node_tiny_inputs(ns, &t), 0);
+	CU_ASSERT_EQUAL(t.high_sum, 18 + 4120 + 23403);
+	CU_ASSERT_EQUAL(t.free, 776785);
+	CU_ASSERT_EQUAL(t.file, 41453 + 214106);
+	CU_ASSERT_EQUAL(t.inactive_anon, 950);
+	CU_ASSERT_EQUAL(rr_node_tiny_inputs(NULL, &t), -1);
+
+	/* a node line announcing a zone line that did not come: incomplete */
+	CU_ASSERT_EQUAL(rr_marker_parse("reclaim-replay: node nid=0 zones=4 nr_free_pages=1",
+					50, false, &m), RR_MARKER_NODE);
+	CU_ASSERT_EQUAL(rr_nodes_node(&st, &m.node, 4000), 0);
+	CU_ASSERT(!rr_state_node(&st, 0)->complete);
+	CU_ASSERT_EQUAL(rr_node_kswapd_nr_to_reclaim(rr_state_node(&st, 0), 2), -1);
+	CU_ASSERT_EQUAL(rr_node_tiny_inputs(rr_state_node(&st, 0), &t), -1);
+	rr_state_free(&st);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+static void memcg_line(struct rr_state *st, const char *line)
+{
+	struct rr_marker m;
+	struct rr_memcg *mc;
+
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(line, strlen(line), false, &m), RR_MARKER_MEMCG);
+	mc = rr_state_memcg(st, (uint64_t)m.memcg.id);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mc);
+	if (m.memcg.path[0])
+		CU_ASSERT_EQUAL(rr_state_name(st, mc, m.memcg.path), 0);
+	CU_ASSERT_EQUAL(rr_nodes_memcg(st, &m.memcg, 7), 0);
+}
+
+/* The dying descendants' bound: total(parent) - local(parent) - Σ
+ * total(visible children) on v1; on v2 the recorded local size holds the
+ * dying children's pages, so the bound is local + dying. */
+static void test_dying_bound(void)
+{
+	struct rr_state st;
+	uint64_t b[RR_NR_LRU], ts = 0;
+	struct rr_memcg *p, *c, *dead;
+
+	for (int v = 1; v <= 2; v++) {
+		rr_state_init(&st);
+		st.memory_root = v == 1 ? 4 : 0;
+		CU_ASSERT_EQUAL(rr_nodes_snapshot_begin(&st, 1), 0);
+		memcg_line(&st, "reclaim-replay: memcg id=1 level=0 path=/");
+		memcg_line(&st, v == 1 ?
+			   "reclaim-replay: memcg id=35 level=1 inactive_file=10 active_file=1 "
+			   "hier_inactive_anon=0 hier_active_anon=0 hier_inactive_file=1000 "
+			   "hier_active_file=500 hier_unevictable=0 path=/p" :
+			   "reclaim-replay: memcg id=35 level=1 inactive_file=910 active_file=451 "
+			   "hier_inactive_anon=0 hier_active_anon=0 hier_inactive_file=1000 "
+			   "hier_active_file=500 hier_unevictable=0 path=/p");
+		memcg_line(&st, "reclaim-replay: memcg id=40 level=2 inactive_file=90 "
+			   "hier_inactive_anon=0 hier_active_anon=0 hier_inactive_file=90 "
+			   "hier_active_file=49 hier_unevictable=0 path=/p/c");
+		p = rr_state_find(&st, 35);
+		c = rr_state_find(&st, 40);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		CU_ASSERT_PTR_EQUAL(c->parent, p);
+		/* a child of p seen in no snapshot (created later, or dying) is
+		 * not subtracted */
+		dead = rr_state_memcg(&st, 41);
+		CU_ASSERT_EQUAL(rr_state_name(&st, dead, "/p/d"), 0);
+		CU_ASSERT_EQUAL(rr_state_dying_bound(&st, p, b, &ts), 0);
+		CU_ASSERT_EQUAL(ts, 7);
+		CU_ASSERT_EQUAL(b[RR_LRU_INACTIVE_FILE], v == 1 ? 1000 - 10 - 90 : 1000 - 90);
+		CU_ASSERT_EQUAL(b[RR_LRU_ACTIVE_FILE], v == 1 ? 500 - 1 - 49 : 500 - 49);
+		CU_ASSERT_EQUAL(b[RR_LRU_INACTIVE_ANON], 0);
+		/* the child, without children: on v1 total - local (its
+		 * active_file line says 0 local of 49); on v2 all its pages */
+		CU_ASSERT_EQUAL(rr_state_dying_bound(&st, c, b, NULL), 0);
+		CU_ASSERT_EQUAL(b[RR_LRU_INACTIVE_FILE], v == 1 ? 0 : 90);
+		CU_ASSERT_EQUAL(b[RR_LRU_ACTIVE_FILE], 49);
+		/* no hier_ keys (the root's line, an older recorder): unknown */
+		CU_ASSERT_EQUAL(rr_state_dying_bound(&st, rr_state_find(&st, 1), b, NULL), -1);
+		CU_ASSERT_EQUAL(rr_state_dying_bound(&st, dead, b, NULL), -1);
+		/* the next snapshot: the child is gone (dying), so its pages
+		 * count in the parent's bound */
+		CU_ASSERT_EQUAL(rr_nodes_snapshot_begin(&st, 2), 0);
+		memcg_line(&st, "reclaim-replay: memcg id=35 level=1 inactive_file=10 active_file=1 "
+			   "hier_inactive_anon=0 hier_active_anon=0 hier_inactive_file=1000 "
+			   "hier_active_file=500 hier_unevictable=0 path=/p");
+		CU_ASSERT_EQUAL(rr_state_dying_bound(&st, p, b, NULL), 0);
+		CU_ASSERT_EQUAL(b[RR_LRU_INACTIVE_FILE], v == 1 ? 990 : 1000);
+		rr_state_free(&st);
+	}
+	/* the hierarchy's version not known: no bound */
+	rr_state_init(&st);
+	memcg_line(&st, "reclaim-replay: memcg id=35 level=1 hier_inactive_anon=0 "
+		   "hier_active_anon=0 hier_inactive_file=1 hier_active_file=1 hier_unevictable=0");
+	CU_ASSERT_EQUAL(rr_state_dying_bound(&st, rr_state_find(&st, 35), b, NULL), -1);
+	rr_state_free(&st);
+}
+
 int register_record_tests(void)
 {
 	CU_pSuite s = CU_add_suite("record", NULL, NULL);
@@ -594,6 +1039,12 @@ int register_record_tests(void)
 	    !CU_add_test(s, "a memcg marker's path holds no keys", test_marker_path_keys) ||
 	    !CU_add_test(s, "memory.min/low \"max\" and bad marker values", test_marker_protection_max) ||
 	    !CU_add_test(s, "proactive marker: swappiness= and path=", test_marker_proactive_keys) ||
+	    !CU_add_test(s, "vm, zone and node markers: keys, absent, malformed",
+			 test_marker_zone_node_vm) ||
+	    !CU_add_test(s, "memcg marker: hierarchical sizes", test_marker_memcg_hier) ||
+	    !CU_add_test(s, "zone and node lines (fake zoneinfo), nr_to_reclaim, file_is_tiny",
+			 test_zone_snapshot) ||
+	    !CU_add_test(s, "the dying descendants' bound (v1, v2)", test_dying_bound) ||
 	    !CU_add_test(s, "memory.reclaim write with swappiness= (fake v2 tree)",
 			 test_v2_proactive_write) ||
 	    !CU_add_test(s, "cgroup v1 snapshot (fake tree)", test_v1_snapshot) ||

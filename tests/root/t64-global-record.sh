@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Global reclaim recorded (issue 13), the short version of
+# bench/global-recordings.sh (needs root, tracefs, a memory controller and
+# swapon): two cgroups under ours hold anon memory (one in huge pages), a
+# sparse file is read until free memory reaches the low watermarks, and
+# `record` (no --cgroup) takes 0.2 s of the machine.  The trace must hold
+# kswapd runs and direct reclaim, and the zone and node markers of each
+# snapshot with plausible values (high > low > min, present >= managed >=
+# free), the vm line, and hierarchical sizes on the memcg lines.  Memory:
+# the anon total stays 4 GiB below what is available (at most 2 x 3.5 GiB).
+# The script removes every cgroup, swap file, tracefs instance and data file
+# it made, also when it fails.
+. "$(dirname "$0")/../lib.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "not root: recording needs tracefs, cgroupfs and swapon"
+	finish
+fi
+avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+per=$(( (avail - 4096) / 2 ))
+[ $per -le 3584 ] || per=3584
+if [ $per -lt 256 ]; then
+	skip "only $avail MiB available: too little for the anon workloads"
+	finish
+fi
+out=$TMP/global
+mkdir -p "$out"
+OUT=$out RR=$RR NCG=2 FILE_ANON_MIB=$per DURATION=0.2 \
+	bash "$TOP/bench/global-recordings.sh" file >"$TMP/g.out" 2>"$TMP/g.err"
+rc=$?
+if [ $rc -eq 77 ]; then
+	skip "$(grep -m1 'SKIP' "$TMP/g.err" | sed 's/^[* ]*//')"
+	finish
+fi
+check_eq "bench/global-recordings.sh file exits 0" 0 "$rc"
+[ $rc -eq 0 ] || { sed 's/^/    | /' "$TMP/g.err" | tail -20; finish; }
+check_eq "swap is off again" "" "$(swapon --noheadings --show=NAME | grep rr-global || true)"
+check_eq "no tracefs instance left" "" \
+	"$(ls /sys/kernel/tracing/instances 2>/dev/null | grep reclaim-replay || true)"
+check_eq "no cgroup left" "" "$(find /sys/fs/cgroup -maxdepth 4 -name 'rr-global-*' 2>/dev/null)"
+
+f=$out/global-file.dat
+trace-cmd report "$f" 2>/dev/null >"$TMP/g.txt"
+check "kswapd ran (mm_vmscan_kswapd_wake)" grep -q ' mm_vmscan_kswapd_wake: ' "$TMP/g.txt"
+check "direct reclaim ran (mm_vmscan_direct_reclaim_begin)" \
+	grep -q ' mm_vmscan_direct_reclaim_begin: ' "$TMP/g.txt"
+check "the vm line" grep -q 'reclaim-replay: vm min_free_kbytes=[0-9]' "$TMP/g.txt"
+sed -n 's/.*reclaim-replay: \(zone .*\)/\1/p' "$TMP/g.txt" >"$TMP/zones"
+sed -n 's/.*reclaim-replay: \(node .*\)/\1/p' "$TMP/g.txt" >"$TMP/nodes"
+check "zone lines in both snapshots" test "$(wc -l <"$TMP/zones")" -ge 2
+check "a node line per snapshot" test "$(wc -l <"$TMP/nodes")" -ge 2
+check_eq "zone lines: high > low > min > 0, present >= managed >= free, every key a number" "" \
+	"$(awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		if (!(v["high"] > v["low"] && v["low"] > v["min"] && v["min"] > 0 &&
+		      v["present"] >= v["managed"] && v["managed"] >= v["free"] && v["free"] >= 0 &&
+		      v["zid"] ~ /^[0-7]$/ && v["boost"] ~ /^[0-9]+$/)) print }' "$TMP/zones")"
+check_eq "node lines: zones= matches, LRU and free counts >= 0, swap free known" "" \
+	"$(awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		if (!(v["zones"] >= 1 && v["nr_free_pages"] > 0 && v["nr_inactive_file"] >= 0 &&
+		      v["nr_active_anon"] >= 0 && v["swap_free_kb"] > 0)) print }' "$TMP/nodes")"
+check "the anon cgroups' memcg lines carry hierarchical sizes" \
+	grep -q 'reclaim-replay: memcg .* hier_inactive_anon=[1-9][0-9]* .*path=.*/rr-global-[0-9]*/vm1$' "$TMP/g.txt"
+check "report reads it" sh -c "'$RR' report -q --json '$f' >'$TMP/g.json'"
+check_eq "the markers read back without a malformed one" "0" \
+	"$(jq '.input.markers_malformed // 0' "$TMP/g.json")"
+rm -rf "$out"
+finish
