@@ -79,6 +79,9 @@ struct rr_builder {
 	bool anon_scanned_seen;
 	uint64_t first_lost_ns;		/* the first record after lost events */
 	int in_snapshot;		/* 1 start snapshot, 2 a later one */
+	uint64_t start_snapshot_ns;	/* the start snapshot's end marker, 0 none yet */
+	bool snapshot_has_root;		/* the snapshot in progress holds "/": all
+					 * of the hierarchy */
 	/* cgroup v1 puts every controller's hierarchy in the cgroup: events;
 	 * until a memcg: event names an id of one of them, hold them back */
 	struct held_event *held;

@@ -302,6 +302,7 @@ static int request_event(struct rr_builder *b, const struct rr_event *ev)
 		if (!ret && t->ep) {
 			t->ep->order = ev->order;
 			t->ep->classzone = ev->classzone;
+			t->ep->nid = ev->nid;
 		}
 	} else {
 		ret = rr_episode_end(b, t, map[ev->type].kind, ev, map[ev->type].has_nr_reclaimed);

@@ -54,6 +54,11 @@ struct rr_batch_ctx {
 	 * hierarchical sizes, what a flush just now would have given) */
 	bool flush_unknown;
 	bool hier_missing;	/* flush_unknown, and too many memcgs to sum */
+	/* a dying memcg (state.h dying_inferred) whose sizes the trace does
+	 * not fix: lru_pages are lower bounds, each list is at most
+	 * size_ub_type[] of its type (UINT64_MAX: no bound known) */
+	bool sizes_bounded;
+	uint64_t size_ub_type[RR_NR_LRU_TYPES];
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 	int depth;
 	struct {
@@ -63,6 +68,10 @@ struct rr_batch_ctx {
 		uint64_t rstat_lru_pages[RR_NR_EVICTABLE_LRU];
 		uint64_t hier_lru_pages[RR_NR_EVICTABLE_LRU];	/* if flush_unknown */
 		bool refaults_changed[RR_NR_LRU_TYPES];
+		/* a snapshot_refaults() of it is in the trace: refaults_changed
+		 * is known (else its WORKINGSET_ACTIVATE counts since the last
+		 * one before the trace are not) */
+		bool refault_known;
 	} chain[RR_CHAIN_MAX];	/* [0] the memcg itself, then its ancestors */
 };
 
@@ -150,6 +159,7 @@ struct rr_episode {
 	 * the wake's order; -1 not in the trace */
 	int order;
 	int classzone;			/* kswapd: the wake's zid; -1 not in the trace */
+	int nid;			/* kswapd, node reclaim: the node (begin event) */
 	bool lost_events;		/* events were lost while it was open */
 	bool mglru;			/* MGLRU batches, or an MGLRU system with batches */
 	bool has_nr_reclaimed;

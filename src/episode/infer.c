@@ -13,6 +13,7 @@
  *    bound nr_requested << priority of their batches.
  */
 #include "builder-local.h"
+#include "nodes.h"
 
 /* The lowest common ancestor of the memcgs @ep's batches scanned; NULL
  * when none was attributed.  What a memory.reclaim call's root is bounded
@@ -143,12 +144,37 @@ static uint64_t call_round_bound(const struct rr_episode *ep, size_t i, size_t j
 }
 
 /*
+ * kswapd_shrink_node()'s nr_to_reclaim: the sum over the zones up to the
+ * run's highest zone index of max(high watermark, SWAP_CLUSTER_MAX), from
+ * the recorder's zone lines (the snapshot before the run, else the first
+ * after it; boosts between snapshots are not seen).  The zone index: the
+ * wake's zid, else the isolates' classzone, else every zone.  0 where no
+ * zone line is in the trace.
+ */
+static void kswapd_nr_to_reclaim(struct rr_builder *b, struct rr_episode *ep)
+{
+	const struct rr_node_snapshot *n;
+	int idx = ep->classzone;
+	long long t;
+
+	for (size_t i = 0; idx < 0 && i < ep->nr_batches; i++)
+		idx = ep->batches[i].classzone;
+	n = rr_state_node_at(&b->st, ep->nid, ep->start_ns);
+	if (!n)
+		n = rr_state_node(&b->st, ep->nid);
+	t = rr_node_kswapd_nr_to_reclaim(n, idx >= 0 ? idx : RR_MARKER_MAX_ZONES);
+	ep->nr_to_reclaim_pages = t > 0 ? (uint64_t)t : 0;
+	ep->nr_to_reclaim_basis = t > 0 ? "kswapd: zone high watermarks (recorder snapshot)" :
+			"none";
+}
+
+/*
  * nr_to_reclaim from the checkpoints: every priority pass that was
  * followed by another says T > cumulative reclaim at its end; the last
  * pass, if reclaim stopped above priority 0 with some reclaim, says
  * T <= total.  Take the smallest max(2^k, 32) inside the interval.
  */
-static void infer_nr_to_reclaim(struct rr_episode *ep, bool partial_walk)
+static void infer_nr_to_reclaim(struct rr_builder *b, struct rr_episode *ep, bool partial_walk)
 {
 	uint64_t low = 0, cum = 0, total = ep->recorded_nr_reclaimed;
 	int prio = -1, last_prio = -1;
@@ -193,10 +219,7 @@ static void infer_nr_to_reclaim(struct rr_episode *ep, bool partial_walk)
 		return;
 	}
 	if (ep->kind == RR_KIND_KSWAPD) {
-		/* kswapd_shrink_node(): the zones' high watermarks, set by the
-		 * replay from the recorder's zone markers; unknown here */
-		ep->nr_to_reclaim_pages = 0;
-		ep->nr_to_reclaim_basis = "none";
+		kswapd_nr_to_reclaim(b, ep);
 		return;
 	}
 	for (size_t i = 0; i < ep->nr_batches; i++) {
@@ -288,7 +311,7 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
 				ep->start_ns < b->st.last_rmdir_ns + b->opts.offline_delay_ns &&
 				walk_in_window(b, ep, root);
 	if (ep->kind != RR_KIND_PROACTIVE)
-		infer_nr_to_reclaim(ep, b->opts.partial_walk);
+		infer_nr_to_reclaim(b, ep, b->opts.partial_walk);
 }
 
 /*

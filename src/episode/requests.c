@@ -300,6 +300,11 @@ int rr_episode_hand_over(struct rr_builder *b, struct rr_episode *ep)
 					ep->recorded_nr_reclaimed += ep->batches[i].nr_reclaimed;
 			}
 			ep->first_lost_ns = b->first_lost_ns;
+			/* a decision before the start snapshot read sizes and views
+			 * the trace did not fix yet (the snapshot gave them later) */
+			for (size_t i = 0; ep->ctx && b->start_snapshot_ns && i < ep->nr_batches &&
+			     ep->batches[i].ts_ns < b->start_snapshot_ns; i++)
+				ep->ctx[i].valid = false;
 			rr_infer_episode(b, ep);
 			root = ep->root_memcg_id ? rr_state_find(&b->st, ep->root_memcg_id) : NULL;
 		}

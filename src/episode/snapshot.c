@@ -81,6 +81,16 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
 		b->stats.snapshot_protected++;
 	if (m->limit_bytes > (1LL << 60))
 		m->limit_bytes = -1;	/* v1 "unlimited" is a huge number */
+	/* memory.stat printed the rstat view as of its flush: the view the
+	 * kernel's decisions read (the hierarchical sizes, dying descendants
+	 * included) */
+	if (mc->hier_known) {
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
+			v->rstat_lru[l] = mc->hier_pages[l];
+		v->rstat_valid = true;
+	}
+	if (mc->id == RR_ROOT_MEMCG_ID || !strcmp(mc->path, "/"))
+		b->snapshot_has_root = true;
 	if (b->in_snapshot != 1)
 		return 0;
 	b->stats.snapshot_memcgs++;
@@ -106,6 +116,40 @@ static bool malformed(struct rr_builder *b, const char *what, const char *key)
 		snprintf(b->stats.first_malformed_marker, sizeof(b->stats.first_malformed_marker),
 			 "%s: %s not a number in range", what, key);
 	return true;
+}
+
+/*
+ * The start snapshot held the whole hierarchy (the root memcg's line): a
+ * memcg the trace showed before it, not made in the trace and not in it,
+ * had no directory -- removed, offline, still holding pages (a dying
+ * memcg; global-reclaim.md §5.1).  Inferred, and said so in the report.
+ */
+static void mark_dying(struct rr_builder *b)
+{
+	struct rr_memcg *m, *tmp;
+
+	bool known = true;
+
+	memset(b->st.dying_ub_type, 0, sizeof(b->st.dying_ub_type));
+	HASH_ITER(hh, b->st.by_id, m, tmp) {
+		uint64_t bound[RR_NR_LRU];
+
+		if (m->snapshotted) {
+			if (rr_state_dying_bound(&b->st, m, bound, NULL)) {
+				known = false;
+				continue;
+			}
+			for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
+				b->st.dying_ub_type[rr_lru_type(l)] += bound[l];
+			continue;
+		}
+		if (m->created_ns || m->release_ns || m->id == RR_ROOT_MEMCG_ID)
+			continue;
+		m->dying_inferred = true;
+		rr_memcg_mut(&b->st, m)->online = false;
+	}
+	b->st.dying_ub_known = known;
+	b->st.whole_tree_seen = true;
 }
 
 int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
@@ -135,7 +179,12 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 		return malformed(b, "node", mk.node.malformed) ? 0 :
 		       rr_nodes_node(&b->st, &mk.node, ev->ts_ns);
 	case RR_MARKER_SNAPSHOT_END:
+		if (b->in_snapshot == 1 && b->snapshot_has_root)
+			mark_dying(b);
+		if (b->in_snapshot == 1 && !b->start_snapshot_ns)
+			b->start_snapshot_ns = ev->ts_ns ? ev->ts_ns : 1;
 		b->in_snapshot = 0;
+		b->snapshot_has_root = false;
 		return 0;
 	case RR_MARKER_MEMCG:
 		if (!b->in_snapshot || on_memcg(b, &mk.memcg))

@@ -227,8 +227,11 @@ struct rr_memcg *rr_state_memcg(struct rr_state *st, uint64_t id)
 	if (st->last && st->last->id == id)
 		return st->last;
 	m = rr_state_find(st, id);
-	if (!m)
-		m = memcg_new(st, id);
+	if (!m && (m = memcg_new(st, id)) && st->whole_tree_seen && id != RR_ROOT_MEMCG_ID) {
+		/* not in the snapshot of the whole tree, no mkdir: dying */
+		m->dying_inferred = true;
+		m->v.online = false;
+	}
 	st->last = m;
 	return m;
 }

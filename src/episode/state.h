@@ -105,6 +105,9 @@ struct rr_memcg {
 	 * RR_MARKER_BYTES_UNKNOWN, or bytes */
 	int64_t min_bytes, low_bytes;
 	bool snapshotted;		/* a snapshot marker described it */
+	/* not in a snapshot of the whole tree though it predates the trace:
+	 * offline, not yet released (a dying memcg; inferred) */
+	bool dying_inferred;
 	/* the latest batch of a replayable episode in its subtree (time, task),
 	 * and the latest by a task other than that one (tasks.c, infer.c) */
 	uint64_t visit_ns, visit_other_ns;
@@ -143,6 +146,15 @@ struct rr_state {
 	int default_swappiness;
 	bool default_swappiness_known;	/* vm.swappiness from the recorder's meta */
 	uint64_t last_rmdir_ns;		/* the latest cgroup_rmdir seen, 0 none */
+	/* a start snapshot held the whole hierarchy: a memcg first seen later
+	 * without a mkdir is a dying one (snapshot.c) */
+	bool whole_tree_seen;
+	/* what all dying memcgs together held per type (anon, file; pages) at
+	 * the whole-tree start snapshot: each one's lists are at most that
+	 * (no new charges reach an offline memcg); known only where every
+	 * line gave its hierarchical sizes (nodes.c rr_state_dying_bound()) */
+	uint64_t dying_ub_type[RR_NR_LRU_TYPES];
+	bool dying_ub_known;
 	uint64_t nr_flushes;
 	uint64_t first_ts_ns;		/* the first event applied, 0 none yet */
 	unsigned int nr_memcgs;

@@ -221,6 +221,8 @@ static void chain_entry(const struct task *t, struct rr_batch_ctx *c, int d,
 	for (int k = 0; k < RR_NR_LRU_TYPES; k++)
 		c->chain[d].refaults_changed[k] = a->v.refault_snapshot_valid &&
 			ws[k] != a->v.refault_snapshot[k];
+	/* (a memcg made in the trace starts with zero counts and snapshot) */
+	c->chain[d].refault_known = a->v.refault_snapshot_valid || a->created_ns;
 }
 
 /* Capture the decision inputs of the batch in flight (see rr_batch_ctx). */
@@ -239,6 +241,11 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	c->online = rr_vals_online_at(&m->v, t->batch.ts_ns, b->opts.offline_delay_ns, &window);
 	c->swappiness = m->v.swappiness;
 	c->swappiness_known = rr_memcg_swappiness_known(&b->st, m);
+	if (m->dying_inferred && !m->v.baseline_known) {
+		c->sizes_bounded = true;
+		for (int k = 0; k < RR_NR_LRU_TYPES; k++)
+			c->size_ub_type[k] = b->st.dying_ub_known ? b->st.dying_ub_type[k] : UINT64_MAX;
+	}
 	c->unprotected = rr_memcg_unprotected_known(&b->st, m);
 	/* no flush in the trace while it ran longer than the periodic flush:
 	 * flushes are not in it, and when the views were refreshed is not
@@ -379,7 +386,9 @@ static void capture_silent(struct rr_builder *b, struct task *t, struct rr_memcg
 		s->in_window = window;
 		s->swappiness = x->v.swappiness;
 		s->swappiness_known = rr_memcg_swappiness_known(&b->st, x);
-		s->protected_ = !rr_memcg_unprotected_known(&b->st, x);
+		/* (a dying memcg whose sizes are unknown: not judged either) */
+		s->protected_ = !rr_memcg_unprotected_known(&b->st, x) ||
+				(x->dying_inferred && !x->v.baseline_known);
 		rr_memcg_rstat_at(x, t->batch_prev_vmscan_ns, s->rstat_lru_pages, ws);
 		/* its view had a flush come just before (no flush in the trace:
 		 * fidelity.c tries both) */

@@ -7,6 +7,8 @@
  */
 #include "fidelity.h"
 
+#include "../episode/nodes.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +26,9 @@ static const char *const uc_names[RR_UC__COUNT] = {
 	[RR_UC_NR_TO_RECLAIM] = "nr_to_reclaim_ambiguous",
 	[RR_UC_ROOT_AMBIGUOUS] = "root_ambiguous",
 	[RR_UC_FLUSH_UNKNOWN] = "flush_unknown",
+	[RR_UC_DYING_SIZE] = "dying_memcg_size",
+	[RR_UC_REFAULT_UNKNOWN] = "refaults_unknown",
+	[RR_UC_TINY_UNKNOWN] = "file_is_tiny_unknown",
 };
 
 
@@ -266,6 +271,22 @@ static size_t age_node_run(const struct rr_episode *ep, size_t i)
 	return j - i >= 2 ? j : i;
 }
 
+/* Did a call of the pass that began at batch @from visit batch @i's
+ * memcg?  (Bounded: past RR_PASS_SCAN_MAX batches back it says no.) */
+#define RR_PASS_SCAN_MAX 4096
+static bool visited_in_pass(const struct rr_episode *ep, size_t from, size_t i)
+{
+	uint64_t id = ep->batches[i].memcg_id;
+
+	if (i - from > RR_PASS_SCAN_MAX)
+		from = i - RR_PASS_SCAN_MAX;
+	/* (the batch right before, of the same memcg, is the same call) */
+	for (size_t k = from; k + 1 < i; k++)
+		if (ep->batches[k].memcg_id == id && ep->batches[k + 1].memcg_id != id)
+			return true;
+	return false;
+}
+
 /* Does @ci predict @pred (@nr_pred batches)?  @alt is scratch. */
 static int predicts(const struct rr_call_input *ci, const struct rr_resolved_policy *kernel,
 		    const struct rr_pred_batch *pred, size_t nr_pred, struct rr_pred_batch *alt,
@@ -309,6 +330,19 @@ struct hidden {
 	 * sizes for the second */
 	int nr_flush;
 	uint64_t memcg_hier_lru_pages[RR_NR_EVICTABLE_LRU];
+	/* a dying memcg's sizes (exact and its own rstat view alike): the
+	 * lower bounds, the upper ones, and the two mixes that most and least
+	 * favour inactive_is_low(); a list's target grows with its size */
+	int nr_size;
+	uint64_t size_lru_pages[4][RR_NR_EVICTABLE_LRU];
+	/* the root's refaults_changed[] (anon, file) where no
+	 * snapshot_refaults() of it is in the trace yet: each combination */
+	int nr_refault;
+	bool refault[4][RR_NR_LRU_TYPES];
+	/* file_is_tiny (global reclaim): the node's free pages and high
+	 * watermarks as the call's input (0/0 never tiny), per value */
+	int nr_tiny;
+	uint64_t tiny_free[2], tiny_high[2];
 };
 
 /*
@@ -337,11 +371,80 @@ static void call_candidates(struct hidden *h, uint64_t base, const uint64_t *can
 	}
 }
 
-enum { H_SWAP, H_SWAPPINESS, H_NR_TO_RECLAIM, H_ROOT, H_FLUSH, H__COUNT };
+/*
+ * The hidden inputs of a global reclaim call (docs/kernel-model.md §23),
+ * into @h, with @ci holding value [0] of each:
+ *  - a dying memcg's list sizes (a lower bound from the deltas, an upper
+ *    one from the start snapshot's hierarchical sizes): both ends, and the
+ *    mixes at the ends of inactive_is_low();
+ *  - the root's refaults_changed[] before the first snapshot_refaults()
+ *    of the trace (do_try_to_free_pages(), balance_pgdat() take one at
+ *    their end): every combination;
+ *  - file_is_tiny (prepare_scan_control(): node file + free pages <= the
+ *    zones' high watermarks): free pages are snapshotted only, so where
+ *    the file pages alone do not rule it out, both.
+ * Return: true when a dying memcg's sizes have no upper bound (the call
+ * cannot be judged), else false.
+ */
+static bool global_hidden(struct hidden *h, struct rr_call_input *ci, const struct rr_episode *ep,
+			  size_t i, int pass_start, int d, const struct rr_state *st)
+{
+	const struct rr_batch_ctx *c = &ep->ctx[i];
+	const struct rr_node_snapshot *node;
+	struct rr_node_tiny tiny;
+	uint64_t file;
+
+	h->nr_size = h->nr_refault = h->nr_tiny = 1;
+	if (!rr_kind_global(ep->kind))
+		return false;
+	if (c->sizes_bounded) {
+		uint64_t *lb = h->size_lru_pages[0], ub[RR_NR_EVICTABLE_LRU];
+
+		for (int t = 0; t < RR_NR_LRU_TYPES; t++)
+			if (c->size_ub_type[t] == UINT64_MAX)
+				return true;
+		memcpy(lb, ci->memcg.lru_pages, sizeof(ci->memcg.lru_pages));
+		memcpy(ci->memcg.rstat_lru_pages, lb, sizeof(ci->memcg.rstat_lru_pages));
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+			uint64_t u = c->size_ub_type[rr_lru_type(l)];
+
+			ub[l] = u > lb[l] ? u : lb[l];
+		}
+		memcpy(h->size_lru_pages[1], ub, sizeof(ub));
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+			h->size_lru_pages[2][l] = rr_lru_is_active(l) ? ub[l] : lb[l];
+			h->size_lru_pages[3][l] = rr_lru_is_active(l) ? lb[l] : ub[l];
+		}
+		h->nr_size = 4;
+	}
+	if (!ep->ctx[pass_start].chain[d].refault_known) {
+		for (int v = 0; v < 4; v++) {
+			h->refault[v][RR_LRU_ANON] = v & 1;
+			h->refault[v][RR_LRU_FILE] = v & 2;
+		}
+		memcpy(ci->refaults_changed, h->refault[0], sizeof(ci->refaults_changed));
+		h->nr_refault = 4;
+	}
+	/* (the simulator reads the node's file pages from the root's view) */
+	file = ci->root_rstat_lru_pages[RR_LRU_INACTIVE_FILE] +
+	       ci->root_rstat_lru_pages[RR_LRU_ACTIVE_FILE];
+	node = rr_state_node_at(st, 0, ep->batches[i].ts_ns);
+	ci->node_free_pages = ci->node_high_wmark_pages = 0;	/* never tiny */
+	if (node && !rr_node_tiny_inputs(node, &tiny) && file > tiny.high_sum)
+		return false;	/* ruled out by the file pages alone */
+	h->tiny_free[0] = h->tiny_high[0] = 0;
+	h->tiny_free[1] = 0;
+	h->tiny_high[1] = node && !rr_node_tiny_inputs(node, &tiny) ? tiny.high_sum : UINT64_MAX;
+	h->nr_tiny = 2;
+	return false;
+}
+
+enum { H_SWAP, H_SWAPPINESS, H_NR_TO_RECLAIM, H_ROOT, H_FLUSH, H_SIZE, H_REFAULT, H_TINY,
+       H__COUNT };
 
 static const enum rr_unchecked h_reason[H__COUNT] = {
 	RR_UC_SWAP_UNKNOWN, RR_UC_SWAPPINESS_UNKNOWN, RR_UC_NR_TO_RECLAIM, RR_UC_ROOT_AMBIGUOUS,
-	RR_UC_FLUSH_UNKNOWN,
+	RR_UC_FLUSH_UNKNOWN, RR_UC_DYING_SIZE, RR_UC_REFAULT_UNKNOWN, RR_UC_TINY_UNKNOWN,
 };
 
 static size_t h_count(const struct hidden *h, int dim)
@@ -355,8 +458,14 @@ static size_t h_count(const struct hidden *h, int dim)
 		return h->nr_nr_to_reclaim;
 	case H_ROOT:
 		return (size_t)h->nr_roots;
-	default:
+	case H_FLUSH:
 		return (size_t)h->nr_flush;
+	case H_SIZE:
+		return h->nr_size > 0 ? (size_t)h->nr_size : 1;
+	case H_REFAULT:
+		return h->nr_refault > 0 ? (size_t)h->nr_refault : 1;
+	default:
+		return h->nr_tiny > 0 ? (size_t)h->nr_tiny : 1;
 	}
 }
 
@@ -372,16 +481,31 @@ static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
 	ci->swap_present = h->swap[k[H_SWAP]];
 	ci->memcg.swappiness = h->swappiness[k[H_SWAPPINESS]];
 	ci->nr_to_reclaim = h->nr_to_reclaim[k[H_NR_TO_RECLAIM]];
-	if (!k[H_ROOT] && !flushed)
+	if (h->nr_size > 1) {
+		memcpy(ci->memcg.lru_pages, h->size_lru_pages[k[H_SIZE]], sizeof(ci->memcg.lru_pages));
+		memcpy(ci->memcg.rstat_lru_pages, h->size_lru_pages[k[H_SIZE]],
+		       sizeof(ci->memcg.rstat_lru_pages));
+	}
+	if (h->nr_tiny > 1) {
+		ci->node_free_pages = h->tiny_free[k[H_TINY]];
+		ci->node_high_wmark_pages = h->tiny_high[k[H_TINY]];
+	}
+	if (!k[H_ROOT] && !flushed) {
+		if (h->nr_refault > 1)
+			memcpy(ci->refaults_changed, h->refault[k[H_REFAULT]],
+			       sizeof(ci->refaults_changed));
 		return;
+	}
 	ci->anon_cost = flushed ? ri->anon_cost_fresh : ri->anon_cost;
 	ci->file_cost = flushed ? ri->file_cost_fresh : ri->file_cost;
 	memcpy(ci->root_rstat_lru_pages, flushed ? ri->hier_lru_pages : ri->rstat_lru_pages,
 	       sizeof(ci->root_rstat_lru_pages));
 	memcpy(ci->refaults_changed, ri->refaults_changed, sizeof(ci->refaults_changed));
-	if (flushed)
+	if (flushed && h->nr_size <= 1)
 		memcpy(ci->memcg.rstat_lru_pages, h->memcg_hier_lru_pages,
 		       sizeof(ci->memcg.rstat_lru_pages));
+	if (h->nr_refault > 1)
+		memcpy(ci->refaults_changed, h->refault[k[H_REFAULT]], sizeof(ci->refaults_changed));
 }
 
 /* The next combination of the inputs' admissible values after @k (a
@@ -885,7 +1009,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 	struct rr_pred_batch *rec = NULL, *pred = NULL, *alt = NULL, *spred = NULL;
 	size_t sk = 0;
 	uint64_t *rec_reclaimed = NULL;
-	bool episode_ok = true, retry = false;
+	bool episode_ok = true, retry = false, new_walk = false;
 	int pass_start = -1, prev_prio = 99;
 	size_t cap = ep->nr_batches + 8, pcap = cap * 2 + 64;
 	int ret = -1;
@@ -929,6 +1053,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 		retry = false;
 		pass_start = -1;
 		prev_prio = 99;
+		new_walk = false;
 		for (size_t i = 0; i < ep->nr_batches;) {
 			const struct rr_batch *b = &ep->batches[i];
 			size_t j = i, n = 0, nr_pred = 0;
@@ -944,6 +1069,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				if (pass == 1)
 					fx->age_node_batches += j - i;
 				i = j;
+				new_walk = true;	/* the iteration's walk follows */
 				continue;
 			}
 			j = i;
@@ -952,12 +1078,19 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				j++;
 			/* a new priority pass starts where the priority changes; going
 			 * back up means a retry ladder of do_try_to_free_pages() */
-			if (b->priority != prev_prio) {
+			/* global reclaim: a walk visits a memcg once, so one visited
+			 * again begins another pass at the same priority (kswapd's
+			 * next iteration, a should_continue_reclaim() repeat): its
+			 * own prepare_scan_control() */
+			if (rr_kind_global(ep->kind) && pass_start >= 0 && !new_walk)
+				new_walk = visited_in_pass(ep, (size_t)pass_start, i);
+			if (b->priority != prev_prio || new_walk) {
 				if (b->priority > prev_prio)
 					retry = true;
 				pass_start = (int)i;
 				prev_prio = b->priority;
 			}
+			new_walk = false;
 			for (size_t k = i; k < j; k++) {
 				rec[n] = (struct rr_pred_batch){ ep->batches[k].lru, ep->batches[k].nr_requested };
 				rec_reclaimed[n++] = ep->batches[k].nr_reclaimed;
@@ -1061,6 +1194,15 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			       ep->ctx[i].flush_unknown ? ep->ctx[i].chain[0].hier_lru_pages :
 							  ep->ctx[i].chain[0].rstat_lru_pages,
 			       sizeof(h.memcg_hier_lru_pages));
+			/* global reclaim's hidden inputs: a dying memcg's sizes, the
+			 * root's refaults before its first snapshot_refaults() in
+			 * the trace, the node's free pages for file_is_tiny */
+			if (global_hidden(&h, &ci, ep, i, pass_start, d, st) && pass == 1) {
+				fx->unchecked[RR_UC_DYING_SIZE]++;
+				episode_ok = false;
+				i = j;
+				continue;
+			}
 			/* ladders that made no batch leave no event: when the free run's
 			 * first batch came in the force_deactivate retry, so did the
 			 * kernel's first recorded ladder */

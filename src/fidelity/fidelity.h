@@ -43,6 +43,10 @@ enum rr_unchecked {
 	RR_UC_NR_TO_RECLAIM,	/* several nr_to_reclaim fit the checkpoints */
 	RR_UC_ROOT_AMBIGUOUS,	/* an ancestor's limit may have been hit instead */
 	RR_UC_FLUSH_UNKNOWN,	/* no rstat flush in the trace: the view's age unknown */
+	RR_UC_DYING_SIZE,	/* a dying memcg's list sizes: only bounded */
+	RR_UC_REFAULT_UNKNOWN,	/* the root's refaults since its last
+				 * snapshot_refaults() before the trace */
+	RR_UC_TINY_UNKNOWN,	/* file_is_tiny: the node's free pages then */
 	RR_UC__COUNT
 };
 

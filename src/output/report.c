@@ -27,6 +27,7 @@ struct cg {
 	uint64_t id;			/* 0: batches not attributed */
 	char *path;
 	bool known, online, released;
+	bool dying;		/* not in the whole-tree snapshot: dying, inferred */
 	const char *lru_source;		/* "exact", "deltas", "isolate" */
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 	uint64_t isolate_bound[RR_NR_EVICTABLE_LRU];	/* max nr_requested << priority */
@@ -193,6 +194,7 @@ static void final_state(struct rr_report *r, const struct rr_state *st)
 		}
 		c->known = true;
 		c->online = m->v.online;
+		c->dying = m->dying_inferred;
 		c->released = m->release_ns != 0;
 		c->swappiness = swappiness_known(m) ? m->v.swappiness : -1;
 		c->snapshotted = m->snapshotted;
@@ -458,7 +460,7 @@ static json_t *inferred_json(const struct rr_report *r, const struct rr_trace_in
 			     const json_t *assumed)
 {
 	json_t *arr = json_array();
-	size_t nc = 0, ni = 0, nd = 0;
+	size_t nc = 0, ni = 0, nd = 0, nd2 = 0;
 	struct cg *c, *tmp;
 	char buf[256];
 
@@ -487,6 +489,14 @@ static json_t *inferred_json(const struct rr_report *r, const struct rr_trace_in
 		snprintf(buf, sizeof(buf), "LRU sizes of %zu of %zu cgroups: no snapshot and no "
 			 "memcg: events; lower bounds nr_requested << priority from the isolate "
 			 "events", ni, nc);
+		json_array_append_new(arr, json_string(buf));
+	}
+	HASH_ITER(hh, r->cgroups, c, tmp)
+		nd2 += c->id && c->dying;
+	if (nd2) {
+		snprintf(buf, sizeof(buf), "%zu cgroups the trace shows are in no snapshot of the "
+			 "whole hierarchy and were not made in the trace: taken as dying (removed, "
+			 "offline, still holding pages), inferred", nd2);
 		json_array_append_new(arr, json_string(buf));
 	}
 	if (r->negative_sizes) {
