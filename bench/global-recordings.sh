@@ -256,7 +256,8 @@ rec_anon_swap() {
 	truncate -s $((WS_MIB + 1))M "$sparse"
 	reader sh -c 'p=0; while :; do dd if="$1" of=/dev/null bs=1M count="$2" status=none
 		p=$((p + 1)); echo $p >"$3"; done' sh "$sparse" "$WS_MIB" "$work/passes"
-	while [ "$(cat "$work/passes" 2>/dev/null || echo 0)" -lt "$WARM_PASSES" ]; do
+	# (the file is empty for a moment while a pass writes it)
+	while p=$(cat "$work/passes" 2>/dev/null); [ "${p:-0}" -lt "$WARM_PASSES" ]; do
 		sleep 0.2
 	done
 	record anon-swap

@@ -97,12 +97,16 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
 	if (!m->named && mc->path[0] && rr_state_name(&b->st, m, mc->path))
 		return -1;
 	if (!v->baseline_known) {
+		/* the deltas since its memory.stat was read (a recorder from
+		 * 0.3 on says when) are not in what the line says */
 		for (int l = 0; l < RR_NR_LRU; l++) {
-			v->lru_sum[l] = (int64_t)mc->lru_pages[l];
+			v->lru_sum[l] = (int64_t)mc->lru_pages[l] +
+					(m->read_marked ? v->lru_sum[l] - m->read_lru_sum[l] : 0);
 			v->lru_low[l] = 0;
 		}
 		v->baseline_known = true;
 	}
+	m->read_marked = false;
 	return 0;
 }
 
@@ -178,6 +182,16 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 	case RR_MARKER_NODE:
 		return malformed(b, "node", mk.node.malformed) ? 0 :
 		       rr_nodes_node(&b->st, &mk.node, ev->ts_ns);
+	case RR_MARKER_SNAPSHOT_READ:
+		if (b->in_snapshot && mk.snapshot.id > 0) {
+			struct rr_memcg *m = rr_state_memcg(&b->st, (uint64_t)mk.snapshot.id);
+
+			if (!m)
+				return -1;
+			memcpy(m->read_lru_sum, m->v.lru_sum, sizeof(m->read_lru_sum));
+			m->read_marked = true;
+		}
+		return 0;
 	case RR_MARKER_SNAPSHOT_END:
 		if (b->in_snapshot == 1 && b->snapshot_has_root)
 			mark_dying(b);

@@ -108,6 +108,11 @@ struct rr_memcg {
 	/* not in a snapshot of the whole tree though it predates the trace:
 	 * offline, not yet released (a dying memcg; inferred) */
 	bool dying_inferred;
+	/* its running sums when a snapshot read its memory.stat ("snapshot
+	 * read" marker): the deltas since then come on top of what its line
+	 * says */
+	int64_t read_lru_sum[RR_NR_LRU];
+	bool read_marked;
 	/* the latest batch of a replayable episode in its subtree (time, task),
 	 * and the latest by a task other than that one (tasks.c, infer.c) */
 	uint64_t visit_ns, visit_other_ns;

@@ -351,11 +351,17 @@ enum rr_marker_kind rr_marker_parse(const char *text, size_t len, bool anywhere,
 		memset(&m->memcg, 0, sizeof(m->memcg));
 		parse_memcg(s, len, &m->memcg);
 		m->kind = RR_MARKER_MEMCG;
+	} else if (keyword(s, len, "snapshot read", false)) {
+		memset(&m->snapshot, 0, sizeof(m->snapshot));
+		m->snapshot.cgroups = -1;
+		m->snapshot.id = num(s, len, "id", -1);
+		m->kind = RR_MARKER_SNAPSHOT_READ;
 	} else if (keyword(s, len, "snapshot begin", false) ||
 		   keyword(s, len, "snapshot end", true)) {
 		memset(&m->snapshot, 0, sizeof(m->snapshot));
 		str(s, len, "when", m->snapshot.when, sizeof(m->snapshot.when));
 		m->snapshot.cgroups = num(s, len, "cgroups", -1);
+		m->snapshot.id = -1;
 		m->kind = s[9] == 'b' ? RR_MARKER_SNAPSHOT_BEGIN : RR_MARKER_SNAPSHOT_END;
 	} else if (keyword(s, len, "proactive begin", false) ||
 		   keyword(s, len, "proactive end", false)) {
@@ -420,6 +426,11 @@ int rr_marker_format_filter(char *buf, size_t len, const char *event, const char
 int rr_marker_format_events(char *buf, size_t len, const char *enabled)
 {
 	return snprintf(buf, len, "events enabled=%s", enabled);
+}
+
+int rr_marker_format_snapshot_read(char *buf, size_t len, unsigned long long id)
+{
+	return snprintf(buf, len, "snapshot read id=%llu", id);
 }
 
 int rr_marker_format_snapshot(char *buf, size_t len, bool begin,

@@ -49,6 +49,8 @@ enum rr_marker_kind {
 	RR_MARKER_EVENTS,		/* "events enabled=..." */
 	RR_MARKER_SNAPSHOT_BEGIN,	/* "snapshot begin when=..." */
 	RR_MARKER_SNAPSHOT_END,		/* "snapshot end when=... cgroups=N" */
+	RR_MARKER_SNAPSHOT_READ,	/* "snapshot read id=N": memory.stat of memcg N
+					 * is read now (its line comes later) */
 	RR_MARKER_MEMCG,		/* "memcg ...": one cgroup of a snapshot */
 	RR_MARKER_LOST,			/* "lost cpu0=N ...": ring-buffer losses */
 	RR_MARKER_PROACTIVE_BEGIN,	/* "proactive begin bytes=N [swappiness=N|max]
@@ -167,6 +169,7 @@ struct rr_marker_node {
 struct rr_marker_snapshot {
 	char when[16];			/* "start", "cgroup", "periodic", "end" */
 	long long cgroups;		/* end only; -1 absent */
+	long long id;			/* read only: the memcg's id; -1 absent */
 };
 
 /* "proactive begin/end": one memory.reclaim write. */
@@ -222,6 +225,10 @@ int rr_marker_format_filter(char *buf, size_t len, const char *event, const char
 int rr_marker_format_events(char *buf, size_t len, const char *enabled);
 int rr_marker_format_snapshot(char *buf, size_t len, bool begin,
 			      const struct rr_marker_snapshot *s);
+/* "snapshot read id=N": written right before memcg @id's memory.stat is
+ * read, so that a reader can add the LRU deltas between the read and the
+ * memcg line (recorders from 0.3 on). */
+int rr_marker_format_snapshot_read(char *buf, size_t len, unsigned long long id);
 int rr_marker_format_memcg(char *buf, size_t len, const struct rr_marker_memcg *mc);
 /* "proactive begin bytes=N[ swappiness=N|max][ path=/a/b]" (swappiness=
  * left out when -1, path= when ""), or "proactive end bytes=N result=...

@@ -331,6 +331,9 @@ struct walk {
 	struct rr_error *err;
 	char **lines;		/* post-order */
 	int count, cap;
+	/* writes a marker line now (the "snapshot read" before each read) */
+	int (*emit)(const char *line, void *ctx);
+	void *ctx;
 };
 
 /* Post-order for v2 (local = hierarchical - children); returns the
@@ -348,7 +351,16 @@ static int walk_dir(struct walk *w, const char *dir, int level, unsigned long lo
 	DIR *d;
 	int swappiness;
 
-	if (stat(dir, &st) || read_stat(dir, own, total, &has_total))
+	if (stat(dir, &st))
+		return 0;	/* gone meanwhile */
+	/* the trace's time of the read: its line comes after the walk, and
+	 * the LRU deltas in between must be added to what it says */
+	rr_marker_format_snapshot_read(line, sizeof(line), (unsigned long long)st.st_ino);
+	if (w->emit && w->emit(line, w->ctx)) {
+		rr_error_set(w->err, dir, "cannot write the snapshot marker");
+		return -1;
+	}
+	if (read_stat(dir, own, total, &has_total))
 		return 0;	/* gone meanwhile, or not a memcg */
 	d = opendir(dir);
 	if (!d)
@@ -428,7 +440,8 @@ int rr_cgroup_snapshot(const struct rr_cgroup_fs *fs, unsigned int page_size,
 		       int vm_swappiness, int (*emit)(const char *line, void *ctx),
 		       void *ctx, struct rr_error *err)
 {
-	struct walk w = { fs, page_size ? page_size : 4096, vm_swappiness, err, NULL, 0, 0 };
+	struct walk w = { fs, page_size ? page_size : 4096, vm_swappiness, err, NULL, 0, 0,
+			  emit, ctx };
 	unsigned long long hier[RR_NR_LRU];
 	int ret = walk_dir(&w, fs->root, 0, hier) ? -1 : w.count;
 
