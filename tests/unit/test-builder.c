@@ -990,6 +990,59 @@ static void test_global_episodes(void)
 	rr_builder_free(b);
 }
 
+/*
+ * The start snapshot of the whole tree (issue 13): the LRU deltas between
+ * a "snapshot read" marker and the memcg's line come on top of what the
+ * line says (three 512-page folios under page-cache pressure made every
+ * call one page off before); the hierarchical sizes are the memcg's rstat
+ * view; a memcg the trace shows that is in no such snapshot and was not
+ * made in the trace is dying: offline, its sizes only bounded.
+ */
+static void test_whole_tree_snapshot(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+	const struct rr_memcg *m, *dead;
+
+	marker_ev(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
+		     "swap_total_kb=0 vm_swappiness=60");
+	delta(b, 77, 3, -27, 300);	/* a memcg with no directory */
+	marker_ev(b, "reclaim-replay: snapshot begin when=start");
+	marker_ev(b, "reclaim-replay: snapshot read id=30");
+	delta(b, 30, 2, 512, 300);	/* after the read, before the line */
+	delta(b, 30, 2, 512, 300);
+	marker_ev(b, "reclaim-replay: snapshot read id=1");
+	marker_ev(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_anon=5 "
+		     "active_anon=0 inactive_file=7 active_file=0 unevictable=0 limit_bytes=-1 "
+		     "min_bytes=0 low_bytes=0 hier_inactive_anon=5 hier_active_anon=0 "
+		     "hier_inactive_file=100207 hier_active_file=300 hier_unevictable=0 path=/");
+	marker_ev(b, "reclaim-replay: memcg id=30 level=1 swappiness=60 inactive_anon=0 "
+		     "active_anon=0 inactive_file=100000 active_file=0 unevictable=0 "
+		     "limit_bytes=-1 min_bytes=0 low_bytes=0 hier_inactive_anon=0 "
+		     "hier_active_anon=0 hier_inactive_file=100000 hier_active_file=0 "
+		     "hier_unevictable=0 path=/a");
+	marker_ev(b, "reclaim-replay: snapshot end when=start cgroups=2");
+	m = rr_state_find(rr_builder_state(b), 30);
+	dead = rr_state_find(rr_builder_state(b), 77);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dead);
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(m, 2), 101024);	/* 100000 + 2 x 512 */
+	CU_ASSERT_TRUE(rr_state_find(rr_builder_state(b), 1)->v.rstat_valid);
+	CU_ASSERT_EQUAL(rr_state_find(rr_builder_state(b), 1)->v.rstat_lru[2], 100207);
+	CU_ASSERT_EQUAL(rr_state_find(rr_builder_state(b), 1)->v.rstat_lru[3], 300);
+	CU_ASSERT_TRUE(dead->dying_inferred);
+	CU_ASSERT_FALSE(dead->v.online);
+	CU_ASSERT_FALSE(m->dying_inferred);
+	/* the dying ones hold what the root's hierarchy has beyond its own
+	 * pages and its visible child's: 200 inactive + 300 active file */
+	CU_ASSERT_TRUE(rr_builder_state(b)->dying_ub_known);
+	CU_ASSERT_EQUAL(rr_builder_state(b)->dying_ub_type[RR_LRU_FILE], 500);
+	/* one first seen after it is dying too */
+	delta(b, 88, 2, -3, 300);
+	CU_ASSERT_TRUE(rr_state_find(rr_builder_state(b), 88)->dying_inferred);
+	rr_builder_free(b);
+}
+
 int register_builder_tests(void)
 {
 	CU_pSuite s = CU_add_suite("builder", NULL, NULL);
@@ -1012,7 +1065,9 @@ int register_builder_tests(void)
 	    !CU_add_test(s, "start states (epochs)", test_start_state) ||
 	    !CU_add_test(s, "deactivation at a recorded boundary", test_deactivation_boundary) ||
 	    !CU_add_test(s, "episodes of every kind, nesting, task records", test_episode_kinds) ||
-	    !CU_add_test(s, "global reclaim: root, walk, inferred inputs", test_global_episodes))
+	    !CU_add_test(s, "global reclaim: root, walk, inferred inputs", test_global_episodes) ||
+	    !CU_add_test(s, "whole-tree snapshot: read deltas, views, dying memcgs",
+			 test_whole_tree_snapshot))
 		return -1;
 	return 0;
 }

@@ -119,8 +119,12 @@ static void test_v2_snapshot(void)
 	CU_ASSERT_EQUAL(fs.hierarchy_id, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(fs.self, "/cg/job"));
 	CU_ASSERT_EQUAL(rr_cgroup_snapshot(&fs, 4096, 60, collect, &l, &err), 3);
-	/* parents first */
-	CU_ASSERT_PTR_NOT_NULL(strstr(l.text[0], " path=/"));
+	/* a "snapshot read" as each memory.stat is read, parents first; then
+	 * the lines, parents first */
+	CU_ASSERT_EQUAL(l.n, 6);
+	for (int i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(strncmp(l.text[i], "snapshot read id=", 17), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(l.text[3], " path=/"));
 	line = find(&l, "/job");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(line);
 	/* local = hierarchical - children: (40 - 16) MiB = 6144 pages anon */
@@ -197,7 +201,7 @@ static void test_long_path(void)
 	snprintf(proc, sizeof(proc), "%s/proc", base);
 	CU_ASSERT_EQUAL_FATAL(rr_cgroup_fs_find(&fs, proc, &err), 0);
 	CU_ASSERT_EQUAL(rr_cgroup_snapshot(&fs, 4096, 60, measure, &l, &err), 17);
-	CU_ASSERT_EQUAL(l.n, 17);
+	CU_ASSERT_EQUAL(l.n, 34);	/* 17 lines, each after its "snapshot read" */
 	CU_ASSERT(l.max_len <= RR_MARKER_MAX_LINE_BYTES);
 	/* level 16 (3936 bytes of path) loses it; level 15 (3690) keeps it */
 	CU_ASSERT_EQUAL(l.empty_paths, 1);
