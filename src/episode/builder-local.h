@@ -62,6 +62,9 @@ struct held_event {
 	char *str;
 };
 
+/* How many of the latest LRU deltas the builder keeps (a power of 2). */
+#define RR_RECENT_DELTAS 4096
+
 struct rr_builder {
 	struct rr_builder_opts opts;
 	rr_episode_cb cb;
@@ -88,6 +91,15 @@ struct rr_builder {
 	size_t nr_held, cap_held;
 	struct rr_episode *runs;	/* open inferred memory.reclaim writes */
 	struct rr_builder_stats stats;
+	/* the latest LRU deltas of every task (a ring): what other tasks
+	 * changed in a memcg's lists between a reclaimer's decision and its
+	 * batch (tasks.c) */
+	struct recent_delta {
+		uint64_t ts_ns, memcg_id;
+		int64_t val;
+		int pid, lru;
+	} recent[RR_RECENT_DELTAS];
+	unsigned int recent_head, nr_recent;
 };
 
 /* tasks.c */
@@ -96,6 +108,7 @@ struct task *rr_task_get(struct rr_builder *b, int pid);
 void rr_task_put(struct rr_builder *b, struct task *t);	/* free if idle */
 void rr_task_drain_reset(struct task *t, uint64_t ts_ns);
 void rr_task_drain_log(struct task *t, const struct rr_event *ev);
+void rr_recent_delta(struct rr_builder *b, const struct rr_event *ev);
 int rr_task_isolate(struct rr_builder *b, struct task *t, const struct rr_event *ev);
 void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id);
 int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_event *ev);

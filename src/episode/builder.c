@@ -189,6 +189,7 @@ static int task_event(struct rr_builder *b, const struct rr_event *ev)
 
 	switch (ev->type) {
 	case RR_EV_MOD_LRUVEC:
+		rr_recent_delta(b, ev);
 		t = rr_task_find(b, ev->pid);
 		if (t) {
 			t->last_ts = ev->ts_ns;

@@ -59,6 +59,13 @@ struct rr_batch_ctx {
 	 * size_ub_type[] of its type (UINT64_MAX: no bound known) */
 	bool sizes_bounded;
 	uint64_t size_ub_type[RR_NR_LRU_TYPES];
+	/* other tasks changed the memcg's lists between the task's previous
+	 * vmscan event and the batch (concurrent reclaimers, page faults):
+	 * the sizes the decision read lie between lru_pages + conc_min and
+	 * lru_pages + conc_max, per list (0 and 0: unchanged); conc_unknown
+	 * when the builder's ring of deltas does not reach back that far */
+	bool conc_unknown;
+	int64_t conc_min[RR_NR_EVICTABLE_LRU], conc_max[RR_NR_EVICTABLE_LRU];
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 	int depth;
 	struct {
@@ -72,6 +79,11 @@ struct rr_batch_ctx {
 		 * is known (else its WORKINGSET_ACTIVATE counts since the last
 		 * one before the trace are not) */
 		bool refault_known;
+		/* how far its cost pair may be off (pages, each of anon and
+		 * file): what it held before the trace, at most a quarter of its
+		 * LRU pages (lru_note_cost()), halved with every halving since;
+		 * 0 for a memcg made in the trace */
+		uint64_t cost_unknown;
 	} chain[RR_CHAIN_MAX];	/* [0] the memcg itself, then its ancestors */
 };
 

@@ -330,8 +330,21 @@ int rr_episode_hand_over(struct rr_builder *b, struct rr_episode *ep)
 	if (root && (ep->kind == RR_KIND_MEMCG || ep->kind == RR_KIND_DIRECT ||
 		     ep->kind == RR_KIND_KSWAPD)) {
 		struct rr_memcg_vals *v = rr_memcg_mut(&b->st, root);
+		uint64_t lru[RR_NR_EVICTABLE_LRU];
+		int64_t ws[RR_NR_LRU_TYPES];
 
-		memcpy(v->refault_snapshot, v->rstat_ws_activate, sizeof(v->refault_snapshot));
+		/* a kswapd run that its next wake ended returned from
+		 * balance_pgdat() after its last batch, and may have napped
+		 * since: the view of then (a flush in between came after) */
+		if (ep->kind == RR_KIND_KSWAPD && ep->end_inferred) {
+			rr_memcg_rstat_at(root, ep->nr_batches ?
+					  ep->batches[ep->nr_batches - 1].ts_ns : ep->start_ns,
+					  lru, ws);
+			memcpy(v->refault_snapshot, ws, sizeof(v->refault_snapshot));
+		} else {
+			memcpy(v->refault_snapshot, v->rstat_ws_activate,
+			       sizeof(v->refault_snapshot));
+		}
 		v->refault_snapshot_valid = true;
 	}
 	/* (the first call of an inferred write lends its start state to it) */

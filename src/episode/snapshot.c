@@ -97,11 +97,18 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
 	if (!m->named && mc->path[0] && rr_state_name(&b->st, m, mc->path))
 		return -1;
 	if (!v->baseline_known) {
-		/* the deltas since its memory.stat was read (a recorder from
-		 * 0.3 on says when) are not in what the line says */
+		/*
+		 * memory.stat prints the flushed view: the sizes as of the last
+		 * flush that covered the memcg (the read flushes only past a
+		 * threshold of pending updates).  The deltas since that flush,
+		 * or, where the trace holds none, since the read (a recorder
+		 * from 0.3 says when), are not in what the line says.
+		 */
+		const int64_t *then = m->rstat_flush_ns ? m->flush_lru_sum :
+				      m->read_marked ? m->read_lru_sum : NULL;
+
 		for (int l = 0; l < RR_NR_LRU; l++) {
-			v->lru_sum[l] = (int64_t)mc->lru_pages[l] +
-					(m->read_marked ? v->lru_sum[l] - m->read_lru_sum[l] : 0);
+			v->lru_sum[l] = (int64_t)mc->lru_pages[l] + (then ? v->lru_sum[l] - then[l] : 0);
 			v->lru_low[l] = 0;
 		}
 		v->baseline_known = true;

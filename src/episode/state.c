@@ -506,10 +506,29 @@ static void flush(struct rr_state *st, struct rr_memcg *m, uint64_t ts_ns)
 	       sizeof(m->rstat_prev_ws_activate));
 	m->rstat_prev_valid = true;
 	m->rstat_flush_ns = ts_ns;
+	memcpy(m->flush_lru_sum, m->v.lru_sum, sizeof(m->flush_lru_sum));
 	v = rr_memcg_mut(st, m);
 	rr_memcg_hier_lru(m, 0, v->rstat_lru);
 	v->rstat_ws_activate[RR_LRU_ANON] = hier_ws(m, RR_LRU_ANON);
 	v->rstat_ws_activate[RR_LRU_FILE] = hier_ws(m, RR_LRU_FILE);
+	/* every memcg descends from the root memcg, also those the trace
+	 * never linked to it (named by id only; before the snapshot named
+	 * them): its view holds all of them */
+	if (m->id == RR_ROOT_MEMCG_ID && !m->parent) {
+		struct rr_memcg *it, *tmp;
+
+		HASH_ITER(hh, st->by_id, it, tmp) {
+			uint64_t c[RR_NR_EVICTABLE_LRU];
+
+			if (it->parent || it == m)
+				continue;
+			rr_memcg_hier_lru(it, 0, c);
+			for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
+				v->rstat_lru[l] += c[l];
+			v->rstat_ws_activate[RR_LRU_ANON] += hier_ws(it, RR_LRU_ANON);
+			v->rstat_ws_activate[RR_LRU_FILE] += hier_ws(it, RR_LRU_FILE);
+		}
+	}
 	v->rstat_valid = true;
 	for (int i = 0; i < m->nr_children; i++)
 		flush(st, m->children[i], ts_ns);
@@ -551,9 +570,12 @@ bool rr_memcg_is_ancestor(const struct rr_memcg *a, const struct rr_memcg *m)
 void rr_state_note_cost(struct rr_state *st, struct rr_memcg *m, int type,
 			uint64_t cost)
 {
+	struct rr_memcg *next;
+
 	if (!cost && st->cost_zero_returns)
 		return;
-	for (; m; m = m->parent) {
+	/* (a memcg never linked to its parent still notes up to the root) */
+	for (; m; m = next) {
 		uint64_t sz[RR_NR_EVICTABLE_LRU];
 		struct rr_memcg_vals *v = rr_memcg_mut(st, m);
 
@@ -579,7 +601,11 @@ void rr_state_note_cost(struct rr_state *st, struct rr_memcg *m, int type,
 		if (v->anon_cost + v->file_cost > (sz[0] + sz[1] + sz[2] + sz[3]) / 4) {
 			v->anon_cost /= 2;
 			v->file_cost /= 2;
+			v->cost_halvings++;
 		}
+		next = m->parent;
+		if (!next && m->id != RR_ROOT_MEMCG_ID)
+			next = rr_state_find(st, RR_ROOT_MEMCG_ID);
 	}
 }
 
@@ -692,6 +718,10 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 		if (!ev->force && !ev->needs_flush)
 			return 0;
 		st->nr_flushes++;
+		/* (the root memcg's view counts from here on even where no other
+		 * event named it yet: global reclaim reads it) */
+		if (ev->id == RR_ROOT_MEMCG_ID && !rr_state_memcg(st, RR_ROOT_MEMCG_ID))
+			return -1;
 		m = rr_state_find(st, ev->id);
 		if (m && ev->id != RR_ROOT_MEMCG_ID) {
 			flush(st, m, ev->ts_ns);

@@ -74,6 +74,7 @@ struct rr_memcg_vals {
 	int64_t refault_snapshot[RR_NR_LRU_TYPES];	/* snapshot_refaults(), reclaim roots only */
 	bool refault_snapshot_valid;
 	uint64_t anon_cost, file_cost;	/* lru_note_cost() */
+	uint32_t cost_halvings;		/* halvings of the pair in the trace */
 	/* the same, halved against the exact sizes instead of the last
 	 * flushed view: what a view flushed before every note would give
 	 * (kept while no flush is in the trace, nr_flushes == 0) */
@@ -113,6 +114,9 @@ struct rr_memcg {
 	 * says */
 	int64_t read_lru_sum[RR_NR_LRU];
 	bool read_marked;
+	/* its running sums at the last flush that covered it (rstat_flush_ns):
+	 * what a memory.stat read since then printed (the flushed view) */
+	int64_t flush_lru_sum[RR_NR_LRU];
 	/* the latest batch of a replayable episode in its subtree (time, task),
 	 * and the latest by a task other than that one (tasks.c, infer.c) */
 	uint64_t visit_ns, visit_other_ns;

@@ -200,6 +200,48 @@ static void sizes_before_drain(const struct task *t, const struct rr_memcg *m,
 	}
 }
 
+void rr_recent_delta(struct rr_builder *b, const struct rr_event *ev)
+{
+	struct recent_delta *d;
+
+	if (!rr_lru_is_evictable(ev->item))
+		return;
+	b->recent_head = (b->recent_head + 1) & (RR_RECENT_DELTAS - 1);
+	d = &b->recent[b->recent_head];
+	*d = (struct recent_delta){ ev->ts_ns, ev->id, ev->val, ev->pid, ev->item };
+	if (b->nr_recent < RR_RECENT_DELTAS)
+		b->nr_recent++;
+}
+
+/*
+ * What other tasks changed in @m's lists after @since_ns (the task's
+ * previous vmscan event, before its decision): walking the deltas back
+ * from now, the range of each list's size then relative to now.
+ */
+static void concurrent_range(const struct rr_builder *b, const struct task *t,
+			     const struct rr_memcg *m, uint64_t since_ns, struct rr_batch_ctx *c)
+{
+	int64_t off[RR_NR_EVICTABLE_LRU] = { 0 };
+	unsigned int i = b->recent_head, n;
+
+	for (n = 0; n < b->nr_recent; n++, i = (i - 1) & (RR_RECENT_DELTAS - 1)) {
+		const struct recent_delta *d = &b->recent[i];
+
+		if (d->ts_ns <= since_ns)
+			return;
+		if (d->memcg_id != m->id || d->pid == t->pid)
+			continue;
+		/* the size before this delta, relative to now */
+		off[d->lru] -= d->val;
+		if (off[d->lru] < c->conc_min[d->lru])
+			c->conc_min[d->lru] = off[d->lru];
+		if (off[d->lru] > c->conc_max[d->lru])
+			c->conc_max[d->lru] = off[d->lru];
+	}
+	/* the ring ends before @since_ns (or the trace does): not known */
+	c->conc_unknown = n == RR_RECENT_DELTAS;
+}
+
 /* Entry @d of @c's ancestor chain: what prepare_scan_control() would
  * read if @a were the reclaim root. */
 static void chain_entry(const struct task *t, struct rr_batch_ctx *c, int d,
@@ -223,6 +265,14 @@ static void chain_entry(const struct task *t, struct rr_batch_ctx *c, int d,
 			ws[k] != a->v.refault_snapshot[k];
 	/* (a memcg made in the trace starts with zero counts and snapshot) */
 	c->chain[d].refault_known = a->v.refault_snapshot_valid || a->created_ns;
+	c->chain[d].cost_unknown = 0;
+	if (!a->created_ns) {
+		uint64_t all = c->chain[d].rstat_lru_pages[0] + c->chain[d].rstat_lru_pages[1] +
+			       c->chain[d].rstat_lru_pages[2] + c->chain[d].rstat_lru_pages[3];
+
+		c->chain[d].cost_unknown = a->v.cost_halvings >= 63 ? 0 :
+					   (all / 4) >> a->v.cost_halvings;
+	}
 }
 
 /* Capture the decision inputs of the batch in flight (see rr_batch_ctx). */
@@ -238,6 +288,8 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	c = &ep->ctx[t->batch_index];
 	memset(c, 0, sizeof(*c));
 	sizes_before_drain(t, m, c->lru_pages);
+	if (t->batch_prev_vmscan_ns)
+		concurrent_range(b, t, m, t->batch_prev_vmscan_ns, c);
 	c->online = rr_vals_online_at(&m->v, t->batch.ts_ns, b->opts.offline_delay_ns, &window);
 	c->swappiness = m->v.swappiness;
 	c->swappiness_known = rr_memcg_swappiness_known(&b->st, m);

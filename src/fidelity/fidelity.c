@@ -29,6 +29,8 @@ static const char *const uc_names[RR_UC__COUNT] = {
 	[RR_UC_DYING_SIZE] = "dying_memcg_size",
 	[RR_UC_REFAULT_UNKNOWN] = "refaults_unknown",
 	[RR_UC_TINY_UNKNOWN] = "file_is_tiny_unknown",
+	[RR_UC_COST_UNKNOWN] = "root_cost_unknown",
+	[RR_UC_CONCURRENT] = "size_changed_concurrently",
 };
 
 
@@ -158,14 +160,15 @@ static void trajectory(struct rr_fidelity_facts *fx, const struct rr_episode *ep
 static int first_ladders_forced(const struct rr_sim_input *in,
 				const struct rr_resolved_policy *kernel,
 				const struct rr_sim_result *kernel_result, bool *forced,
-				struct rr_error *err)
+				bool *no_trim, struct rr_error *err)
 {
 	struct rr_sim_input pure = *in;
 	struct rr_sim_result pr;
 	int ret;
 
 	*forced = kernel_result->first_batch_forced;
-	if (*forced)
+	*no_trim = kernel_result->first_batch_no_cache_trim;
+	if (*forced || *no_trim)
 		return 0;
 	memset(&pr, 0, sizeof(pr));
 	pure.memcgs = malloc(in->nr_memcgs * sizeof(*pure.memcgs));
@@ -181,8 +184,10 @@ static int first_ladders_forced(const struct rr_sim_input *in,
 	/* (a failing hook already failed the baseline's run: this fails on
 	 * memory, and says so) */
 	ret = rr_sim_run(&pure, kernel, &pr, err);
-	if (!ret)
+	if (!ret) {
 		*forced = pr.first_batch_forced;
+		*no_trim = pr.first_batch_no_cache_trim;
+	}
 	rr_sim_result_free(&pr);
 	free(pure.memcgs);
 	return ret;
@@ -343,6 +348,14 @@ struct hidden {
 	 * watermarks as the call's input (0/0 never tiny), per value */
 	int nr_tiny;
 	uint64_t tiny_free[2], tiny_high[2];
+	/* the root's cost pair before the trace (global reclaim): added to
+	 * the pair the trace gives, at the ends of its range */
+	int nr_cost;
+	uint64_t cost_anon_add[3], cost_file_add[3];
+	/* other tasks' LRU deltas between the decision and the batch: the
+	 * call's sizes at both ends of their range (rr_batch_ctx conc_*) */
+	int nr_conc;
+	uint64_t conc_lru_pages[3][RR_NR_EVICTABLE_LRU];
 };
 
 /*
@@ -394,9 +407,21 @@ static bool global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 	struct rr_node_tiny tiny;
 	uint64_t file;
 
-	h->nr_size = h->nr_refault = h->nr_tiny = 1;
+	h->nr_size = h->nr_refault = h->nr_tiny = h->nr_cost = 1;
 	if (!rr_kind_global(ep->kind))
 		return false;
+	/* the anon share of SCAN_FRACT falls as anon_cost grows and rises
+	 * with file_cost: the two ends of the range stand for all of it */
+	if (ep->ctx[pass_start].chain[d].cost_unknown) {
+		uint64_t u = ep->ctx[pass_start].chain[d].cost_unknown;
+
+		h->cost_anon_add[0] = h->cost_file_add[0] = 0;
+		h->cost_anon_add[1] = u;
+		h->cost_file_add[1] = 0;
+		h->cost_anon_add[2] = 0;
+		h->cost_file_add[2] = u;
+		h->nr_cost = 3;
+	}
 	if (c->sizes_bounded) {
 		uint64_t *lb = h->size_lru_pages[0], ub[RR_NR_EVICTABLE_LRU];
 
@@ -440,11 +465,12 @@ static bool global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 }
 
 enum { H_SWAP, H_SWAPPINESS, H_NR_TO_RECLAIM, H_ROOT, H_FLUSH, H_SIZE, H_REFAULT, H_TINY,
-       H__COUNT };
+       H_COST, H_CONC, H__COUNT };
 
 static const enum rr_unchecked h_reason[H__COUNT] = {
 	RR_UC_SWAP_UNKNOWN, RR_UC_SWAPPINESS_UNKNOWN, RR_UC_NR_TO_RECLAIM, RR_UC_ROOT_AMBIGUOUS,
 	RR_UC_FLUSH_UNKNOWN, RR_UC_DYING_SIZE, RR_UC_REFAULT_UNKNOWN, RR_UC_TINY_UNKNOWN,
+	RR_UC_COST_UNKNOWN, RR_UC_CONCURRENT,
 };
 
 static size_t h_count(const struct hidden *h, int dim)
@@ -464,8 +490,12 @@ static size_t h_count(const struct hidden *h, int dim)
 		return h->nr_size > 0 ? (size_t)h->nr_size : 1;
 	case H_REFAULT:
 		return h->nr_refault > 0 ? (size_t)h->nr_refault : 1;
-	default:
+	case H_TINY:
 		return h->nr_tiny > 0 ? (size_t)h->nr_tiny : 1;
+	case H_COST:
+		return h->nr_cost > 0 ? (size_t)h->nr_cost : 1;
+	default:
+		return h->nr_conc > 0 ? (size_t)h->nr_conc : 1;
 	}
 }
 
@@ -481,6 +511,8 @@ static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
 	ci->swap_present = h->swap[k[H_SWAP]];
 	ci->memcg.swappiness = h->swappiness[k[H_SWAPPINESS]];
 	ci->nr_to_reclaim = h->nr_to_reclaim[k[H_NR_TO_RECLAIM]];
+	if (h->nr_conc > 1)
+		memcpy(ci->memcg.lru_pages, h->conc_lru_pages[k[H_CONC]], sizeof(ci->memcg.lru_pages));
 	if (h->nr_size > 1) {
 		memcpy(ci->memcg.lru_pages, h->size_lru_pages[k[H_SIZE]], sizeof(ci->memcg.lru_pages));
 		memcpy(ci->memcg.rstat_lru_pages, h->size_lru_pages[k[H_SIZE]],
@@ -494,6 +526,10 @@ static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
 		if (h->nr_refault > 1)
 			memcpy(ci->refaults_changed, h->refault[k[H_REFAULT]],
 			       sizeof(ci->refaults_changed));
+		if (h->nr_cost > 1) {
+			ci->anon_cost += h->cost_anon_add[k[H_COST]];
+			ci->file_cost += h->cost_file_add[k[H_COST]];
+		}
 		return;
 	}
 	ci->anon_cost = flushed ? ri->anon_cost_fresh : ri->anon_cost;
@@ -506,6 +542,10 @@ static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
 		       sizeof(ci->memcg.rstat_lru_pages));
 	if (h->nr_refault > 1)
 		memcpy(ci->refaults_changed, h->refault[k[H_REFAULT]], sizeof(ci->refaults_changed));
+	if (h->nr_cost > 1) {
+		ci->anon_cost += h->cost_anon_add[k[H_COST]];
+		ci->file_cost += h->cost_file_add[k[H_COST]];
+	}
 }
 
 /* The next combination of the inputs' admissible values after @k (a
@@ -1002,7 +1042,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 		      struct rr_fidelity *trace,
 		      struct rr_fidelity_facts *fx, struct rr_error *err)
 {
-	bool first_ladder_forced = false, open_swappiness = false;
+	bool first_ladder_forced = false, first_ladder_no_trim = false, open_swappiness = false;
 	uint64_t ev_present, ev_absent, cands[48];
 	size_t nr_cands;
 	struct hidden h = { .nr_swap = 1 };
@@ -1016,7 +1056,8 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 
 	memset(fx, 0, sizeof(*fx));
 	if (in && kernel_result &&
-	    first_ladders_forced(in, kernel, kernel_result, &first_ladder_forced, err))
+	    first_ladders_forced(in, kernel, kernel_result, &first_ladder_forced,
+				 &first_ladder_no_trim, err))
 		return -1;
 	rec = calloc(cap, sizeof(*rec));
 	pred = calloc(pcap, sizeof(*pred));
@@ -1194,6 +1235,29 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			       ep->ctx[i].flush_unknown ? ep->ctx[i].chain[0].hier_lru_pages :
 							  ep->ctx[i].chain[0].rstat_lru_pages,
 			       sizeof(h.memcg_hier_lru_pages));
+			/* other tasks' deltas between the decision and the batch */
+			h.nr_conc = 1;
+			if (ep->ctx[i].conc_unknown && !ep->ctx[i].sizes_bounded) {
+				if (pass == 1) {
+					fx->unchecked[RR_UC_CONCURRENT]++;
+					episode_ok = false;
+				}
+				i = j;
+				continue;
+			}
+			for (int l = 0; l < RR_NR_EVICTABLE_LRU && !ep->ctx[i].sizes_bounded; l++)
+				if (ep->ctx[i].conc_min[l] || ep->ctx[i].conc_max[l])
+					h.nr_conc = 3;
+			if (h.nr_conc > 1) {
+				memcpy(h.conc_lru_pages[0], ci.memcg.lru_pages, sizeof(h.conc_lru_pages[0]));
+				for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+					int64_t lo = (int64_t)ci.memcg.lru_pages[l] + ep->ctx[i].conc_min[l];
+					int64_t hi = (int64_t)ci.memcg.lru_pages[l] + ep->ctx[i].conc_max[l];
+
+					h.conc_lru_pages[1][l] = lo > 0 ? (uint64_t)lo : 0;
+					h.conc_lru_pages[2][l] = hi > 0 ? (uint64_t)hi : 0;
+				}
+			}
 			/* global reclaim's hidden inputs: a dying memcg's sizes, the
 			 * root's refaults before its first snapshot_refaults() in
 			 * the trace, the node's free pages for file_is_tiny */
@@ -1207,6 +1271,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			 * first batch came in the force_deactivate retry, so did the
 			 * kernel's first recorded ladder */
 			ci.force_deactivate = first_ladder_forced;
+			ci.no_cache_trim_mode = first_ladder_no_trim;
 			ci.recorded = rec;
 			ci.recorded_reclaimed = rec_reclaimed;
 			ci.nr_recorded = n;

@@ -47,6 +47,9 @@ enum rr_unchecked {
 	RR_UC_REFAULT_UNKNOWN,	/* the root's refaults since its last
 				 * snapshot_refaults() before the trace */
 	RR_UC_TINY_UNKNOWN,	/* file_is_tiny: the node's free pages then */
+	RR_UC_COST_UNKNOWN,	/* the root's anon/file cost before the trace */
+	RR_UC_CONCURRENT,	/* other tasks changed the memcg's lists between
+				 * the decision and the batch */
 	RR_UC__COUNT
 };
 

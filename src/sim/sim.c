@@ -96,8 +96,10 @@ static uint64_t exact_available(struct run *r)
 /* A batch the kernel would emit an mm_vmscan_lru_isolate for. */
 static void note_batch(struct run *r, int lru, uint64_t b)
 {
-	if (!r->out->batches++)
+	if (!r->out->batches++) {
 		r->out->first_batch_forced = r->force_deactivate;
+		r->out->first_batch_no_cache_trim = r->no_cache_trim_mode;
+	}
 	if (!r->pred)
 		return;
 	if (r->nr_pred < r->pred_cap)
@@ -1104,6 +1106,7 @@ int rr_sim_predict_call(const struct rr_call_input *ci,
 		r.sc_anon_cost = r.sc_file_cost = 0;	/* no prepare_scan_control() */
 	} else {
 		r.force_deactivate = ci->force_deactivate;
+		r.no_cache_trim_mode = ci->no_cache_trim_mode;
 		prepare_scan_control(&r);
 	}
 	ret = shrink_lruvec(&r, 0);

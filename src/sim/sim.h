@@ -283,6 +283,10 @@ struct rr_sim_result {
 	size_t nr_memcg_slots, cap_memcg_slots;
 	bool eagain;			/* memory.reclaim gave up: -EAGAIN after
 					 * MAX_RECLAIM_RETRIES calls reclaimed nothing */
+	/* RR_KIND_KSWAPD: the first batch came in the cache-trim retry (a
+	 * ladder in cache_trim_mode that made no batch and reclaimed nothing
+	 * went before it) */
+	bool first_batch_no_cache_trim;
 	bool first_batch_forced;	/* the first batch came in the force_deactivate
 					 * retry: the ladders before made no batch */
 	int cursor;			/* the v6.11+ cursor afterwards */
@@ -362,6 +366,7 @@ struct rr_call_input {
 	uint64_t root_rstat_lru_pages[RR_NR_EVICTABLE_LRU];
 	bool refaults_changed[RR_NR_LRU_TYPES];
 	bool force_deactivate;		/* a do_try_to_free_pages() retry ladder */
+	bool no_cache_trim_mode;	/* kswapd's cache-trim retry ladder (§23) */
 	/* the recorded batches: the loop is fed their reclaim */
 	const struct rr_pred_batch *recorded;
 	const uint64_t *recorded_reclaimed;
