@@ -65,6 +65,9 @@ struct rr_batch_ctx {
 	 * lru_pages + conc_max, per list (0 and 0: unchanged); conc_unknown
 	 * when the builder's ring of deltas does not reach back that far */
 	bool conc_unknown;
+	/* the batch asked for more than size >> priority: the sizes are wrong
+	 * (rr_builder_stats.lru_sizes_raised) */
+	bool size_disproved;
 	int64_t conc_min[RR_NR_EVICTABLE_LRU], conc_max[RR_NR_EVICTABLE_LRU];
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 	int depth;
@@ -337,6 +340,9 @@ struct rr_builder_stats {
 	bool meta_seen;			/* the "meta" marker */
 	int swap_from_meta;		/* -1 unknown, 0 no swap, 1 swap */
 	uint64_t snapshot_memcgs;	/* memcgs in the start snapshot */
+	/* batches that asked for more than the exact size >> priority allows:
+	 * the memcg's size raised to nr_requested << priority */
+	uint64_t lru_sizes_raised;
 	uint64_t snapshot_protected;	/* snapshot lines with memory.min/low > 0 */
 	char kernel_release[64];	/* from the meta marker */
 };

@@ -325,17 +325,60 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
  * protection (max(scan, SWAP_CLUSTER_MAX)) is not in the trace; the bound
  * assumes none.
  */
+/*
+ * The least size list @l of memcg @id had when its call began:
+ * get_scan_count() gave it a target T <= size >> priority and the call's
+ * first batch asked for min(T, SWAP_CLUSTER_MAX) of it.  Only the first
+ * batch of a call: by a later one the call and other tasks have taken
+ * pages since the decision (large folios more than asked).  Pages; 0 when
+ * the batch in flight is not the first of its call.
+ */
+static int64_t call_bound(const struct task *t, uint64_t id, int p)
+{
+	const struct rr_batch *prev = t->batch_ep && t->batch_index ?
+				      &t->batch_ep->batches[t->batch_index - 1] : NULL;
+
+	if (prev && prev->memcg_id == id && prev->priority == p)
+		return 0;
+	return (int64_t)t->batch.nr_requested << p;
+}
+
 void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 {
 	struct rr_memcg *m = t->batch.memcg_id ? rr_state_find(&b->st, t->batch.memcg_id) : NULL;
 	int p = t->batch.priority, l = t->batch.lru;
 	int64_t need;
 
-	if (!m || m->v.baseline_known || !t->batch_sum_valid || t->batch.mglru ||
+	/* (an active anon batch may be anon aging, shrink_active_list(32)
+	 * after the loop or kswapd_age_node(), whatever the list's size) */
+	if (!m || !t->batch_sum_valid || t->batch.mglru || l == RR_LRU_ACTIVE_ANON ||
 	    p < 0 || p > RR_DEF_PRIORITY || !m->v.online || m->v.rmdir_ns ||
 	    !t->batch.nr_requested || rr_memcg_protected(m))
 		return;
-	need = (int64_t)(t->batch.nr_requested << p);
+	need = call_bound(t, m->id, p);
+	if (need <= 0)
+		return;
+	/* sizes the deltas gave exactly, yet below what the batch asked for:
+	 * the trace missed pages of this memcg (an untraced move, a lost
+	 * delta); from here on its size is at least the bound, and the call
+	 * is not judged on the sizes it disproved */
+	if (m->v.baseline_known) {
+		const struct rr_batch_ctx *c = t->batch_ep && t->batch_ep->ctx &&
+					       t->batch_ep->replayable ?
+					       &t->batch_ep->ctx[t->batch_index] : NULL;
+		/* the largest the size can have been at the decision: other
+		 * tasks' deltas since then undone */
+		int64_t most = t->batch_sum + (c && c->valid ? c->conc_max[l] : 0);
+
+		if (!c || !c->valid || c->conc_unknown)
+			return;
+		if (most < need) {
+			rr_memcg_mut(&b->st, m)->lru_sum[l] += need - most;
+			b->stats.lru_sizes_raised++;
+			t->batch_ep->ctx[t->batch_index].size_disproved = true;
+		}
+		return;
+	}
 	if (t->batch_sum - need < m->v.lru_low[l]) {
 		rr_memcg_mut(&b->st, m)->lru_low[l] = t->batch_sum - need;
 		m->lru_from_isolate = true;

@@ -326,7 +326,9 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	/* in the rmdir -> offline window the online state is a guess; the
 	 * fidelity check tries both */
 	c->in_window = window;
-	c->valid = true;
+	/* a recorder's trace before its start snapshot: the sizes are not
+	 * known yet (the snapshot gives them later) */
+	c->valid = !(b->stats.meta_seen && !b->start_snapshot_ns && !m->v.baseline_known);
 }
 
 /*

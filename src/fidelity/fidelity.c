@@ -31,6 +31,7 @@ static const char *const uc_names[RR_UC__COUNT] = {
 	[RR_UC_TINY_UNKNOWN] = "file_is_tiny_unknown",
 	[RR_UC_COST_UNKNOWN] = "root_cost_unknown",
 	[RR_UC_CONCURRENT] = "size_changed_concurrently",
+	[RR_UC_SIZE_DISPROVED] = "sizes_disproved",
 };
 
 
@@ -1137,6 +1138,8 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				rec_reclaimed[n++] = ep->batches[k].nr_reclaimed;
 				if (ep->batches[k].mglru)
 					why = RR_UC_MGLRU;
+				else if (ep->ctx && ep->ctx[k].size_disproved && why == RR_UC__COUNT)
+					why = RR_UC_SIZE_DISPROVED;
 			}
 			if (!b->memcg_id)
 				why = RR_UC_NO_ATTRIBUTION;

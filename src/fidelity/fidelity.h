@@ -50,6 +50,8 @@ enum rr_unchecked {
 	RR_UC_COST_UNKNOWN,	/* the root's anon/file cost before the trace */
 	RR_UC_CONCURRENT,	/* other tasks changed the memcg's lists between
 				 * the decision and the batch */
+	RR_UC_SIZE_DISPROVED,	/* a batch asked for more than the sizes the
+				 * trace gives allow: pages the trace missed */
 	RR_UC__COUNT
 };
 

@@ -390,6 +390,11 @@ static int setup_events(struct rec *r)
 	char lruvec[512], events[512], filter[64], enabled[2048] = "", line[2200];
 
 	rr_items_filters(&r->items, lruvec, sizeof(lruvec), events, sizeof(events));
+	/* the meta line first, before any event: a reader then knows from the
+	 * start that a snapshot follows (decisions before it read sizes the
+	 * trace does not give yet) */
+	if (write_meta(r, lruvec, events))
+		return -1;
 	for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i += 2) {
 		/* vmscan and the memcg events are needed; cgroup events help */
 		if (enable(r, default_events[i], default_events[i + 1],
@@ -417,8 +422,6 @@ static int setup_events(struct rec *r)
 		if (enable(r, sys, ev, false, enabled, sizeof(enabled)))
 			return -1;
 	}
-	if (write_meta(r, lruvec, events))
-		return -1;
 	rr_marker_format_events(line, sizeof(line), enabled);
 	return marker(r, line);
 }

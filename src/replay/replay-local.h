@@ -30,6 +30,7 @@ struct replay {
 	struct rr_kernel_model km;
 	const char *release_source;	/* "trace", "option", "assumed", "scenario" */
 	char release_note[256];		/* the assumption, when assumed */
+	char raised_note[256];		/* sizes the batches disproved */
 	char page_size_note[160];	/* the page-size assumption, if any */
 	unsigned int page_shift;
 	uint64_t page_size_bytes;

@@ -663,7 +663,22 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 			ASSUME("memcgs that predate the trace: start sizes raised to nr_requested << "
 			       "priority of their batches (no memory.low/min protection assumed)");
 	}
-	ASSUME("anon/file reclaim costs of memcgs that predate the trace start at 0");
+	if (bs->lru_sizes_raised) {
+		snprintf(r->raised_note, sizeof(r->raised_note), "%llu batches asked for more than size >> priority of "
+			 "the sizes the trace gives (it missed pages of those memcgs): the sizes "
+			 "raised to nr_requested << priority, and those calls not judged",
+			 (unsigned long long)bs->lru_sizes_raised);
+		ASSUME(r->raised_note);
+	}
+	ASSUME("anon/file reclaim costs of memcgs that predate the trace start at 0 (global "
+	       "reclaim's root: judged under every cost it can have held, see --fidelity)");
+	if (bs->episodes[RR_KIND_KSWAPD] || bs->episodes[RR_KIND_DIRECT])
+		ASSUME("global reclaim: kswapd's nr_to_reclaim from the zone watermarks of the "
+		       "recorder's snapshots (boosts between them not seen); a kswapd run ended "
+		       "balanced once it reclaimed what the recorded run did (the balance "
+		       "point is inferred), or ran to priority 1 where the recorded run did; a "
+		       "costly-order direct call that stopped short above priority 0 stopped "
+		       "on compaction_ready() (inferred)");
 	ASSUME("nr_to_reclaim inferred per episode from where reclaim stopped "
 	       "(docs/kernel-model.md section 8.2)");
 	ASSUME("one NUMA node modelled");
