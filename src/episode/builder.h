@@ -87,6 +87,9 @@ struct rr_batch_ctx {
 		 * LRU pages (lru_note_cost()), halved with every halving since;
 		 * 0 for a memcg made in the trace */
 		uint64_t cost_unknown;
+		/* ... plus, per type, what notes of unknown size may have added
+		 * (rr_memcg_vals.cost_uncertain) */
+		uint64_t cost_uncertain[RR_NR_LRU_TYPES];
 	} chain[RR_CHAIN_MAX];	/* [0] the memcg itself, then its ancestors */
 };
 

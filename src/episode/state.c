@@ -570,9 +570,15 @@ bool rr_memcg_is_ancestor(const struct rr_memcg *a, const struct rr_memcg *m)
 void rr_state_note_cost(struct rr_state *st, struct rr_memcg *m, int type,
 			uint64_t cost)
 {
+	rr_state_note_cost_range(st, m, type, cost, 0);
+}
+
+void rr_state_note_cost_range(struct rr_state *st, struct rr_memcg *m, int type,
+			      uint64_t cost, uint64_t uncertain)
+{
 	struct rr_memcg *next;
 
-	if (!cost && st->cost_zero_returns)
+	if (!cost && !uncertain && st->cost_zero_returns)
 		return;
 	/* (a memcg never linked to its parent still notes up to the root) */
 	for (; m; m = next) {
@@ -583,6 +589,7 @@ void rr_state_note_cost(struct rr_state *st, struct rr_memcg *m, int type,
 			v->file_cost += cost;
 		else
 			v->anon_cost += cost;
+		v->cost_uncertain[type == RR_LRU_FILE] += uncertain;
 		if (!st->nr_flushes && st->nr_memcgs <= RR_HIER_MEMCGS_MAX) {
 			uint64_t ex[RR_NR_EVICTABLE_LRU];
 
@@ -601,6 +608,8 @@ void rr_state_note_cost(struct rr_state *st, struct rr_memcg *m, int type,
 		if (v->anon_cost + v->file_cost > (sz[0] + sz[1] + sz[2] + sz[3]) / 4) {
 			v->anon_cost /= 2;
 			v->file_cost /= 2;
+			v->cost_uncertain[0] = (v->cost_uncertain[0] + 1) / 2;
+			v->cost_uncertain[1] = (v->cost_uncertain[1] + 1) / 2;
 			v->cost_halvings++;
 		}
 		next = m->parent;

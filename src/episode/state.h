@@ -75,6 +75,9 @@ struct rr_memcg_vals {
 	bool refault_snapshot_valid;
 	uint64_t anon_cost, file_cost;	/* lru_note_cost() */
 	uint32_t cost_halvings;		/* halvings of the pair in the trace */
+	/* how much more each of the pair may hold than noted: write-outs of
+	 * large folios whose size the trace does not give (halved with it) */
+	uint64_t cost_uncertain[RR_NR_LRU_TYPES];
 	/* the same, halved against the exact sizes instead of the last
 	 * flushed view: what a view flushed before every note would give
 	 * (kept while no flush is in the trace, nr_flushes == 0) */
@@ -291,6 +294,10 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev);
 
 /* lru_note_cost() on @m and every ancestor, @type RR_LRU_ANON or
  * RR_LRU_FILE, @cost in pages (docs/kernel-model.md §3.6). */
+/* As rr_state_note_cost(), with @uncertain more pages of cost the note
+ * may have carried (kept apart, as rr_memcg_vals.cost_uncertain). */
+void rr_state_note_cost_range(struct rr_state *st, struct rr_memcg *m, int type,
+			      uint64_t cost, uint64_t uncertain);
 void rr_state_note_cost(struct rr_state *st, struct rr_memcg *m, int type,
 			uint64_t cost);
 

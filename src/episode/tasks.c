@@ -273,6 +273,8 @@ static void chain_entry(const struct task *t, struct rr_batch_ctx *c, int d,
 		c->chain[d].cost_unknown = a->v.cost_halvings >= 63 ? 0 :
 					   (all / 4) >> a->v.cost_halvings;
 	}
+	c->chain[d].cost_uncertain[0] = a->v.cost_uncertain[0];
+	c->chain[d].cost_uncertain[1] = a->v.cost_uncertain[1];
 }
 
 /* Capture the decision inputs of the batch in flight (see rr_batch_ctx). */
@@ -517,13 +519,23 @@ int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 		v->stats.pageouts[type] += t->batch.nr_pageout;
 		v->stats.requested[type] += t->batch.nr_requested;
 		v->stats.taken[type] += t->batch.nr_taken;
-		/* lru_note_cost() from shrink_inactive_list() */
+		/* lru_note_cost() from shrink_inactive_list(): stat.nr_pageout
+		 * counts pages, mm_vmscan_write_folio folios; a batch that took
+		 * more pages than it asked for holds large folios, and its
+		 * writes may have been up to nr_taken pages (the note's range) */
+		uint64_t more = 0;
+
+		if (t->batch.nr_pageout && t->batch.nr_taken > t->batch.nr_requested &&
+		    t->batch.nr_taken > t->batch.nr_pageout)
+			more = t->batch.nr_taken - t->batch.nr_pageout;
 		if (b->st.cost_rotations_x32)	/* (rotated: not reclaimed of those scanned) */
-			rr_state_note_cost(&b->st, m, type, t->batch.nr_pageout * RR_SWAP_CLUSTER_MAX +
-					   (ev->nr_scanned > ev->nr_reclaimed ?
-					    ev->nr_scanned - ev->nr_reclaimed : 0));
+			rr_state_note_cost_range(&b->st, m, type,
+						 t->batch.nr_pageout * RR_SWAP_CLUSTER_MAX +
+						 (ev->nr_scanned > ev->nr_reclaimed ?
+						  ev->nr_scanned - ev->nr_reclaimed : 0),
+						 more * RR_SWAP_CLUSTER_MAX);
 		else
-			rr_state_note_cost(&b->st, m, type, t->batch.nr_pageout);
+			rr_state_note_cost_range(&b->st, m, type, t->batch.nr_pageout, more);
 	} else if (ev && m && ev->type == RR_EV_SHRINK_ACTIVE &&
 		   b->st.cost_rotations_x32 && ev->nr_referenced) {
 		rr_state_note_cost(&b->st, m, type, ev->nr_referenced);

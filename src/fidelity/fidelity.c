@@ -413,15 +413,18 @@ static bool global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 		return false;
 	/* the anon share of SCAN_FRACT falls as anon_cost grows and rises
 	 * with file_cost: the two ends of the range stand for all of it */
-	if (ep->ctx[pass_start].chain[d].cost_unknown) {
+	{
+		const uint64_t *un = ep->ctx[pass_start].chain[d].cost_uncertain;
 		uint64_t u = ep->ctx[pass_start].chain[d].cost_unknown;
 
-		h->cost_anon_add[0] = h->cost_file_add[0] = 0;
-		h->cost_anon_add[1] = u;
-		h->cost_file_add[1] = 0;
-		h->cost_anon_add[2] = 0;
-		h->cost_file_add[2] = u;
-		h->nr_cost = 3;
+		if (u || un[0] || un[1]) {
+			h->cost_anon_add[0] = h->cost_file_add[0] = 0;
+			h->cost_anon_add[1] = u + un[RR_LRU_ANON];
+			h->cost_file_add[1] = 0;
+			h->cost_anon_add[2] = 0;
+			h->cost_file_add[2] = u + un[RR_LRU_FILE];
+			h->nr_cost = 3;
+		}
 	}
 	if (c->sizes_bounded) {
 		uint64_t *lb = h->size_lru_pages[0], ub[RR_NR_EVICTABLE_LRU];
