@@ -1068,6 +1068,56 @@ static void test_sizes_disproved(void)
 	rr_builder_free(b);
 }
 
+/*
+ * A snapshot line is the flushed view (issue 13): memory.stat of a memcg
+ * whose pending updates stay below the flush threshold prints the sizes
+ * of the last flush that covered it, here the root's at the snapshot's
+ * start; the deltas since that flush come on top.  The root's flush holds
+ * every memcg, also one not linked to it yet (a bug fixed: the root's
+ * view held only its linked children, 0 pages before the snapshot).
+ */
+static void test_flushed_view_baseline(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+	const struct rr_memcg *m, *root;
+
+	marker_ev(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
+		     "swap_total_kb=0 vm_swappiness=60");
+	marker_ev(b, "reclaim-replay: items source=btf workingset_activate_anon=12 "
+		     "workingset_activate_file=13");
+	delta(b, 30, 2, 10, 300);	/* (a memcg not named yet) */
+	marker_ev(b, "reclaim-replay: snapshot begin when=start");
+	marker_ev(b, "reclaim-replay: snapshot read id=1");
+	feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 1, .needs_flush = true, .pid = 1 });
+	delta(b, 30, 2, 512, 300);	/* after the flush */
+	delta(b, 30, 13, 5, 300);	/* a refault activation */
+	marker_ev(b, "reclaim-replay: snapshot read id=30");
+	delta(b, 30, 2, 512, 300);	/* after the read */
+	marker_ev(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_anon=0 "
+		     "active_anon=0 inactive_file=0 active_file=0 unevictable=0 limit_bytes=-1 "
+		     "min_bytes=0 low_bytes=0 path=/");
+	marker_ev(b, "reclaim-replay: memcg id=30 level=1 swappiness=60 inactive_anon=0 "
+		     "active_anon=0 inactive_file=1000 active_file=0 unevictable=0 "
+		     "limit_bytes=-1 min_bytes=0 low_bytes=0 path=/a");
+	marker_ev(b, "reclaim-replay: snapshot end when=start cgroups=2");
+	m = rr_state_find(rr_builder_state(b), 30);
+	root = rr_state_find(rr_builder_state(b), 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	/* the view of the root's flush: 1000, then 2 x 512 since */
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(m, 2), 2024);
+	/* the root's flush counted memcg 30 before it was linked: 10 pages,
+	 * and no activation yet (it came after the flush) */
+	CU_ASSERT_TRUE(root->v.rstat_valid);
+	CU_ASSERT_EQUAL(root->v.rstat_lru[2], 10);
+	CU_ASSERT_EQUAL(root->v.rstat_ws_activate[RR_LRU_FILE], 0);
+	feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 1, .force = true, .pid = 1 });
+	CU_ASSERT_EQUAL(root->v.rstat_ws_activate[RR_LRU_FILE], 5);
+	CU_ASSERT_EQUAL(root->v.rstat_lru[2], 2024);
+	rr_builder_free(b);
+}
+
 int register_builder_tests(void)
 {
 	CU_pSuite s = CU_add_suite("builder", NULL, NULL);
@@ -1093,7 +1143,8 @@ int register_builder_tests(void)
 	    !CU_add_test(s, "global reclaim: root, walk, inferred inputs", test_global_episodes) ||
 	    !CU_add_test(s, "whole-tree snapshot: read deltas, views, dying memcgs",
 			 test_whole_tree_snapshot) ||
-	    !CU_add_test(s, "exact sizes a batch disproves are raised", test_sizes_disproved))
+	    !CU_add_test(s, "exact sizes a batch disproves are raised", test_sizes_disproved) ||
+	    !CU_add_test(s, "a snapshot line is the last flush's view", test_flushed_view_baseline))
 		return -1;
 	return 0;
 }
