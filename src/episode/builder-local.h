@@ -64,6 +64,8 @@ struct held_event {
 
 /* How many of the latest LRU deltas the builder keeps (a power of 2). */
 #define RR_RECENT_DELTAS 4096
+/* The most flushes of one start snapshot the builder keeps. */
+#define RR_SNAP_FLUSHES 256
 
 struct rr_builder {
 	struct rr_builder_opts opts;
@@ -100,6 +102,12 @@ struct rr_builder {
 		int pid, lru;
 	} recent[RR_RECENT_DELTAS];
 	unsigned int recent_head, nr_recent;
+	/* during the start snapshot: the flushes that took effect (memcg id,
+	 * time) and each memcg's LRU deltas (rr_memcg.snap_log), so that a
+	 * memcg line gets the deltas since the flush its view came from */
+	bool snap_logging;
+	struct { uint64_t id, ts_ns; } snap_flushes[RR_SNAP_FLUSHES];
+	unsigned int nr_snap_flushes;
 };
 
 /* tasks.c */
@@ -109,6 +117,8 @@ void rr_task_put(struct rr_builder *b, struct task *t);	/* free if idle */
 void rr_task_drain_reset(struct task *t, uint64_t ts_ns);
 void rr_task_drain_log(struct task *t, const struct rr_event *ev);
 void rr_recent_delta(struct rr_builder *b, const struct rr_event *ev);
+/* snapshot.c */
+void rr_snap_log(struct rr_builder *b, const struct rr_event *ev);
 int rr_task_isolate(struct rr_builder *b, struct task *t, const struct rr_event *ev);
 void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id);
 int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_event *ev);

@@ -190,6 +190,8 @@ static int task_event(struct rr_builder *b, const struct rr_event *ev)
 	switch (ev->type) {
 	case RR_EV_MOD_LRUVEC:
 		rr_recent_delta(b, ev);
+		if (b->snap_logging)
+			rr_snap_log(b, ev);
 		t = rr_task_find(b, ev->pid);
 		if (t) {
 			t->last_ts = ev->ts_ns;
@@ -338,6 +340,11 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	case RR_EV_CGROUP_RMDIR:
 	case RR_EV_CGROUP_RELEASE:
 	case RR_EV_FLUSH:
+		if (b->snap_logging && (ev->force || ev->needs_flush) &&
+		    b->nr_snap_flushes < RR_SNAP_FLUSHES) {
+			b->snap_flushes[b->nr_snap_flushes].id = ev->id;
+			b->snap_flushes[b->nr_snap_flushes++].ts_ns = ev->ts_ns;
+		}
 		return rr_state_apply(&b->st, ev);
 	case RR_EV_ATTACH:
 		/* the moved task, not the writer of cgroup.procs */

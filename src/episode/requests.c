@@ -337,13 +337,16 @@ int rr_episode_hand_over(struct rr_builder *b, struct rr_episode *ep)
 		 * balance_pgdat() after its last batch, and may have napped
 		 * since: the view of then (a flush in between came after) */
 		if (ep->kind == RR_KIND_KSWAPD && ep->end_inferred) {
-			rr_memcg_rstat_at(root, ep->nr_batches ?
-					  ep->batches[ep->nr_batches - 1].ts_ns : ep->start_ns,
-					  lru, ws);
+			uint64_t at = ep->nr_batches ? ep->batches[ep->nr_batches - 1].ts_ns :
+				      ep->start_ns;
+
+			rr_memcg_rstat_at(root, at, lru, ws);
 			memcpy(v->refault_snapshot, ws, sizeof(v->refault_snapshot));
+			v->refault_snapshot_flush_ns = rr_memcg_view_flush_ns(root, at);
 		} else {
 			memcpy(v->refault_snapshot, v->rstat_ws_activate,
 			       sizeof(v->refault_snapshot));
+			v->refault_snapshot_flush_ns = root->rstat_flush_ns;
 		}
 		v->refault_snapshot_valid = true;
 	}

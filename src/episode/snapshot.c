@@ -14,6 +14,7 @@
 #include "builder-local.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../markers/markers.h"
@@ -48,6 +49,67 @@ static void on_items(struct rr_builder *b, const struct rr_marker_items *it)
 	b->st.items.pgscan_proactive = it->pgscan_proactive >= 0 && it->pgscan_proactive < 4096 ?
 				       (int)it->pgscan_proactive : -1;
 	b->st.items.from_trace = true;
+}
+
+/* The start snapshot is over: no memcg line comes for the logs left. */
+static void snap_log_end(struct rr_builder *b)
+{
+	struct rr_memcg *m, *tmp;
+
+	HASH_ITER(hh, b->st.by_id, m, tmp) {
+		free(m->snap_log);
+		m->snap_log = NULL;
+		m->nr_snap_log = m->cap_snap_log = 0;
+	}
+	b->snap_logging = false;
+}
+
+void rr_snap_log(struct rr_builder *b, const struct rr_event *ev)
+{
+	struct rr_memcg *m;
+
+	if (!rr_lru_is_evictable(ev->item) || !(m = rr_state_memcg(&b->st, ev->id)) ||
+	    m->v.baseline_known || m->snap_log_full)
+		return;
+	if (m->nr_snap_log == m->cap_snap_log) {
+		uint32_t cap = m->cap_snap_log ? m->cap_snap_log * 2 : 16;
+		struct rr_snap_delta *n = cap <= (1u << 20) ?
+					  realloc(m->snap_log, cap * sizeof(*n)) : NULL;
+
+		if (!n) {
+			m->snap_log_full = true;
+			return;
+		}
+		m->snap_log = n;
+		m->cap_snap_log = cap;
+	}
+	m->snap_log[m->nr_snap_log++] = (struct rr_snap_delta){ ev->ts_ns, ev->val, ev->item };
+}
+
+/* The time of the latest flush of the start snapshot that covered @m
+ * before its memory.stat was read (its own, an ancestor's, the root's),
+ * or 0 when none did. */
+static uint64_t snapshot_view_ns(const struct rr_builder *b, const struct rr_memcg *m)
+{
+	uint64_t best = 0;
+
+	if (!m->read_marked || !m->read_ns)
+		return 0;
+	for (unsigned int k = 0; k < b->nr_snap_flushes; k++) {
+		uint64_t id = b->snap_flushes[k].id, ts = b->snap_flushes[k].ts_ns;
+		const struct rr_memcg *a;
+
+		if (ts > m->read_ns + 1000000 || ts <= best)
+			continue;
+		/* (the read's own flush comes right after its marker) */
+		if (ts > m->read_ns && id != m->id)
+			continue;
+		for (a = m; a && a->id != id; a = a->parent)
+			;
+		if (a || id == RR_ROOT_MEMCG_ID)
+			best = ts;
+	}
+	return best;
 }
 
 static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
@@ -100,19 +162,34 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
 		/*
 		 * memory.stat prints the flushed view: the sizes as of the last
 		 * flush that covered the memcg (the read flushes only past a
-		 * threshold of pending updates).  The deltas since that flush,
-		 * or, where the trace holds none, since the read (a recorder
-		 * from 0.3 says when), are not in what the line says.
+		 * threshold of pending updates): its own, an ancestor's or the
+		 * root's during the snapshot, else one before it.  The deltas
+		 * since that flush, or, where the trace holds none, since the
+		 * read (a recorder from 0.3 says when), are not in the line.
 		 */
+		int64_t since[RR_NR_LRU];
+		uint64_t view_ns = snapshot_view_ns(b, m);
 		const int64_t *then = m->rstat_flush_ns ? m->flush_lru_sum :
 				      m->read_marked ? m->read_lru_sum : NULL;
 
+		if (view_ns && !m->snap_log_full) {
+			memset(since, 0, sizeof(since));
+			for (uint32_t k = 0; k < m->nr_snap_log; k++)
+				if (m->snap_log[k].ts_ns > view_ns)
+					since[m->snap_log[k].lru] += m->snap_log[k].val;
+			for (int l = 0; l < RR_NR_LRU; l++)
+				since[l] = v->lru_sum[l] - since[l];
+			then = since;
+		}
 		for (int l = 0; l < RR_NR_LRU; l++) {
 			v->lru_sum[l] = (int64_t)mc->lru_pages[l] + (then ? v->lru_sum[l] - then[l] : 0);
 			v->lru_low[l] = 0;
 		}
 		v->baseline_known = true;
 	}
+	free(m->snap_log);
+	m->snap_log = NULL;
+	m->nr_snap_log = m->cap_snap_log = 0;
 	m->read_marked = false;
 	return 0;
 }
@@ -180,6 +257,8 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 		return 0;
 	case RR_MARKER_SNAPSHOT_BEGIN:
 		b->in_snapshot = !strcmp(mk.snapshot.when, "start") ? 1 : 2;
+		b->snap_logging = b->in_snapshot == 1 && !b->start_snapshot_ns;
+		b->nr_snap_flushes = 0;
 		return rr_nodes_snapshot_begin(&b->st, ev->ts_ns);
 	case RR_MARKER_VM:
 		return malformed(b, "vm", mk.vm.malformed) ? 0 : rr_nodes_vm(&b->st, &mk.vm, ev->ts_ns);
@@ -197,9 +276,12 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 				return -1;
 			memcpy(m->read_lru_sum, m->v.lru_sum, sizeof(m->read_lru_sum));
 			m->read_marked = true;
+			m->read_ns = ev->ts_ns;
 		}
 		return 0;
 	case RR_MARKER_SNAPSHOT_END:
+		if (b->snap_logging)
+			snap_log_end(b);
 		if (b->in_snapshot == 1 && b->snapshot_has_root)
 			mark_dying(b);
 		if (b->in_snapshot == 1 && !b->start_snapshot_ns)

@@ -52,6 +52,7 @@ void rr_state_free(struct rr_state *st)
 		free(m->path);
 		free(m->children);
 		free(m->versions);
+		free(m->snap_log);
 		free(m);
 	}
 	free(st->open_epochs);
@@ -505,6 +506,7 @@ static void flush(struct rr_state *st, struct rr_memcg *m, uint64_t ts_ns)
 	memcpy(m->rstat_prev_ws_activate, m->v.rstat_ws_activate,
 	       sizeof(m->rstat_prev_ws_activate));
 	m->rstat_prev_valid = true;
+	m->rstat_prev_flush_ns = m->rstat_flush_ns;
 	m->rstat_flush_ns = ts_ns;
 	memcpy(m->flush_lru_sum, m->v.lru_sum, sizeof(m->flush_lru_sum));
 	v = rr_memcg_mut(st, m);
@@ -532,6 +534,13 @@ static void flush(struct rr_state *st, struct rr_memcg *m, uint64_t ts_ns)
 	v->rstat_valid = true;
 	for (int i = 0; i < m->nr_children; i++)
 		flush(st, m->children[i], ts_ns);
+}
+
+uint64_t rr_memcg_view_flush_ns(const struct rr_memcg *m, uint64_t ts_ns)
+{
+	if (m->rstat_prev_valid && ts_ns && m->rstat_flush_ns > ts_ns)
+		return m->rstat_prev_flush_ns;
+	return m->rstat_flush_ns;
 }
 
 void rr_memcg_rstat_at(const struct rr_memcg *m, uint64_t ts_ns,

@@ -73,6 +73,9 @@ struct rr_memcg_vals {
 	int64_t rstat_ws_activate[RR_NR_LRU_TYPES];
 	int64_t refault_snapshot[RR_NR_LRU_TYPES];	/* snapshot_refaults(), reclaim roots only */
 	bool refault_snapshot_valid;
+	/* the flush the snapshot's view came from (0: a view from before the
+	 * trace, whose counts the trace does not hold) */
+	uint64_t refault_snapshot_flush_ns;
 	uint64_t anon_cost, file_cost;	/* lru_note_cost() */
 	uint32_t cost_halvings;		/* halvings of the pair in the trace */
 	/* how much more each of the pair may hold than noted: write-outs of
@@ -120,6 +123,11 @@ struct rr_memcg {
 	/* its running sums at the last flush that covered it (rstat_flush_ns):
 	 * what a memory.stat read since then printed (the flushed view) */
 	int64_t flush_lru_sum[RR_NR_LRU];
+	/* its LRU deltas during the start snapshot, until its line (snapshot.c) */
+	struct rr_snap_delta { uint64_t ts_ns; int64_t val; int lru; } *snap_log;
+	uint32_t nr_snap_log, cap_snap_log;
+	bool snap_log_full;		/* out of memory for it: not known */
+	uint64_t read_ns;		/* its "snapshot read" marker */
 	/* the latest batch of a replayable episode in its subtree (time, task),
 	 * and the latest by a task other than that one (tasks.c, infer.c) */
 	uint64_t visit_ns, visit_other_ns;
@@ -133,6 +141,7 @@ struct rr_memcg {
 	int64_t rstat_prev_ws_activate[RR_NR_LRU_TYPES];
 	bool rstat_prev_valid;
 	uint64_t rstat_flush_ns;
+	uint64_t rstat_prev_flush_ns;	/* the flush before that one, 0 none */
 	/* start states (see the top of this file) */
 	uint64_t born_epoch;		/* in the table since this epoch was current */
 	uint64_t released_epoch;	/* released while this one was; UINT64_MAX never */
@@ -309,6 +318,9 @@ void rr_memcg_rstat_lru(const struct rr_memcg *m, uint64_t epoch,
 
 /* The rstat view as a decision taken at @ts_ns saw it (before a flush that
  * came later); @ws_activate may be NULL. */
+/* The time of the flush behind @m's view at @ts_ns (0: a view from before
+ * the trace's first flush of it). */
+uint64_t rr_memcg_view_flush_ns(const struct rr_memcg *m, uint64_t ts_ns);
 void rr_memcg_rstat_at(const struct rr_memcg *m, uint64_t ts_ns,
 		       uint64_t lru[RR_NR_EVICTABLE_LRU], int64_t ws_activate[RR_NR_LRU_TYPES]);
 

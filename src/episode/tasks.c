@@ -264,7 +264,13 @@ static void chain_entry(const struct task *t, struct rr_batch_ctx *c, int d,
 		c->chain[d].refaults_changed[k] = a->v.refault_snapshot_valid &&
 			ws[k] != a->v.refault_snapshot[k];
 	/* (a memcg made in the trace starts with zero counts and snapshot) */
-	c->chain[d].refault_known = a->v.refault_snapshot_valid || a->created_ns;
+	/* (the trace counts WORKINGSET_ACTIVATE from its start: a snapshot
+	 * of a view from before its first flush and a view after it do not
+	 * compare; two views of before are the same view) */
+	c->chain[d].refault_known = a->created_ns ||
+		(a->v.refault_snapshot_valid &&
+		 (a->v.refault_snapshot_flush_ns ||
+		  !rr_memcg_view_flush_ns(a, t->batch_prev_vmscan_ns)));
 	c->chain[d].cost_unknown = 0;
 	if (!a->created_ns) {
 		uint64_t all = c->chain[d].rstat_lru_pages[0] + c->chain[d].rstat_lru_pages[1] +

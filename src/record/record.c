@@ -296,7 +296,10 @@ static int snapshot(struct rec *r, const char *when, int *count, int *nodes)
 		return -1;
 	if (nodes)
 		*nodes = n;
-	n = rr_cgroup_snapshot(&r->fs, r->page_size, r->vm_swappiness, marker_cb, r, r->err);
+	/* "zones": the zones and nodes alone, before any event (a kswapd run
+	 * that ends before the start snapshot reads its watermarks) */
+	n = strcmp(when, "zones") ?
+	    rr_cgroup_snapshot(&r->fs, r->page_size, r->vm_swappiness, marker_cb, r, r->err) : 0;
 	if (n < 0)
 		return -1;
 	if (count)
@@ -393,7 +396,7 @@ static int setup_events(struct rec *r)
 	/* the meta line first, before any event: a reader then knows from the
 	 * start that a snapshot follows (decisions before it read sizes the
 	 * trace does not give yet) */
-	if (write_meta(r, lruvec, events))
+	if (write_meta(r, lruvec, events) || snapshot(r, "zones", NULL, NULL))
 		return -1;
 	for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i += 2) {
 		/* vmscan and the memcg events are needed; cgroup events help */
