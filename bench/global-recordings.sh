@@ -270,3 +270,5 @@ rec_anon_swap() {
 for n in "$@"; do
 	"rec_${n//-/_}"
 done
+# (success: the last step's status is not the script's)
+exit 0

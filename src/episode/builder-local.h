@@ -64,6 +64,8 @@ struct held_event {
 
 /* How many of the latest LRU deltas the builder keeps (a power of 2). */
 #define RR_RECENT_DELTAS 4096
+/* How many changes of the root memcg's cost pair the builder keeps. */
+#define RR_ROOT_COSTS 64
 /* The most flushes of one start snapshot the builder keeps. */
 #define RR_SNAP_FLUSHES 256
 
@@ -105,6 +107,12 @@ struct rr_builder {
 	/* during the start snapshot: the flushes that took effect (memcg id,
 	 * time) and each memcg's LRU deltas (rr_memcg.snap_log), so that a
 	 * memcg line gets the deltas since the flush its view came from */
+	/* the root memcg's cost pair as it changed (a ring): the pair a
+	 * global decision read, between a task's previous vmscan event and its
+	 * batch, when other tasks noted costs meanwhile (tasks.c) */
+	struct rr_memcg *root_memcg;
+	struct { uint64_t ts_ns, anon, file; } root_costs[RR_ROOT_COSTS];
+	unsigned int root_costs_head, nr_root_costs;
 	bool snap_logging;
 	struct { uint64_t id, ts_ns; } snap_flushes[RR_SNAP_FLUSHES];
 	unsigned int nr_snap_flushes;
@@ -117,6 +125,7 @@ void rr_task_put(struct rr_builder *b, struct task *t);	/* free if idle */
 void rr_task_drain_reset(struct task *t, uint64_t ts_ns);
 void rr_task_drain_log(struct task *t, const struct rr_event *ev);
 void rr_recent_delta(struct rr_builder *b, const struct rr_event *ev);
+void rr_root_cost_note(struct rr_builder *b, uint64_t ts_ns);
 /* snapshot.c */
 void rr_snap_log(struct rr_builder *b, const struct rr_event *ev);
 int rr_task_isolate(struct rr_builder *b, struct task *t, const struct rr_event *ev);

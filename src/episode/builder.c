@@ -385,6 +385,7 @@ int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev)
 	ret = feed(b, ev);
 	if (!ret && b->st.oom)
 		ret = -1;
+	rr_root_cost_note(b, ev->ts_ns);
 	return ret;
 }
 

@@ -90,6 +90,11 @@ struct rr_batch_ctx {
 		/* ... plus, per type, what notes of unknown size may have added
 		 * (rr_memcg_vals.cost_uncertain) */
 		uint64_t cost_uncertain[RR_NR_LRU_TYPES];
+		/* the root memcg: the least and largest (anon, file) cost its
+		 * pair had since the task's previous vmscan event (cost_range) */
+		bool cost_range;
+		uint64_t cost_lo[RR_NR_LRU_TYPES], cost_hi[RR_NR_LRU_TYPES];
+		uint64_t cost_pre_halving[RR_NR_LRU_TYPES];	/* see state.h */
 	} chain[RR_CHAIN_MAX];	/* [0] the memcg itself, then its ancestors */
 };
 

@@ -615,6 +615,8 @@ void rr_state_note_cost_range(struct rr_state *st, struct rr_memcg *m, int type,
 		/* halving against the rstat view, hierarchical */
 		rr_memcg_rstat_lru(m, 0, sz);
 		if (v->anon_cost + v->file_cost > (sz[0] + sz[1] + sz[2] + sz[3]) / 4) {
+			v->cost_pre_halving[0] = v->anon_cost;
+			v->cost_pre_halving[1] = v->file_cost;
 			v->anon_cost /= 2;
 			v->file_cost /= 2;
 			v->cost_uncertain[0] = (v->cost_uncertain[0] + 1) / 2;

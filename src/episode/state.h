@@ -81,6 +81,10 @@ struct rr_memcg_vals {
 	/* how much more each of the pair may hold than noted: write-outs of
 	 * large folios whose size the trace does not give (halved with it) */
 	uint64_t cost_uncertain[RR_NR_LRU_TYPES];
+	/* the pair just before its last halving (anon, file): one halving
+	 * more or less than the kernel's, which the pair before the trace may
+	 * have caused, weighs the notes since then twice or half as much */
+	uint64_t cost_pre_halving[RR_NR_LRU_TYPES];
 	/* the same, halved against the exact sizes instead of the last
 	 * flushed view: what a view flushed before every note would give
 	 * (kept while no flush is in the trace, nr_flushes == 0) */

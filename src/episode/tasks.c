@@ -200,6 +200,50 @@ static void sizes_before_drain(const struct task *t, const struct rr_memcg *m,
 	}
 }
 
+void rr_root_cost_note(struct rr_builder *b, uint64_t ts_ns)
+{
+	const struct rr_memcg *r = b->root_memcg;
+	unsigned int h = b->root_costs_head;
+
+	if (!r && !(r = b->root_memcg = rr_state_find(&b->st, RR_ROOT_MEMCG_ID)))
+		return;
+	if (b->nr_root_costs && b->root_costs[h].anon == r->v.anon_cost &&
+	    b->root_costs[h].file == r->v.file_cost)
+		return;
+	h = b->root_costs_head = (h + 1) & (RR_ROOT_COSTS - 1);
+	b->root_costs[h].ts_ns = ts_ns;
+	b->root_costs[h].anon = r->v.anon_cost;
+	b->root_costs[h].file = r->v.file_cost;
+	if (b->nr_root_costs < RR_ROOT_COSTS)
+		b->nr_root_costs++;
+}
+
+/* The root's cost pair over (@since_ns, now]: its least and largest anon
+ * and file costs; false when the ring does not reach back that far. */
+static bool root_cost_range(const struct rr_builder *b, uint64_t since_ns, uint64_t lo[2],
+			    uint64_t hi[2])
+{
+	unsigned int i = b->root_costs_head;
+
+	if (!b->nr_root_costs)
+		return false;
+	lo[0] = hi[0] = b->root_costs[i].anon;
+	lo[1] = hi[1] = b->root_costs[i].file;
+	for (unsigned int n = 0; n < b->nr_root_costs; n++, i = (i - 1) & (RR_ROOT_COSTS - 1)) {
+		const uint64_t v[2] = { b->root_costs[i].anon, b->root_costs[i].file };
+
+		for (int t = 0; t < 2; t++) {
+			if (v[t] < lo[t])
+				lo[t] = v[t];
+			if (v[t] > hi[t])
+				hi[t] = v[t];
+		}
+		if (b->root_costs[i].ts_ns <= since_ns)
+			return true;	/* (the pair at since_ns) */
+	}
+	return b->nr_root_costs < RR_ROOT_COSTS;	/* (the ring holds all of it) */
+}
+
 void rr_recent_delta(struct rr_builder *b, const struct rr_event *ev)
 {
 	struct recent_delta *d;
@@ -281,6 +325,8 @@ static void chain_entry(const struct task *t, struct rr_batch_ctx *c, int d,
 	}
 	c->chain[d].cost_uncertain[0] = a->v.cost_uncertain[0];
 	c->chain[d].cost_uncertain[1] = a->v.cost_uncertain[1];
+	c->chain[d].cost_pre_halving[0] = a->created_ns ? 0 : a->v.cost_pre_halving[0];
+	c->chain[d].cost_pre_halving[1] = a->created_ns ? 0 : a->v.cost_pre_halving[1];
 }
 
 /* Capture the decision inputs of the batch in flight (see rr_batch_ctx). */
@@ -318,6 +364,13 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	c->hier_missing = c->flush_unknown && b->st.nr_memcgs > RR_HIER_MEMCGS_MAX;
 	for (struct rr_memcg *a = m; a && d < RR_CHAIN_MAX; a = a->parent, d++)
 		chain_entry(t, c, d, a);
+	/* the root's cost pair read at the decision: any the ring held since
+	 * the task's previous vmscan event (other tasks note costs meanwhile) */
+	for (int k = 0; k < d; k++)
+		if (c->chain[k].id == RR_ROOT_MEMCG_ID && t->batch_prev_vmscan_ns &&
+		    root_cost_range(b, t->batch_prev_vmscan_ns, c->chain[k].cost_lo,
+				    c->chain[k].cost_hi))
+			c->chain[k].cost_range = true;
 	/* global reclaim's root is the root memcg, also above a memcg whose
 	 * parent the trace does not give (one that died before the snapshot)
 	 * or beyond the chain's depth: then it takes the last entry */
@@ -327,7 +380,12 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 		if (root) {
 			if (d == RR_CHAIN_MAX)
 				d--;
-			chain_entry(t, c, d++, root);
+			chain_entry(t, c, d, root);
+			if (t->batch_prev_vmscan_ns &&
+			    root_cost_range(b, t->batch_prev_vmscan_ns, c->chain[d].cost_lo,
+					    c->chain[d].cost_hi))
+				c->chain[d].cost_range = true;
+			d++;
 		}
 	}
 	c->depth = d;

@@ -32,6 +32,7 @@ static const char *const uc_names[RR_UC__COUNT] = {
 	[RR_UC_COST_UNKNOWN] = "root_cost_unknown",
 	[RR_UC_CONCURRENT] = "size_changed_concurrently",
 	[RR_UC_SIZE_DISPROVED] = "sizes_disproved",
+	[RR_UC_PASS_UNKNOWN] = "pass_start_unknown",
 };
 
 
@@ -352,11 +353,17 @@ struct hidden {
 	/* the root's cost pair before the trace (global reclaim): added to
 	 * the pair the trace gives, at the ends of its range */
 	int nr_cost;
-	uint64_t cost_anon_add[3], cost_file_add[3];
+	int64_t cost_anon_add[3], cost_file_add[3];
 	/* other tasks' LRU deltas between the decision and the batch: the
 	 * call's sizes at both ends of their range (rr_batch_ctx conc_*) */
 	int nr_conc;
 	uint64_t conc_lru_pages[3][RR_NR_EVICTABLE_LRU];
+	/* global reclaim: a later pass at the same priority may have begun
+	 * before this call without a batch to show it (kswapd's next
+	 * iteration visiting other memcgs, a should_continue_reclaim()
+	 * repeat): the root's inputs as of the call itself */
+	int nr_pass;
+	struct root_inputs pass_alt;
 };
 
 /*
@@ -414,15 +421,53 @@ static bool global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 	/* the anon share of SCAN_FRACT falls as anon_cost grows and rises
 	 * with file_cost: the two ends of the range stand for all of it */
 	{
-		const uint64_t *un = ep->ctx[pass_start].chain[d].cost_uncertain;
-		uint64_t u = ep->ctx[pass_start].chain[d].cost_unknown;
+		const struct rr_batch_ctx *cx = &ep->ctx[pass_start];
+		const uint64_t *un = cx->chain[d].cost_uncertain;
+		uint64_t u = cx->chain[d].cost_unknown;
+		/* other tasks' notes between the decision and the batch: the
+		 * pair the decision read lies in [lo, hi] per type */
+		uint64_t lo[2] = { ci->anon_cost, ci->file_cost }, hi[2] = { ci->anon_cost, ci->file_cost };
 
-		if (u || un[0] || un[1]) {
+		if (cx->chain[d].cost_range)
+			for (int t = 0; t < 2; t++) {
+				lo[t] = cx->chain[d].cost_lo[t] < lo[t] ? cx->chain[d].cost_lo[t] : lo[t];
+				hi[t] = cx->chain[d].cost_hi[t] > hi[t] ? cx->chain[d].cost_hi[t] : hi[t];
+			}
+		const uint64_t *ph = cx->chain[d].cost_pre_halving;
+		/* candidate pairs: the ends of the range, and one halving more
+		 * or less than ours since the pair before the last one */
+		uint64_t cand[6][2] = {
+			{ hi[0] + u + un[RR_LRU_ANON], lo[1] },
+			{ lo[0], hi[1] + u + un[RR_LRU_FILE] },
+			{ lo[0] > ph[0] / 4 ? lo[0] - ph[0] / 4 : 0, lo[1] > ph[1] / 4 ? lo[1] - ph[1] / 4 : 0 },
+			{ hi[0] + ph[0] / 2 + u + un[RR_LRU_ANON], hi[1] + ph[1] / 2 + u + un[RR_LRU_FILE] },
+			{ lo[0] + ph[0] / 2, hi[1] + ph[1] / 2 + u + un[RR_LRU_FILE] },
+			{ hi[0] + ph[0] / 2 + u + un[RR_LRU_ANON], lo[1] + ph[1] / 2 },
+		};
+		int nc = ph[0] || ph[1] ? 6 : 2, lo_k = 0, hi_k = 0;
+
+		if (u || un[0] || un[1] || lo[0] != hi[0] || lo[1] != hi[1] || ph[0] || ph[1]) {
+			/* get_scan_count()'s anon share grows with (T + F) / (T + A),
+			 * T = A + F: the candidates at its two ends stand for all */
+			for (int k = 1; k < nc; k++) {
+				long double rk = (long double)(cand[k][0] + 2 * cand[k][1] + 2) /
+						 (long double)(2 * cand[k][0] + cand[k][1] + 2);
+				long double rl = (long double)(cand[lo_k][0] + 2 * cand[lo_k][1] + 2) /
+						 (long double)(2 * cand[lo_k][0] + cand[lo_k][1] + 2);
+				long double rh = (long double)(cand[hi_k][0] + 2 * cand[hi_k][1] + 2) /
+						 (long double)(2 * cand[hi_k][0] + cand[hi_k][1] + 2);
+
+				if (rk < rl)
+					lo_k = k;
+				if (rk > rh)
+					hi_k = k;
+			}
+			/* (as additions to the pair [0] holds) */
 			h->cost_anon_add[0] = h->cost_file_add[0] = 0;
-			h->cost_anon_add[1] = u + un[RR_LRU_ANON];
-			h->cost_file_add[1] = 0;
-			h->cost_anon_add[2] = 0;
-			h->cost_file_add[2] = u + un[RR_LRU_FILE];
+			h->cost_anon_add[1] = (int64_t)cand[lo_k][0] - (int64_t)ci->anon_cost;
+			h->cost_file_add[1] = (int64_t)cand[lo_k][1] - (int64_t)ci->file_cost;
+			h->cost_anon_add[2] = (int64_t)cand[hi_k][0] - (int64_t)ci->anon_cost;
+			h->cost_file_add[2] = (int64_t)cand[hi_k][1] - (int64_t)ci->file_cost;
 			h->nr_cost = 3;
 		}
 	}
@@ -469,12 +514,12 @@ static bool global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 }
 
 enum { H_SWAP, H_SWAPPINESS, H_NR_TO_RECLAIM, H_ROOT, H_FLUSH, H_SIZE, H_REFAULT, H_TINY,
-       H_COST, H_CONC, H__COUNT };
+       H_COST, H_CONC, H_PASS, H__COUNT };
 
 static const enum rr_unchecked h_reason[H__COUNT] = {
 	RR_UC_SWAP_UNKNOWN, RR_UC_SWAPPINESS_UNKNOWN, RR_UC_NR_TO_RECLAIM, RR_UC_ROOT_AMBIGUOUS,
 	RR_UC_FLUSH_UNKNOWN, RR_UC_DYING_SIZE, RR_UC_REFAULT_UNKNOWN, RR_UC_TINY_UNKNOWN,
-	RR_UC_COST_UNKNOWN, RR_UC_CONCURRENT,
+	RR_UC_COST_UNKNOWN, RR_UC_CONCURRENT, RR_UC_PASS_UNKNOWN,
 };
 
 static size_t h_count(const struct hidden *h, int dim)
@@ -498,9 +543,22 @@ static size_t h_count(const struct hidden *h, int dim)
 		return h->nr_tiny > 0 ? (size_t)h->nr_tiny : 1;
 	case H_COST:
 		return h->nr_cost > 0 ? (size_t)h->nr_cost : 1;
-	default:
+	case H_CONC:
 		return h->nr_conc > 0 ? (size_t)h->nr_conc : 1;
+	default:
+		return h->nr_pass > 0 ? (size_t)h->nr_pass : 1;
 	}
+}
+
+/* The cost pair's value @v: an addition (of either sign) to the pair the
+ * other inputs gave, none below 0. */
+static void cost_add(struct rr_call_input *ci, const struct hidden *h, size_t v)
+{
+	int64_t a = (int64_t)ci->anon_cost + h->cost_anon_add[v];
+	int64_t f = (int64_t)ci->file_cost + h->cost_file_add[v];
+
+	ci->anon_cost = a > 0 ? (uint64_t)a : 0;
+	ci->file_cost = f > 0 ? (uint64_t)f : 0;
 }
 
 /* Set @ci's inputs to value @k[dim] of each input (@base holds the
@@ -517,6 +575,14 @@ static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
 	ci->nr_to_reclaim = h->nr_to_reclaim[k[H_NR_TO_RECLAIM]];
 	if (h->nr_conc > 1)
 		memcpy(ci->memcg.lru_pages, h->conc_lru_pages[k[H_CONC]], sizeof(ci->memcg.lru_pages));
+	if (h->nr_pass > 1 && k[H_PASS]) {
+		ci->anon_cost = h->pass_alt.anon_cost;
+		ci->file_cost = h->pass_alt.file_cost;
+		memcpy(ci->root_rstat_lru_pages, h->pass_alt.rstat_lru_pages,
+		       sizeof(ci->root_rstat_lru_pages));
+		memcpy(ci->refaults_changed, h->pass_alt.refaults_changed,
+		       sizeof(ci->refaults_changed));
+	}
 	if (h->nr_size > 1) {
 		memcpy(ci->memcg.lru_pages, h->size_lru_pages[k[H_SIZE]], sizeof(ci->memcg.lru_pages));
 		memcpy(ci->memcg.rstat_lru_pages, h->size_lru_pages[k[H_SIZE]],
@@ -530,10 +596,8 @@ static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
 		if (h->nr_refault > 1)
 			memcpy(ci->refaults_changed, h->refault[k[H_REFAULT]],
 			       sizeof(ci->refaults_changed));
-		if (h->nr_cost > 1) {
-			ci->anon_cost += h->cost_anon_add[k[H_COST]];
-			ci->file_cost += h->cost_file_add[k[H_COST]];
-		}
+		if (h->nr_cost > 1)
+			cost_add(ci, h, k[H_COST]);
 		return;
 	}
 	ci->anon_cost = flushed ? ri->anon_cost_fresh : ri->anon_cost;
@@ -546,10 +610,8 @@ static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
 		       sizeof(ci->memcg.rstat_lru_pages));
 	if (h->nr_refault > 1)
 		memcpy(ci->refaults_changed, h->refault[k[H_REFAULT]], sizeof(ci->refaults_changed));
-	if (h->nr_cost > 1) {
-		ci->anon_cost += h->cost_anon_add[k[H_COST]];
-		ci->file_cost += h->cost_file_add[k[H_COST]];
-	}
+	if (h->nr_cost > 1)
+		cost_add(ci, h, k[H_COST]);
 }
 
 /* The next combination of the inputs' admissible values after @k (a
@@ -1262,6 +1324,23 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 
 					h.conc_lru_pages[1][l] = lo > 0 ? (uint64_t)lo : 0;
 					h.conc_lru_pages[2][l] = hi > 0 ? (uint64_t)hi : 0;
+				}
+			}
+			/* a later pass at this priority may have begun unseen */
+			h.nr_pass = 1;
+			if (rr_kind_global(ep->kind) && (int)i != pass_start) {
+				int di = chain_index(&ep->ctx[i], ep->root_memcg_id);
+
+				if (di >= 0) {
+					struct root_inputs *pa = &h.pass_alt;
+
+					pa->anon_cost = ep->ctx[i].chain[di].anon_cost;
+					pa->file_cost = ep->ctx[i].chain[di].file_cost;
+					memcpy(pa->rstat_lru_pages, ep->ctx[i].chain[di].rstat_lru_pages,
+					       sizeof(pa->rstat_lru_pages));
+					memcpy(pa->refaults_changed, ep->ctx[i].chain[di].refaults_changed,
+					       sizeof(pa->refaults_changed));
+					h.nr_pass = 2;
 				}
 			}
 			/* global reclaim's hidden inputs: a dying memcg's sizes, the

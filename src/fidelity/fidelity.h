@@ -52,6 +52,8 @@ enum rr_unchecked {
 				 * the decision and the batch */
 	RR_UC_SIZE_DISPROVED,	/* a batch asked for more than the sizes the
 				 * trace gives allow: pages the trace missed */
+	RR_UC_PASS_UNKNOWN,	/* global reclaim: which pass (prepare_scan_control())
+				 * a call belonged to */
 	RR_UC__COUNT
 };
 
