@@ -164,7 +164,7 @@ static void kswapd_nr_to_reclaim(struct rr_builder *b, struct rr_episode *ep)
 		n = rr_state_node(&b->st, ep->nid);
 	t = rr_node_kswapd_nr_to_reclaim(n, idx >= 0 ? idx : RR_MARKER_MAX_ZONES);
 	ep->nr_to_reclaim_pages = t > 0 ? (uint64_t)t : 0;
-	ep->nr_to_reclaim_basis = t > 0 ? "kswapd: zone high watermarks (recorder snapshot)" :
+	ep->nr_to_reclaim_basis = t > 0 ? "kswapd-watermarks" :
 			"none";
 }
 
@@ -207,7 +207,7 @@ static void infer_nr_to_reclaim(struct rr_builder *b, struct rr_episode *ep, boo
 	}
 	if (ep->kind == RR_KIND_DIRECT) {
 		ep->nr_to_reclaim_pages = RR_SWAP_CLUSTER_MAX;	/* try_to_free_pages() */
-		ep->nr_to_reclaim_basis = "direct: SWAP_CLUSTER_MAX";
+		ep->nr_to_reclaim_basis = "direct";
 		return;
 	}
 	if (ep->kind == RR_KIND_NODE) {
@@ -215,7 +215,7 @@ static void infer_nr_to_reclaim(struct rr_builder *b, struct rr_episode *ep, boo
 		uint64_t want = ep->order >= 0 && ep->order < 40 ? 1ULL << ep->order : 0;
 
 		ep->nr_to_reclaim_pages = want > RR_SWAP_CLUSTER_MAX ? want : RR_SWAP_CLUSTER_MAX;
-		ep->nr_to_reclaim_basis = ep->order >= 0 ? "node: max(1 << order, 32)" : "none";
+		ep->nr_to_reclaim_basis = ep->order >= 0 ? "node-order" : "none";
 		return;
 	}
 	if (ep->kind == RR_KIND_KSWAPD) {
