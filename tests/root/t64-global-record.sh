@@ -5,9 +5,10 @@
 # swapon): two cgroups under ours hold anon memory (one in huge pages), a
 # sparse file is read until free memory reaches the low watermarks, and
 # `record` (no --cgroup) takes 0.2 s of the machine.  The trace must hold
-# kswapd runs and direct reclaim, and the zone and node markers of each
+# kswapd runs, and the zone and node markers of each
 # snapshot with plausible values (high > low > min, present >= managed >=
-# free), the vm line, and hierarchical sizes on the memcg lines.  Memory:
+# free), the vm line, and hierarchical sizes on the memcg lines; `compare`
+# replays its global episodes and `report --fidelity` judges them.  Memory:
 # the anon total stays 4 GiB below what is available (at most 2 x 3.5 GiB).
 # The script removes every cgroup, swap file, tracefs instance and data file
 # it made, also when it fails.
@@ -43,8 +44,7 @@ check_eq "no cgroup left" "" "$(find /sys/fs/cgroup -maxdepth 4 -name 'rr-global
 f=$out/global-file.dat
 trace-cmd report "$f" 2>/dev/null >"$TMP/g.txt"
 check "kswapd ran (mm_vmscan_kswapd_wake)" grep -q ' mm_vmscan_kswapd_wake: ' "$TMP/g.txt"
-check "direct reclaim ran (mm_vmscan_direct_reclaim_begin)" \
-	grep -q ' mm_vmscan_direct_reclaim_begin: ' "$TMP/g.txt"
+# (direct reclaim comes in most windows of 0.2 s, not all: not required)
 check "the vm line" grep -q 'reclaim-replay: vm min_free_kbytes=[0-9]' "$TMP/g.txt"
 sed -n 's/.*reclaim-replay: \(zone .*\)/\1/p' "$TMP/g.txt" >"$TMP/zones"
 sed -n 's/.*reclaim-replay: \(node .*\)/\1/p' "$TMP/g.txt" >"$TMP/nodes"
@@ -64,5 +64,20 @@ check "the anon cgroups' memcg lines carry hierarchical sizes" \
 check "report reads it" sh -c "'$RR' report -q --json '$f' >'$TMP/g.json'"
 check_eq "the markers read back without a malformed one" "0" \
 	"$(jq '.input.markers_malformed // 0' "$TMP/g.json")"
+# the replay (issue 13): every global episode replayed, its judged calls
+# exact (>= 95 %; a short window judges few: a bar only from 20 calls)
+"$RR" compare -q -o "$TMP/g.diff.json" "$f" >/dev/null 2>"$TMP/g.cerr"
+check_eq "compare exits 0" 0 "$?"
+check "kswapd runs replayed" jq -e '.summary.by_kind.kswapd.replayed > 0' "$TMP/g.diff.json"
+check ">= 95 % of the kswapd and direct episodes replayed" jq -e '[.summary.by_kind.kswapd,
+	.summary.by_kind.direct] | map(select(. != null)) |
+	(map(.replayed) | add) >= 0.95 * (map(.replayed + .skipped) | add)' "$TMP/g.diff.json"
+"$RR" report -q --fidelity --json "$f" >"$TMP/g.fid.json" 2>/dev/null
+n=$(jq '.fidelity.decisions_checked' "$TMP/g.fid.json")
+if [ "${n:-0}" -ge 20 ]; then
+	check ">= 95 % of $n judged calls exact" jq -e '.fidelity.exact_share >= 0.95' "$TMP/g.fid.json"
+else
+	skip "only ${n:-0} calls judged in this window: no fidelity bar"
+fi
 rm -rf "$out"
 finish
