@@ -501,7 +501,7 @@ static json_t *kind_detail_json(const struct rr_kind_totals *k, const struct rr_
 	json_object_set_new(o, "memcgs_scanned", rr_json_u64(c->memcgs_scanned));
 	json_object_set_new(o, "lowest_priority", json_integer(c->lowest_priority));
 	for (int p = 0; p <= RR_DEF_PRIORITY; p++) {
-		char key[4];
+		char key[16];
 
 		if (!c->stop_priority[p])
 			continue;

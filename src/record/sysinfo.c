@@ -115,7 +115,7 @@ static int from_vmstat(struct rr_items *it)
 		char up[128];
 		size_t i;
 
-		for (i = 0; name[i] && i < sizeof(up) - 1; i++)
+		for (i = 0; i < sizeof(up) - 1 && name[i]; i++)
 			up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
 		up[i] = 0;
 		if (node_base < 0 && !strcmp(name, "nr_inactive_anon"))
