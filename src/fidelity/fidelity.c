@@ -1203,7 +1203,8 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				rec_reclaimed[n++] = ep->batches[k].nr_reclaimed;
 				if (ep->batches[k].mglru)
 					why = RR_UC_MGLRU;
-				else if (ep->ctx && ep->ctx[k].size_disproved && why == RR_UC__COUNT)
+				else if (ep->ctx && ep->ctx[k].valid && ep->ctx[k].size_disproved &&
+					 why == RR_UC__COUNT)
 					why = RR_UC_SIZE_DISPROVED;
 			}
 			if (!b->memcg_id)

@@ -458,9 +458,9 @@ static const char *global_prepare(struct replay *r, struct rr_episode *ep)
 		return "kswapd run: its nr_to_reclaim (the zones' high watermarks, "
 		       "kswapd_shrink_node()) is not in the trace: record with reclaim-replay "
 		       "record, which writes the zones' watermarks";
-	if (ep->kind == RR_KIND_NODE)
-		return "node reclaim (__node_reclaim()) is not replayed: its episodes are "
-		       "counted only";
+	if (ep->kind == RR_KIND_NODE && ep->order < 0)
+		return "node reclaim call without its order (mm_vmscan_node_reclaim_begin): "
+		       "its nr_to_reclaim, max(1 << order, 32), is not known";
 	return NULL;
 }
 

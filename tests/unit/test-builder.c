@@ -963,8 +963,15 @@ static void test_global_episodes(void)
 	batch(b, 9, 2, 32, 32, 31, 12);
 	batch(b, 9, 2, 16, 16, 16, 11);
 	feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_SLEEP });
+	/* node reclaim of order 6: max(1 << 6, 32) pages (__node_reclaim()) */
+	feed(b, (struct rr_event){ .type = RR_EV_NODE_RECLAIM_BEGIN, .order = 6 });
+	batch(b, 9, 2, 32, 32, 32, 4);
+	feed(b, (struct rr_event){ .type = RR_EV_NODE_RECLAIM_END, .nr_reclaimed = 32 });
 	CU_ASSERT_EQUAL(rr_builder_finish(b), 0);
-	CU_ASSERT_EQUAL_FATAL(s.n, 2);
+	CU_ASSERT_EQUAL_FATAL(s.n, 3);
+	CU_ASSERT_EQUAL(s.ep[2].kind, RR_KIND_NODE);
+	CU_ASSERT_EQUAL(s.ep[2].root_memcg_id, RR_ROOT_MEMCG_ID);
+	CU_ASSERT_EQUAL(s.ep[2].nr_to_reclaim_pages, 64);
 
 	CU_ASSERT_EQUAL(s.ep[0].kind, RR_KIND_DIRECT);
 	CU_ASSERT_EQUAL(s.ep[0].root_memcg_id, RR_ROOT_MEMCG_ID);
