@@ -444,14 +444,11 @@ static const char *global_prepare(struct replay *r, struct rr_episode *ep)
 
 	for (size_t i = 0; i < ep->nr_batches; i++)
 		unattributed += !ep->batches[i].memcg_id;
-	if (unattributed) {
-		snprintf(r->skip_why, sizeof(r->skip_why),
-			 "%s: %zu of %zu LRU batches not attributed to a memcg (no memcg: event "
-			 "followed them; kernels before 6.13 have none): the memcgs the walk "
-			 "reclaimed from are not known", rr_reclaim_kind_name(ep->kind),
-			 unattributed, ep->nr_batches);
-		return r->skip_why;
-	}
+	/* (one text for all: the table counts the episodes by reason) */
+	if (unattributed)
+		return "global reclaim: LRU batches not attributed to a memcg (no memcg: event "
+		       "followed them; kernels before 6.13 have none): the memcgs the walk "
+		       "reclaimed from are not known";
 	if (ep->lost_events)
 		return "global reclaim: events were lost while it ran";
 	if (ep->kind == RR_KIND_KSWAPD && !ep->nr_to_reclaim_pages)
