@@ -438,7 +438,7 @@ static int proactive_call(struct replay *r, struct rr_episode *ep, struct rr_sta
  * Ready a global episode (a kswapd run, a direct or node reclaim call) for
  * its replay.  Return NULL, or why it cannot be replayed.
  */
-static const char *global_prepare(struct replay *r, struct rr_episode *ep)
+static const char *global_prepare(const struct rr_episode *ep)
 {
 	size_t unattributed = 0;
 
@@ -504,7 +504,7 @@ static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 	/* (the calls of a global episode that cannot be replayed are still
 	 * checked one by one) */
 	if (rr_kind_global(ep->kind)) {
-		const char *why = global_prepare(r, ep);
+		const char *why = global_prepare(ep);
 
 		if (why && !ep->mglru && !rr_builder_stats(r->builder)->mglru_from_meta &&
 		    !r->o->outcome_exact && fidelity(r, ep, st, NULL, NULL))
