@@ -25,11 +25,18 @@ static enum rr_outcome outcome(const struct rr_episode *ep, const struct rr_sim_
 {
 	if (r->eagain)
 		return RR_OUTCOME_EAGAIN;
+	/* kswapd works until the node is balanced, not to nr_to_reclaim */
+	if (ep->kind == RR_KIND_KSWAPD)
+		return r->kswapd_end == RR_KSWAPD_END_LADDER ? RR_OUTCOME_SHORT : RR_OUTCOME_MET;
 	return r->nr_reclaimed_pages >= ep->nr_to_reclaim_pages ? RR_OUTCOME_MET : RR_OUTCOME_SHORT;
 }
 
+/* Reclaimed beyond nr_to_reclaim; none for a kswapd run (its
+ * nr_to_reclaim is a per-pass scan target, it stops when balanced). */
 static uint64_t over_reclaim(const struct rr_episode *ep, const struct rr_sim_result *r)
 {
+	if (ep->kind == RR_KIND_KSWAPD)
+		return 0;
 	return r->nr_reclaimed_pages > ep->nr_to_reclaim_pages ?
 	       r->nr_reclaimed_pages - ep->nr_to_reclaim_pages : 0;
 }
@@ -93,6 +100,10 @@ static int recorded(struct rr_recorded_episode *r, const struct rr_episode *ep)
 	r->duration_ns = ep->end_ns - ep->start_ns;
 	r->outcome = r->nr_reclaimed >= ep->nr_to_reclaim_pages ? RR_OUTCOME_MET :
 		     RR_OUTCOME_SHORT;
+	if (ep->kind == RR_KIND_KSWAPD) {	/* balanced, unless it reached priority 1 */
+		r->outcome = r->lowest_priority > 1 ? RR_OUTCOME_MET : RR_OUTCOME_SHORT;
+		r->over_reclaim = 0;
+	}
 	if (ep->kind == RR_KIND_PROACTIVE) {
 		r->calls = ep->nr_calls;
 		for (size_t i = 0; i < ep->nr_calls; i++)
@@ -318,6 +329,17 @@ static struct rr_cgroup_totals *cgroup_totals(struct rr_totals *t, const struct 
 
 	HASH_FIND(hh, t->cgroups, &ep->root_memcg_id, sizeof(ep->root_memcg_id), cg);
 	if (cg) {
+		/* a name the trace gave later (a snapshot, a mkdir) replaces
+		 * the stand-in "memcg_id=N" of the episodes before it */
+		if (cg->path && ep->root_path && !strncmp(cg->path, "memcg_id=", 9) &&
+		    strncmp(ep->root_path, "memcg_id=", 9)) {
+			char *named = strdup(ep->root_path);
+
+			if (named) {
+				free(cg->path);
+				cg->path = named;
+			}
+		}
 		if (!cg->path && ep->root_path)
 			cg->path = strdup(ep->root_path);
 		return cg;

@@ -339,7 +339,9 @@ static void print_kinds(FILE *f, const struct rr_totals *o,
 	if (kinds < 2 && !global)
 		return;
 	fprintf(f, "\nby episode kind (pages; anon reclaimed = swapped out; memcgs/ep: memcgs "
-		   "scanned per episode;\ntop supplier: the memcg that gave the most pages):\n");
+		   "scanned per episode;\ntop supplier: the memcg that gave the most pages; the "
+		   "recorded reclaim_pg is the end events'\ncount, slab pages included, anon and "
+		   "file are the batches'):\n");
 	for (int kind = 0; kind < RR_KIND__COUNT; kind++) {
 		const struct rr_kind_totals *k = &o->kinds[kind];
 		bool g = rr_kind_global((enum rr_reclaim_kind)kind);

@@ -173,10 +173,18 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 		rr_error_set(r->err, "<stdout>", "write failed");
 		ret = -1;
 	}
-	if (!ret && o->table)
+	if (!ret && o->table) {
 		rr_table_print(stdout, &r->totals, r->policies,
 			       r->has_recording && !o->outcome_exact ? &r->fidelity : NULL,
 			       o->markdown);
+		/* (counted nowhere above: neither replayed nor skipped) */
+		uint64_t cut = r->builder ? rr_builder_stats(r->builder)->unterminated_episodes : 0;
+
+		if (cut)
+			printf("\n%llu episode%s the trace cut (begun before it or not ended in it) "
+			       "%s not replayed\n", (unsigned long long)cut, cut == 1 ? "" : "s",
+			       cut == 1 ? "is" : "are");
+	}
 	if (!ret && r->report)
 		ret = print_report(r, input, summary, fid, tm, in);
 	json_decref(input);

@@ -152,6 +152,16 @@ static int run_policies(struct replay *r, const struct rr_episode *ep,
 		rr_error_set(r->err, "", "out of memory");
 		return -1;
 	}
+	/* another task's walk under the root moved the shared cursor while
+	 * this one ran (global direct reclaim: always): where the last
+	 * recorded episode left it says nothing; the recorded walk began just
+	 * before the first memcg it reclaimed from (inferred) */
+	if (ep->walk_interleaved && first_memcg(ep)) {
+		int idx = rr_cursor_index(in, first_memcg(ep));
+
+		for (int p = 0; p < np && idx >= 0; p++)
+			c->pos_id[p] = idx > 0 ? in->memcgs[idx - 1].id : 0;
+	}
 	start = rr_cursor_index(in, c->pos_id[0]);
 	for (int p = 0; p < np; p++) {
 		in->cursor = rr_cursor_index(in, c->pos_id[p]);

@@ -468,8 +468,10 @@ static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int id
 		return -1;
 	if (json_object_get(jr, "order") && !global)
 		return fail(c, where, "order is for direct, kswapd and node requests");
-	if (v > 10)
-		return fail(c, where, "order must be 0..10 (MAX_PAGE_ORDER)");
+	/* MAX_PAGE_ORDER: 10 on x86-64, 13 on arm64 with 64 KiB pages */
+	if (v > 13)
+		return fail(c, where, "order must be 0..13 (MAX_PAGE_ORDER: 10 on x86-64, 13 on "
+			    "arm64 with 64 KiB pages)");
 	rq->order = (int)v;
 	if (rq->kind == RR_KIND_KSWAPD) {
 		if (json_object_get(jr, "bytes"))
@@ -481,6 +483,21 @@ static int add_request(struct ctx *c, struct rr_scenario *sc, json_t *jr, int id
 	}
 	if (get_kswapd_node(c, jr, where, rq))
 		return -1;
+	/* try_to_free_pages() asks for SWAP_CLUSTER_MAX, __node_reclaim() for
+	 * max(1 << order, SWAP_CLUSTER_MAX): no request size to give */
+	if ((rq->kind == RR_KIND_DIRECT || rq->kind == RR_KIND_NODE) &&
+	    (json_object_get(jr, "nr_pages") || json_object_get(jr, "bytes")))
+		return fail(c, where, rq->kind == RR_KIND_DIRECT ?
+			    "a direct request reclaims SWAP_CLUSTER_MAX (32) pages: no nr_pages "
+			    "or bytes" :
+			    "a node request reclaims max(1 << order, 32) pages: no nr_pages or bytes");
+	if (rq->kind == RR_KIND_NODE) {
+		rq->nr_pages = (1ULL << rq->order) > RR_SWAP_CLUSTER_MAX ? 1ULL << rq->order :
+			       RR_SWAP_CLUSTER_MAX;
+		if (get_bool(c, jr, "may_swap", where, true, &rq->may_swap))
+			return -1;
+		return get_proactive_swappiness(c, jr, where, rq);
+	}
 	if (json_object_get(jr, "nr_pages") && json_object_get(jr, "bytes"))
 		return fail(c, where, "give nr_pages or bytes, not both");
 	if (json_object_get(jr, "bytes")) {

@@ -116,8 +116,12 @@ bad kswapd-zone "requests\[0\].zones\[0\]: free_pages and high_wmark_pages must 
 	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "kswapd", "zones": [{"managed_pages": 10, "free_pages": 20, "high_wmark_pages": 5}]}]}'
 bad order-limit "requests\[0\]: order is for direct, kswapd and node requests" \
 	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/", "order": 2}]}'
-bad order-11 "requests\[0\]: order must be 0..10" \
-	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "direct", "order": 11}]}'
+bad order-14 "requests\[0\]: order must be 0..13" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "direct", "order": 14}]}'
+# (a bug fixed: a direct request's nr_pages was accepted, reported as its
+# nr_to_reclaim, and not used; try_to_free_pages() asks for 32 pages)
+bad direct-nr-pages "requests\[0\]: a direct request reclaims SWAP_CLUSTER_MAX \\(32\\) pages: no nr_pages" \
+	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "direct", "nr_pages": 1000000}]}'
 bad folio-64k "folio_pages.anon: must be a power of two from 1 to 8192 pages" \
 	'{"scenario": 1, "kernel": "6.18", "page_size": 65536, "folio_pages": {"anon": 16384}, "cgroups": [{"path": "/"}], "requests": [{"kind": "direct"}]}'
 
@@ -142,4 +146,15 @@ check_eq "kswapd: ceil(1000 / 32) passes of 32 pages at priority 12" \
 check_eq "node reclaim: one pass at priority 4, 32 pages" "32 4 node" \
 	"$(jq -r '.episodes[1] | "\(.results.kernel.nr_reclaimed) \(.results.kernel.lowest_priority) \(.kind)"' "$TMP/ladder.json")"
 
+# ---- node reclaim: nr_to_reclaim = max(1 << order, 32) (__node_reclaim()) ----
+# (a bug fixed: a node request reported nr_to_reclaim 32 whatever its order,
+# and its reclaim of 1 << order pages as over-reclaim)
+cat >"$TMP/node.json" <<'JSON'
+{ "scenario": 1, "kernel": "6.18", "swap": false,
+  "cgroups": [{"path": "/"}, {"path": "/a", "lru": {"inactive_file": 100000, "inactive_anon": 50000}}],
+  "requests": [{"kind": "node", "order": 10}, {"kind": "node", "order": 2}] }
+JSON
+"$RR" compare -q --all-episodes "$TMP/node.json" -o - >"$TMP/node.out" 2>"$TMP/node.err"
+check_eq "node order 10: nr_to_reclaim 1 << 10" 1024 "$(jq '.episodes[0].nr_to_reclaim' "$TMP/node.out")"
+check_eq "node order 2: nr_to_reclaim 32" 32 "$(jq '.episodes[1].nr_to_reclaim' "$TMP/node.out")"
 finish
