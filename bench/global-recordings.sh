@@ -101,7 +101,7 @@ rm_cgroups() {
 			[ -f "$d/cgroup.procs" ] || continue
 			while read -r p; do kill -9 "$p" 2>/dev/null || true; done <"$d/cgroup.procs"
 		done
-		for d in "$parent"/*/; do [ -d "$d" ] && rmdir "$d" 2>/dev/null; done
+		for d in "$parent"/*/; do [ -d "$d" ] && { rmdir "$d" 2>/dev/null || true; }; done
 		rmdir "$parent" 2>/dev/null && return 0
 		sleep 0.1
 	done
