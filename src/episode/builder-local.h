@@ -107,9 +107,10 @@ struct rr_builder {
 	/* during the start snapshot: the flushes that took effect (memcg id,
 	 * time) and each memcg's LRU deltas (rr_memcg.snap_log), so that a
 	 * memcg line gets the deltas since the flush its view came from */
-	/* the root memcg's cost pair as it changed (a ring): the pair a
-	 * global decision read, between a task's previous vmscan event and its
-	 * batch, when other tasks noted costs meanwhile (tasks.c) */
+	/* the root memcg's cost pair as it changed (a ring, noted after the
+	 * events that note costs: shrink events, refaults): the pair a global
+	 * decision read, between a task's previous vmscan event and its batch,
+	 * when other tasks noted costs meanwhile (tasks.c) */
 	struct rr_memcg *root_memcg;
 	struct { uint64_t ts_ns, anon, file; } root_costs[RR_ROOT_COSTS];
 	unsigned int root_costs_head, nr_root_costs;

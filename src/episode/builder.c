@@ -201,7 +201,12 @@ static int task_event(struct rr_builder *b, const struct rr_event *ev)
 				 t->ep->replayable)
 				rr_task_drain_log(t, ev);
 		}
-		return rr_state_apply(&b->st, ev);
+		ret = rr_state_apply(&b->st, ev);
+		/* (a refault notes a cost: lruvec_delta()) */
+		if (ev->item == b->st.items.workingset_restore[RR_LRU_ANON] ||
+		    ev->item == b->st.items.workingset_restore[RR_LRU_FILE])
+			rr_root_cost_note(b, ev->ts_ns);
+		return ret;
 	case RR_EV_COUNT_EVENTS:
 		t = rr_task_find(b, ev->pid);
 		if (!t)
@@ -245,6 +250,7 @@ static int task_event(struct rr_builder *b, const struct rr_event *ev)
 		}
 		if (t)
 			rr_task_drain_reset(t, ev->ts_ns);
+		rr_root_cost_note(b, ev->ts_ns);	/* (the batch noted its cost) */
 		break;
 	case RR_EV_SLAB_START:
 		t = rr_task_find(b, ev->pid);
@@ -385,7 +391,6 @@ int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev)
 	ret = feed(b, ev);
 	if (!ret && b->st.oom)
 		ret = -1;
-	rr_root_cost_note(b, ev->ts_ns);
 	return ret;
 }
 

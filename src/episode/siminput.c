@@ -232,6 +232,17 @@ static void account(struct rr_sim_input *in, struct rr_sim_memcg *sm, struct acc
 		rr_lru_removed(a->removed, bt->lru, 0, bt->nr_deactivate);
 }
 
+/* The lowest priority of @ep's batches, 12 if none has one. */
+static int lowest_priority(const struct rr_episode *ep)
+{
+	int lowest = RR_DEF_PRIORITY;
+
+	for (size_t i = 0; i < ep->nr_batches; i++)
+		if (ep->batches[i].priority >= 0 && ep->batches[i].priority < lowest)
+			lowest = ep->batches[i].priority;
+	return lowest;
+}
+
 int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 			 const struct rr_kernel_model *km, unsigned int page_shift,
 			 uint64_t offline_delay_ns, struct rr_sim_input *in,
@@ -327,20 +338,14 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 	 * other way out of the priority loop is the goal) */
 	if (ep->kind == RR_KIND_DIRECT && ep->order > RR_PAGE_ALLOC_COSTLY_ORDER &&
 	    ep->has_nr_reclaimed && ep->recorded_nr_reclaimed < RR_SWAP_CLUSTER_MAX) {
-		int lowest = RR_DEF_PRIORITY;
+		int lowest = lowest_priority(ep);
 
-		for (size_t i = 0; i < ep->nr_batches; i++)
-			if (ep->batches[i].priority >= 0 && ep->batches[i].priority < lowest)
-				lowest = ep->batches[i].priority;
 		in->compaction_ready_known = lowest > 0;
 		in->compaction_ready_priority = lowest;
 	}
 	if (ep->kind == RR_KIND_KSWAPD) {
-		int lowest = RR_DEF_PRIORITY;
+		int lowest = lowest_priority(ep);
 
-		for (size_t i = 0; i < ep->nr_batches; i++)
-			if (ep->batches[i].priority >= 0 && ep->batches[i].priority < lowest)
-				lowest = ep->batches[i].priority;
 		in->kswapd_nr_to_reclaim_pages = ep->nr_to_reclaim_pages;
 		/* the recorded run ended balanced once it had reclaimed what it
 		 * did (inferred: the threshold lies between what it had before

@@ -364,13 +364,6 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	c->hier_missing = c->flush_unknown && b->st.nr_memcgs > RR_HIER_MEMCGS_MAX;
 	for (struct rr_memcg *a = m; a && d < RR_CHAIN_MAX; a = a->parent, d++)
 		chain_entry(t, c, d, a);
-	/* the root's cost pair read at the decision: any the ring held since
-	 * the task's previous vmscan event (other tasks note costs meanwhile) */
-	for (int k = 0; k < d; k++)
-		if (c->chain[k].id == RR_ROOT_MEMCG_ID && t->batch_prev_vmscan_ns &&
-		    root_cost_range(b, t->batch_prev_vmscan_ns, c->chain[k].cost_lo,
-				    c->chain[k].cost_hi))
-			c->chain[k].cost_range = true;
 	/* global reclaim's root is the root memcg, also above a memcg whose
 	 * parent the trace does not give (one that died before the snapshot)
 	 * or beyond the chain's depth: then it takes the last entry */
@@ -380,14 +373,16 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 		if (root) {
 			if (d == RR_CHAIN_MAX)
 				d--;
-			chain_entry(t, c, d, root);
-			if (t->batch_prev_vmscan_ns &&
-			    root_cost_range(b, t->batch_prev_vmscan_ns, c->chain[d].cost_lo,
-					    c->chain[d].cost_hi))
-				c->chain[d].cost_range = true;
-			d++;
+			chain_entry(t, c, d++, root);
 		}
 	}
+	/* the root's cost pair read at the decision (the root is the chain's
+	 * last entry): any the ring held since the task's previous vmscan
+	 * event (other tasks note costs meanwhile) */
+	if (c->chain[d - 1].id == RR_ROOT_MEMCG_ID && t->batch_prev_vmscan_ns)
+		c->chain[d - 1].cost_range = root_cost_range(b, t->batch_prev_vmscan_ns,
+							     c->chain[d - 1].cost_lo,
+							     c->chain[d - 1].cost_hi);
 	c->depth = d;
 	/* in the rmdir -> offline window the online state is a guess; the
 	 * fidelity check tries both */

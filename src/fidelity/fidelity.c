@@ -346,10 +346,10 @@ struct hidden {
 	 * snapshot_refaults() of it is in the trace yet: each combination */
 	int nr_refault;
 	bool refault[4][RR_NR_LRU_TYPES];
-	/* file_is_tiny (global reclaim): the node's free pages and high
-	 * watermarks as the call's input (0/0 never tiny), per value */
+	/* file_is_tiny (global reclaim): the node's high watermarks as the
+	 * call's input, free pages 0 (0/0 never tiny), per value */
 	int nr_tiny;
-	uint64_t tiny_free[2], tiny_high[2];
+	uint64_t tiny_high[2];
 	/* the root's cost pair before the trace (global reclaim): added to
 	 * the pair the trace gives, at the ends of its range */
 	int nr_cost;
@@ -414,6 +414,7 @@ static bool global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 	const struct rr_node_snapshot *node;
 	struct rr_node_tiny tiny;
 	uint64_t file;
+	bool known;
 
 	h->nr_size = h->nr_refault = h->nr_tiny = h->nr_cost = 1;
 	if (!rr_kind_global(ep->kind))
@@ -503,12 +504,14 @@ static bool global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 	file = ci->root_rstat_lru_pages[RR_LRU_INACTIVE_FILE] +
 	       ci->root_rstat_lru_pages[RR_LRU_ACTIVE_FILE];
 	node = rr_state_node_at(st, 0, ep->batches[i].ts_ns);
+	known = node && !rr_node_tiny_inputs(node, &tiny);
 	ci->node_free_pages = ci->node_high_wmark_pages = 0;	/* never tiny */
-	if (node && !rr_node_tiny_inputs(node, &tiny) && file > tiny.high_sum)
+	if (known && file > tiny.high_sum)
 		return false;	/* ruled out by the file pages alone */
-	h->tiny_free[0] = h->tiny_high[0] = 0;
-	h->tiny_free[1] = 0;
-	h->tiny_high[1] = node && !rr_node_tiny_inputs(node, &tiny) ? tiny.high_sum : UINT64_MAX;
+	/* (free pages 0 at the watermarks' sum, or at no bound: tiny when
+	 * the other conditions hold) */
+	h->tiny_high[0] = 0;
+	h->tiny_high[1] = known ? tiny.high_sum : UINT64_MAX;
 	h->nr_tiny = 2;
 	return false;
 }
@@ -589,7 +592,7 @@ static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
 		       sizeof(ci->memcg.rstat_lru_pages));
 	}
 	if (h->nr_tiny > 1) {
-		ci->node_free_pages = h->tiny_free[k[H_TINY]];
+		ci->node_free_pages = 0;
 		ci->node_high_wmark_pages = h->tiny_high[k[H_TINY]];
 	}
 	if (!k[H_ROOT] && !flushed) {
