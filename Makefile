@@ -65,6 +65,7 @@ LIB_SRCS := \
 	src/episode/nodes.c \
 	src/episode/infer.c \
 	src/episode/proactive.c \
+	src/episode/attribute.c \
 	src/episode/siminput.c \
 	src/sim/kernel-model.c \
 	src/sim/sim.c \

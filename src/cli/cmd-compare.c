@@ -46,6 +46,10 @@ static const char compare_usage[] =
 	"                           no fidelity check); traces only\n"
 	"      --offline-delay-ms N assumed delay from cgroup_rmdir until the\n"
 	"                           memcg is offline (default 25)\n"
+	"      --drop-memcg-events  read the trace as a kernel before 6.13\n"
+	"                           (no memcg: events) would have written it,\n"
+	"                           and check the inferred attribution of each\n"
+	"                           batch against the dropped events\n"
 	"      --baseline POLICY    diff against this policy (default kernel)\n"
 	"      --all-episodes       list episodes where nothing differs too\n"
 	"      --jsonl              stream JSON lines to stdout: a header, one\n"
@@ -267,7 +271,7 @@ out:
 int cmd_compare(int argc, char **argv)
 {
 	enum { OPT_KERNEL = 256, OPT_SWAP, OPT_OFFLINE, OPT_BASELINE, OPT_ALL, OPT_JSONL,
-	       OPT_FORMAT, OPT_TOP, OPT_HTML, OPT_HTML_CGROUP, OPT_OUTCOME };
+	       OPT_FORMAT, OPT_TOP, OPT_HTML, OPT_HTML_CGROUP, OPT_OUTCOME, OPT_DROP };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
@@ -283,6 +287,7 @@ int cmd_compare(int argc, char **argv)
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "html-cgroup", required_argument, NULL, OPT_HTML_CGROUP },
 		{ "outcome", required_argument, NULL, OPT_OUTCOME },
+		{ "drop-memcg-events", no_argument, NULL, OPT_DROP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -343,6 +348,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case OPT_BASELINE:
 			opts.baseline = optarg;
+			break;
+		case OPT_DROP:
+			opts.drop_memcg_events = true;
 			break;
 		case OPT_HTML:
 			if (!*optarg || !strcmp(optarg, "-"))

@@ -27,17 +27,22 @@ static const char report_usage[] =
 	"                           recorder's marker, else evidence in the\n"
 	"                           trace; without, calls it decides are\n"
 	"                           counted undecidable)\n"
+	"      --drop-memcg-events  read the trace as a kernel before 6.13\n"
+	"                           (no memcg: events) would have written it,\n"
+	"                           and check the inferred attribution of each\n"
+	"                           batch against the dropped events\n"
 	"  -q, --quiet              no progress line\n"
 	"  -h, --help               this text\n";
 
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_FIDELITY = 256, OPT_JSON, OPT_KERNEL, OPT_SWAP };
+	enum { OPT_FIDELITY = 256, OPT_JSON, OPT_KERNEL, OPT_SWAP, OPT_DROP };
 	static const struct option longopts[] = {
 		{ "fidelity", no_argument, NULL, OPT_FIDELITY },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "swap", required_argument, NULL, OPT_SWAP },
+		{ "drop-memcg-events", no_argument, NULL, OPT_DROP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -66,6 +71,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_SWAP:
 			if (rr_swap_option("report", optarg, &opts.swap_present))
 				return RR_EXIT_USAGE;
+			break;
+		case OPT_DROP:
+			opts.drop_memcg_events = true;
 			break;
 		case 'q':
 			quiet = true;

@@ -45,6 +45,28 @@ struct task {
 	size_t batch_index;		/* its index there */
 	bool batch_sum_valid;
 	int64_t batch_sum;		/* its list's running sum when attributed */
+	/* attribution without memcg: events (attribute.c): the batches of
+	 * the task's priority pass in progress, closed but not yet
+	 * attributed, and the episode, call and priority they belong to */
+	struct attr_pend {
+		size_t index;		/* in the episode's batches */
+		struct rr_event ev;	/* its shrink event (has_ev) */
+		bool has_ev;
+		bool slab_before;	/* a shrink_slab event came before it in the pass */
+		uint64_t prev_vmscan_ns;
+		uint64_t truth_id;
+	} *pend;
+	size_t nr_pend, cap_pend;
+	struct rr_episode *pend_ep;
+	uint32_t pend_call;
+	int pend_prio;			/* -1 not known yet */
+	bool slab_seen;			/* since the last pending batch */
+	int slab_prio;			/* ... at this priority */
+	uint64_t attr_ep_seq;		/* the episode the target is for */
+	uint64_t attr_target;		/* its reclaim root, 0 unknown */
+	uint8_t attr_target_basis;	/* RR_ATTR_ASSUMED: a stand-in */
+	uint64_t truth_id;		/* drop_memcg_events: the dropped event's memcg */
+	bool awaiting_truth;
 	uint64_t last_ts;		/* the task's last event */
 	UT_hash_handle hh;
 };
@@ -111,6 +133,7 @@ struct rr_builder {
 	 * events that note costs: shrink events, refaults): the pair a global
 	 * decision read, between a task's previous vmscan event and its batch,
 	 * when other tasks noted costs meanwhile (tasks.c) */
+	uint64_t page_size_bytes;	/* from the meta marker, 0 unknown */
 	struct rr_memcg *root_memcg;
 	struct { uint64_t ts_ns, anon, file; } root_costs[RR_ROOT_COSTS];
 	unsigned int root_costs_head, nr_root_costs;
@@ -133,7 +156,7 @@ int rr_task_isolate(struct rr_builder *b, struct task *t, const struct rr_event 
 void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id);
 int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_event *ev);
 uint64_t rr_task_memcg(const struct rr_builder *b, int pid);
-int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id);
+int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id, uint64_t ts_ns);
 
 /* requests.c */
 int rr_episode_begin(struct rr_builder *b, struct task *t, enum rr_reclaim_kind kind,
@@ -161,6 +184,15 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev);
 void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep);
 void rr_infer_isolate_bound(struct rr_builder *b, struct task *t);
 struct rr_memcg *rr_infer_batches_root(struct rr_builder *b, const struct rr_episode *ep);
+
+/* attribute.c: attribution without memcg: events */
+int rr_attr_defer(struct rr_builder *b, struct task *t, const struct rr_event *ev);
+int rr_attr_flush(struct rr_builder *b, struct task *t);
+int rr_attr_visit_end(struct rr_builder *b, struct task *t, int priority);
+int rr_attr_batch_effects(struct rr_builder *b, struct task *t, const struct rr_event *ev);
+int rr_task_batch_memcg_close(struct rr_builder *b, struct task *t, const struct rr_event *ev);
+void rr_attr_truth(struct rr_builder *b, const struct rr_event *ev);
+struct rr_memcg *rr_preorder_next(struct rr_memcg *m);
 
 /* builder.c */
 int rr_builder_replay_held(struct rr_builder *b, int root);

@@ -27,6 +27,7 @@ struct rr_builder *rr_builder_new(const struct rr_builder_opts *opts,
 		return NULL;
 	b->stats.swap_from_meta = -1;
 	b->opts = *opts;
+	b->stats.attr_inferred = opts->infer_attribution || opts->drop_memcg_events;
 	b->cb = cb;
 	b->ctx = ctx;
 	rr_state_init(&b->st);
@@ -48,6 +49,7 @@ void rr_builder_free(struct rr_builder *b)
 			rr_episode_release(NULL, t->ep);
 			t->ep = o;
 		}
+		free(t->pend);
 		free(t);
 	}
 	HASH_ITER(hh, b->task_memcgs, tm, tmt) {
@@ -258,6 +260,8 @@ static int task_event(struct rr_builder *b, const struct rr_event *ev)
 			return 0;
 		t->last_ts = ev->ts_ns;
 		rr_task_drain_reset(t, ev->ts_ns);
+		if (b->stats.attr_inferred && rr_attr_visit_end(b, t, ev->priority))
+			return -1;
 		/* the batches before it, of the memcg visit it ends, ran at its
 		 * priority */
 		if (t->ep) {
@@ -343,6 +347,17 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	case RR_EV_KSWAPD_SLEEP:
 		return request_event(b, ev);
 	case RR_EV_CGROUP_MKDIR:
+		if (b->stats.attr_inferred) {
+			/* made empty, then charged without a delta in the trace:
+			 * its sizes are lower bounds from here on */
+			int ret = rr_state_apply(&b->st, ev);
+			struct rr_memcg *m = rr_state_find(&b->st, ev->id);
+
+			if (!ret && m && m->created_ns == (ev->ts_ns ? ev->ts_ns : 1))
+				rr_memcg_mut(&b->st, m)->baseline_known = false;
+			return ret;
+		}
+		return rr_state_apply(&b->st, ev);
 	case RR_EV_CGROUP_RMDIR:
 	case RR_EV_CGROUP_RELEASE:
 	case RR_EV_FLUSH:
@@ -356,7 +371,7 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 		/* the moved task, not the writer of cgroup.procs */
 		if (ev->cgroup_root != b->st.memory_root)
 			return 0;
-		return rr_task_set_memcg(b, ev->attach_pid, ev->id);
+		return rr_task_set_memcg(b, ev->attach_pid, ev->id, ev->ts_ns);
 	case RR_EV_MARKER:
 		b->stats.markers++;
 		return rr_builder_marker(b, ev);
@@ -376,6 +391,15 @@ int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev)
 		if (!b->first_lost_ns)
 			b->first_lost_ns = ev->ts_ns ? ev->ts_ns : 1;
 		rr_episodes_lost(b);
+	}
+	/* read as a kernel without memcg: events wrote it: the events only
+	 * check the attribution (attribute.c) */
+	if (b->opts.drop_memcg_events && (ev->type == RR_EV_MOD_LRUVEC ||
+					  ev->type == RR_EV_COUNT_EVENTS ||
+					  ev->type == RR_EV_FLUSH)) {
+		if (ev->type != RR_EV_FLUSH)
+			rr_attr_truth(b, ev);
+		return 0;
 	}
 	if (b->st.memory_root < 0) {
 		if (is_cgroup_event(ev->type))

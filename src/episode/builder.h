@@ -35,6 +35,11 @@
 
 #define RR_CHAIN_MAX 8
 
+/* Without memcg: events, a memcg's sizes count as known for this long
+ * after a snapshot read them (the recorder's periodic snapshots come every
+ * 100 ms by default), or for good while no task can charge it */
+#define RR_ATTR_SIZE_FRESH_NS 250000000ULL
+
 /*
  * State the kernel's decisions read when a batch began, captured when the
  * batch was attributed to its memcg (before its own decrement): the
@@ -68,6 +73,11 @@ struct rr_batch_ctx {
 	/* the batch asked for more than size >> priority: the sizes are wrong
 	 * (rr_builder_stats.lru_sizes_raised) */
 	bool size_disproved;
+	/* no memcg: events (attribute.c): the sizes are the last snapshot's
+	 * less what the batches took, but that snapshot is older than
+	 * RR_ATTR_SIZE_FRESH_NS and tasks in the memcg may have been charged
+	 * since: not known well enough to judge the call */
+	bool sizes_stale;
 	int64_t conc_min[RR_NR_EVICTABLE_LRU], conc_max[RR_NR_EVICTABLE_LRU];
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 	int depth;
@@ -123,10 +133,29 @@ struct rr_silent_ctx {
  * (silent_cut) and not judged. */
 #define RR_SILENT_MAX 65536
 
+/*
+ * How a batch's memcg was found.  Kernels before 6.13 have no memcg:
+ * events: the builder then infers it (attribute.c, docs/kernel-model.md
+ * §24) and says on what evidence.
+ */
+enum rr_attr_basis {
+	RR_ATTR_EVENT = 0,	/* a memcg: event after its isolate named it */
+	RR_ATTR_SINGLE,		/* the only memcg of the walk that can hold
+				 * pages on its list: exact */
+	RR_ATTR_WALK,		/* the walk's pre-order, the visit's list order
+				 * and the sizes the snapshots give */
+	RR_ATTR_AMBIGUOUS,	/* more than one memcg fits: the first in walk
+				 * order is taken, its call is not judged */
+	RR_ATTR_ASSUMED,	/* the trace names no memcg at all: one stand-in
+				 * (the task's memcg, or the root) */
+	RR_ATTR__COUNT
+};
+
 /* One recorded LRU batch: an mm_vmscan_lru_isolate and what followed it.
  * Counts in pages. */
 struct rr_batch {
 	uint64_t memcg_id;	/* 0: not attributed (no memcg: event followed) */
+	uint8_t attr;		/* enum rr_attr_basis of memcg_id */
 	int lru;		/* enum rr_lru */
 	int priority;		/* -1 until known */
 	uint64_t ts_ns;		/* the isolate event */
@@ -305,6 +334,13 @@ struct rr_builder_opts {
 	int swap_present;		/* -1 infer, 0, 1 */
 	bool keep_all_batches;		/* batches of every kind (report); else
 					 * only of the replayable kinds */
+	/* the trace has no memcg: events (kernels before 6.13, or a recording
+	 * made without them): infer each batch's memcg (attribute.c) and
+	 * keep sizes from the snapshots and the batches */
+	bool infer_attribution;
+	/* --drop-memcg-events: read a 6.13+ trace as an older kernel would
+	 * have written it; the dropped events only check the inference */
+	bool drop_memcg_events;
 };
 
 struct rr_builder;
@@ -353,6 +389,18 @@ struct rr_builder_stats {
 	uint64_t lru_sizes_raised;
 	uint64_t snapshot_protected;	/* snapshot lines with memory.min/low > 0 */
 	char kernel_release[64];	/* from the meta marker */
+	/* attribution without memcg: events: batches of replayable episodes
+	 * by basis (enum rr_attr_basis; [RR_ATTR_EVENT] unused), and, with
+	 * drop_memcg_events, how many agree with the dropped events */
+	bool attr_inferred;		/* the builder inferred attributions */
+	/* the v1 memory hierarchy taken as the only one in the cgroup events */
+	bool attr_hierarchy_inferred;
+	uint64_t attr[RR_ATTR__COUNT];
+	uint64_t attr_checked, attr_agree, attr_wrong;
+	uint64_t attr_ambiguous_agree;	/* of the ambiguous, the first fit was right */
+	uint64_t attr_targets_assumed;	/* episodes whose reclaim root is a stand-in */
+	uint64_t attr_snapshot_sizes;	/* snapshot lines that reset sizes */
+	uint64_t attr_periodic_snapshots;	/* "when=periodic" snapshots */
 };
 const struct rr_builder_stats *rr_builder_stats(const struct rr_builder *b);
 

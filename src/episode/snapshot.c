@@ -23,6 +23,8 @@
 static void on_meta(struct rr_builder *b, const struct rr_marker_meta *meta)
 {
 	b->stats.meta_seen = true;
+	if (meta->page_size >= 512 && meta->page_size <= (1LL << 30))
+		b->page_size_bytes = (uint64_t)meta->page_size;
 	if (meta->swap_total_kb >= 0)
 		b->stats.swap_from_meta = meta->swap_total_kb > 0;
 	if (meta->vm_swappiness >= 0 && meta->vm_swappiness <= 200) {
@@ -112,7 +114,7 @@ static uint64_t snapshot_view_ns(const struct rr_builder *b, const struct rr_mem
 	return best;
 }
 
-static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
+static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc, uint64_t ts_ns)
 {
 	struct rr_memcg *m;
 	struct rr_memcg_vals *v;
@@ -153,6 +155,22 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc)
 	}
 	if (mc->id == RR_ROOT_MEMCG_ID || !strcmp(mc->path, "/"))
 		b->snapshot_has_root = true;
+	if (b->stats.attr_inferred) {
+		/* no deltas keep the sizes: every snapshot sets them, and they
+		 * are lower bounds until the next (attribute.c) */
+		for (int l = 0; l < RR_NR_LRU; l++) {
+			v->lru_sum[l] = (int64_t)mc->lru_pages[l];
+			v->lru_low[l] = 0;
+		}
+		v->baseline_known = false;
+		m->sizes_snap_ns = ts_ns ? ts_ns : 1;
+		b->stats.attr_snapshot_sizes++;
+		if (b->in_snapshot == 1)
+			b->stats.snapshot_memcgs++;
+		if (!m->named && mc->path[0] && rr_state_name(&b->st, m, mc->path))
+			return -1;
+		return 0;
+	}
 	if (b->in_snapshot != 1)
 		return 0;
 	b->stats.snapshot_memcgs++;
@@ -255,7 +273,15 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 	case RR_MARKER_ITEMS:
 		on_items(b, &mk.items);
 		return 0;
+	case RR_MARKER_EVENTS:
+		/* a recording made without memcg: events (record
+		 * --no-memcg-events, or a kernel before 6.13) */
+		if (!memmem(ev->str, (size_t)ev->str_len, "memcg:", 6))
+			b->stats.attr_inferred = true;
+		return 0;
 	case RR_MARKER_SNAPSHOT_BEGIN:
+		if (!strcmp(mk.snapshot.when, "periodic"))
+			b->stats.attr_periodic_snapshots++;
 		b->in_snapshot = !strcmp(mk.snapshot.when, "start") ? 1 : 2;
 		b->snap_logging = b->in_snapshot == 1 && !b->start_snapshot_ns;
 		b->nr_snap_flushes = 0;
@@ -290,7 +316,7 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 		b->snapshot_has_root = false;
 		return 0;
 	case RR_MARKER_MEMCG:
-		if (!b->in_snapshot || on_memcg(b, &mk.memcg))
+		if (!b->in_snapshot || on_memcg(b, &mk.memcg, ev->ts_ns))
 			return b->in_snapshot ? -1 : 0;
 		/* the hierarchical sizes, for the dying descendants' bound */
 		return mk.memcg.malformed ? 0 : rr_nodes_memcg(&b->st, &mk.memcg, ev->ts_ns);

@@ -132,6 +132,17 @@ struct rr_memcg {
 	uint32_t nr_snap_log, cap_snap_log;
 	bool snap_log_full;		/* out of memory for it: not known */
 	uint64_t read_ns;		/* its "snapshot read" marker */
+	/* without memcg: events (attribute.c): when a snapshot line last set
+	 * its sizes (0 never), and whether it is a stand-in for a memcg the
+	 * trace never names */
+	uint64_t sizes_snap_ns;
+	bool standin;
+	/* tasks the trace puts in it (cgroup_attach_task, the recorder's task
+	 * markers), and when the last came; tasks_known: every task in it is
+	 * known (made in the trace, or a task marker listed them all) */
+	uint32_t nr_tasks;
+	uint64_t task_in_ns;
+	bool tasks_known;
 	/* the latest batch of a replayable episode in its subtree (time, task),
 	 * and the latest by a task other than that one (tasks.c, infer.c) */
 	uint64_t visit_ns, visit_other_ns;

@@ -59,6 +59,7 @@ void rr_task_put(struct rr_builder *b, struct task *t)
 	if (b->last_task == t)
 		b->last_task = NULL;
 	b->stats.tasks--;
+	free(t->pend);
 	free(t);
 }
 
@@ -70,9 +71,10 @@ uint64_t rr_task_memcg(const struct rr_builder *b, int pid)
 	return tm ? tm->memcg_id : 0;
 }
 
-int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id)
+int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id, uint64_t ts_ns)
 {
 	struct task_memcg *tm;
+	struct rr_memcg *m;
 
 	HASH_FIND_INT(b->task_memcgs, &pid, tm);
 	if (!tm) {
@@ -81,8 +83,17 @@ int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id)
 			return -1;
 		tm->pid = pid;
 		HASH_ADD_INT(b->task_memcgs, pid, tm);
+	} else if (tm->memcg_id && (m = rr_state_find(&b->st, tm->memcg_id)) && m->nr_tasks) {
+		m->nr_tasks--;
 	}
 	tm->memcg_id = memcg_id;
+	/* the tasks known in each memcg: one without any cannot be charged
+	 * (attribute.c) */
+	m = rr_state_memcg(&b->st, memcg_id);
+	if (!m)
+		return -1;
+	m->nr_tasks++;
+	m->task_in_ns = ts_ns ? ts_ns : 1;
 	return 0;
 }
 
@@ -159,7 +170,9 @@ int rr_task_isolate(struct rr_builder *b, struct task *t, const struct rr_event 
 	 * MGLRU's scan_folios() reports MAX_LRU_BATCH */
 	t->batch.mglru = ev->nr_requested > RR_SWAP_CLUSTER_MAX;
 	t->batch_open = true;
-	t->awaiting_memcg = true;
+	t->awaiting_memcg = !b->opts.drop_memcg_events;
+	t->awaiting_truth = b->opts.drop_memcg_events;
+	t->truth_id = 0;
 
 	/* batches outside any begin/end pair: an episode that began before
 	 * the trace */
@@ -353,6 +366,14 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 			c->size_ub_type[k] = b->st.dying_ub_known ? b->st.dying_ub_type[k] : UINT64_MAX;
 	}
 	c->unprotected = rr_memcg_unprotected_known(&b->st, m);
+	if (b->stats.attr_inferred) {
+		uint64_t since = m->sizes_snap_ns ? m->sizes_snap_ns : m->created_ns;
+		bool charged = m->nr_tasks || m->task_in_ns > since ||
+			       !(m->created_ns || m->tasks_known);
+
+		c->sizes_stale = !since || m->standin ||
+				 (charged && t->batch.ts_ns > since + RR_ATTR_SIZE_FRESH_NS);
+	}
 	/* no flush in the trace while it ran longer than the periodic flush:
 	 * flushes are not in it, and when the views were refreshed is not
 	 * known (before that, the views are those the trace gave: mkdir,
@@ -416,7 +437,7 @@ static void note_concurrent_walk(struct task *t, struct rr_memcg *m, uint64_t ts
  * takes them), or NULL at the end of the tree.  Children are kept sorted
  * by id (state.c add_child()): a sibling is found by bisection, so a walk
  * over a wide tree is not quadratic. */
-static struct rr_memcg *preorder_next(struct rr_memcg *m)
+struct rr_memcg *rr_preorder_next(struct rr_memcg *m)
 {
 	if (m->nr_children)
 		return m->children[0];
@@ -473,7 +494,7 @@ static void capture_silent(struct rr_builder *b, struct task *t, struct rr_memcg
 	c = &ep->ctx[t->batch_index];
 	hier = c->valid && c->flush_unknown && !c->hier_missing;
 	/* (@m after @prev in one tree: the walk reaches it) */
-	for (x = preorder_next(prev); x && x != m; x = preorder_next(x)) {
+	for (x = rr_preorder_next(prev); x && x != m; x = rr_preorder_next(x)) {
 		struct rr_silent_ctx *s;
 		int64_t ws[RR_NR_LRU_TYPES];
 		bool window = false;
@@ -548,8 +569,6 @@ void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_event *ev)
 {
 	struct rr_batch *eb = ep_batch(t);
-	struct rr_memcg *m = t->batch.memcg_id ? rr_state_find(&b->st, t->batch.memcg_id) : NULL;
-	int type = rr_lru_type(t->batch.lru);
 
 	if (ev) {
 		t->batch.priority = ev->priority;
@@ -569,6 +588,28 @@ int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 			     t->batch_ep->batches[i].priority < 0;)
 				t->batch_ep->batches[i].priority = eb->priority;
 	}
+	/* no memcg: event named its memcg: its priority pass decides it, the
+	 * rest of the close comes then (attribute.c) */
+	if (b->stats.attr_inferred && !t->batch.memcg_id && eb && t->batch_ep->replayable &&
+	    rr_lru_is_evictable(t->batch.lru)) {
+		int ret = rr_attr_defer(b, t, ev);
+
+		t->batch_open = false;
+		t->awaiting_memcg = false;
+		t->batch_sum_valid = false;
+		t->batch_ep = NULL;
+		return ret || b->st.oom ? -1 : 0;
+	}
+	return rr_task_batch_memcg_close(b, t, ev);
+}
+
+/* The close of a batch whose memcg is known (or will never be): the
+ * memcg's statistics, cost notes and sizes. */
+int rr_task_batch_memcg_close(struct rr_builder *b, struct task *t, const struct rr_event *ev)
+{
+	struct rr_memcg *m = t->batch.memcg_id ? rr_state_find(&b->st, t->batch.memcg_id) : NULL;
+	int type = rr_lru_type(t->batch.lru);
+
 	if (ev && m && ev->type == RR_EV_SHRINK_INACTIVE) {
 		struct rr_memcg_vals *v = rr_memcg_mut(&b->st, m);
 
@@ -601,7 +642,11 @@ int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 	}
 	if (!t->batch.memcg_id)
 		b->stats.batches_unattributed++;
-	rr_infer_isolate_bound(b, t);
+	/* (a guessed memcg's size is not raised by the guess) */
+	if (t->batch.attr != RR_ATTR_AMBIGUOUS)
+		rr_infer_isolate_bound(b, t);
+	if (b->stats.attr_inferred && rr_attr_batch_effects(b, t, ev))
+		return -1;
 	t->batch_open = false;
 	t->awaiting_memcg = false;
 	t->batch_sum_valid = false;

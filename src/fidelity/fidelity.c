@@ -33,6 +33,9 @@ static const char *const uc_names[RR_UC__COUNT] = {
 	[RR_UC_CONCURRENT] = "size_changed_concurrently",
 	[RR_UC_SIZE_DISPROVED] = "sizes_disproved",
 	[RR_UC_PASS_UNKNOWN] = "pass_start_unknown",
+	[RR_UC_ATTR_AMBIGUOUS] = "attribution_ambiguous",
+	[RR_UC_ATTR_ASSUMED] = "attribution_assumed",
+	[RR_UC_SIZES_STALE] = "sizes_stale",
 };
 
 
@@ -1206,6 +1209,13 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				rec_reclaimed[n++] = ep->batches[k].nr_reclaimed;
 				if (ep->batches[k].mglru)
 					why = RR_UC_MGLRU;
+				else if (ep->batches[k].attr == RR_ATTR_AMBIGUOUS)
+					why = RR_UC_ATTR_AMBIGUOUS;
+				else if (ep->batches[k].attr == RR_ATTR_ASSUMED)
+					why = RR_UC_ATTR_ASSUMED;
+				else if (k == i && ep->ctx && ep->ctx[k].valid && ep->ctx[k].sizes_stale &&
+					 why == RR_UC__COUNT)
+					why = RR_UC_SIZES_STALE;
 				else if (ep->ctx && ep->ctx[k].valid && ep->ctx[k].size_disproved &&
 					 why == RR_UC__COUNT)
 					why = RR_UC_SIZE_DISPROVED;

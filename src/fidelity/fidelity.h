@@ -54,6 +54,11 @@ enum rr_unchecked {
 				 * trace gives allow: pages the trace missed */
 	RR_UC_PASS_UNKNOWN,	/* global reclaim: which pass (prepare_scan_control())
 				 * a call belonged to */
+	RR_UC_ATTR_AMBIGUOUS,	/* no memcg: events, and more than one memcg fits
+				 * a batch of the call (attribute.c) */
+	RR_UC_ATTR_ASSUMED,	/* the trace names no memcg: a stand-in's call */
+	RR_UC_SIZES_STALE,	/* no memcg: events, and no recent snapshot of the
+				 * memcg's sizes (rr_batch_ctx.sizes_stale) */
 	RR_UC__COUNT
 };
 

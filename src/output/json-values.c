@@ -53,6 +53,31 @@ static json_t *stats_json(const struct rr_input_desc *in)
 	if (in->reader_warnings)
 		json_object_set_new(st, "reader_first_warning", json_string(in->reader_first_warning));
 	json_object_set_new(st, "shrink_without_isolate", rr_json_u64(bs->shrink_without_isolate));
+	if (bs->attr_inferred) {
+		/* no memcg: events: how each batch's memcg was inferred */
+		json_t *a = json_object();
+
+		json_object_set_new(a, "single", rr_json_u64(bs->attr[RR_ATTR_SINGLE]));
+		json_object_set_new(a, "walk", rr_json_u64(bs->attr[RR_ATTR_WALK]));
+		json_object_set_new(a, "ambiguous", rr_json_u64(bs->attr[RR_ATTR_AMBIGUOUS]));
+		json_object_set_new(a, "assumed", rr_json_u64(bs->attr[RR_ATTR_ASSUMED]));
+		json_object_set_new(a, "snapshot_size_lines", rr_json_u64(bs->attr_snapshot_sizes));
+		json_object_set_new(a, "periodic_snapshots", rr_json_u64(bs->attr_periodic_snapshots));
+		json_object_set_new(a, "hierarchy_inferred", json_boolean(bs->attr_hierarchy_inferred));
+		if (in->drop_memcg_events) {
+			json_t *c = json_object();
+
+			json_object_set_new(c, "batches", rr_json_u64(bs->attr_checked));
+			json_object_set_new(c, "agree", rr_json_u64(bs->attr_agree));
+			json_object_set_new(c, "wrong", rr_json_u64(bs->attr_wrong));
+			json_object_set_new(c, "ambiguous", rr_json_u64(bs->attr_checked -
+									bs->attr_agree -
+									bs->attr_wrong));
+			json_object_set_new(c, "ambiguous_agree", rr_json_u64(bs->attr_ambiguous_agree));
+			json_object_set_new(a, "checked", c);
+		}
+		json_object_set_new(st, "attribution", a);
+	}
 	if (ti->format == RR_FORMAT_TEXT) {
 		json_object_set_new(st, "text_lines", rr_json_u64(ti->text_lines));
 		json_object_set_new(st, "text_other_lines", rr_json_u64(ti->text_other_lines));

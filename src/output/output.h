@@ -41,6 +41,7 @@ struct rr_input_desc {
 	const char *file;
 	const char *kernel_release, *release_source;	/* "trace", "option", "scenario", "assumed" */
 	uint64_t page_size_bytes;
+	bool drop_memcg_events;	/* --drop-memcg-events: the attribution was checked */
 	const char *assumptions[RR_MAX_ASSUMPTIONS];
 	int nr_assumptions;
 	/* a trace */

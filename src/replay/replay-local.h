@@ -31,6 +31,8 @@ struct replay {
 	const char *release_source;	/* "trace", "option", "assumed", "scenario" */
 	char release_note[256];		/* the assumption, when assumed */
 	char raised_note[256];		/* sizes the batches disproved */
+	char attr_note[640];		/* attribution without memcg: events */
+	char attr_check_note[320];	/* ... checked against dropped events */
 	char page_size_note[160];	/* the page-size assumption, if any */
 	unsigned int page_shift;
 	uint64_t page_size_bytes;

@@ -650,6 +650,7 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 	in->bs = bs;
 	in->offline_delay_ns = r->offline_delay_ns;
 	in->outcome_model = r->o->outcome_exact ? "exact" : "structural";
+	in->drop_memcg_events = r->o->drop_memcg_events;
 	in->rstat_flushes = st->nr_flushes;
 	in->memcgs = st->nr_memcgs;
 	in->reader_warnings = rr_trace_lib_warnings(&in->reader_first_warning);
@@ -676,6 +677,40 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 			 "raised to nr_requested << priority, and those calls not judged",
 			 (unsigned long long)bs->lru_sizes_raised);
 		ASSUME(r->raised_note);
+	}
+	if (bs->attr_inferred) {
+		uint64_t n = bs->attr[RR_ATTR_SINGLE] + bs->attr[RR_ATTR_WALK] +
+			     bs->attr[RR_ATTR_AMBIGUOUS] + bs->attr[RR_ATTR_ASSUMED];
+
+		snprintf(r->attr_note, sizeof(r->attr_note),
+			 "no memcg: events (%s): the memcg of each of %llu batches inferred: "
+			 "%llu the only memcg of the walk holding pages on the list, %llu by the "
+			 "walk's order and the sizes, %llu ambiguous (the first fit taken, their "
+			 "calls not judged), %llu a stand-in (the trace names no memcg); sizes "
+			 "from %llu snapshot lines%s plus what the batches show (lower bounds; "
+			 "docs/kernel-model.md section 24)",
+			 r->o->drop_memcg_events ? "dropped by --drop-memcg-events" :
+			 "kernels before 6.13 have none", (unsigned long long)n,
+			 (unsigned long long)bs->attr[RR_ATTR_SINGLE],
+			 (unsigned long long)bs->attr[RR_ATTR_WALK],
+			 (unsigned long long)bs->attr[RR_ATTR_AMBIGUOUS],
+			 (unsigned long long)bs->attr[RR_ATTR_ASSUMED],
+			 (unsigned long long)bs->attr_snapshot_sizes,
+			 bs->attr_periodic_snapshots ? ", periodic ones among them" :
+			 ", no periodic ones");
+		ASSUME(r->attr_note);
+		if (r->o->drop_memcg_events) {
+			snprintf(r->attr_check_note, sizeof(r->attr_check_note),
+				 "attribution checked against the dropped memcg: events: %llu of "
+				 "%llu batches agree, %llu wrong, %llu ambiguous (%llu of them "
+				 "right)", (unsigned long long)bs->attr_agree,
+				 (unsigned long long)bs->attr_checked,
+				 (unsigned long long)bs->attr_wrong,
+				 (unsigned long long)(bs->attr_checked - bs->attr_agree -
+						      bs->attr_wrong),
+				 (unsigned long long)bs->attr_ambiguous_agree);
+			ASSUME(r->attr_check_note);
+		}
 	}
 	ASSUME("anon/file reclaim costs of memcgs that predate the trace start at 0 (global "
 	       "reclaim's root: judged under every cost it can have held, see --fidelity)");
@@ -870,6 +905,11 @@ static int replay_trace(struct replay *r)
 	 * (v5.19, 94968384dde1); a call asking more than HPAGE_PMD_NR pages */
 	if (rr_kernel_at_least(&r->km, 5, 19))
 		bopts.proactive_min_pages = r->page_size_bytes / 8;
+	/* no memcg: events in the trace (kernels before 6.13): the builder
+	 * infers each batch's memcg (attribute.c) */
+	bopts.drop_memcg_events = r->o->drop_memcg_events;
+	bopts.infer_attribution = !(ti->events_known & ((1u << RR_EV_MOD_LRUVEC) |
+							(1u << RR_EV_COUNT_EVENTS)));
 	r->builder = rr_builder_new(&bopts, on_episode, r);
 	if (!r->builder) {
 		rr_error_set(r->err, "", "out of memory");

@@ -37,6 +37,9 @@ struct rr_replay_opts {
 	 * nr_to_reclaim (the seed e-mails' arithmetic) instead of what the
 	 * loops give on the recorded ratios; no fidelity check then */
 	bool outcome_exact;
+	/* --drop-memcg-events: read the trace without its memcg: events, as
+	 * a kernel before 6.13 wrote it; they only check the attribution */
+	bool drop_memcg_events;
 
 	/* compare's outputs */
 	const char *baseline;		/* policy name; NULL: the first ("kernel") */

@@ -71,14 +71,23 @@ check "global-anon-swap: anon reclaimed by the recording" jq -e \
 	'[.summary.by_kind[] | .recorded.nr_reclaimed_anon] | add > 0' "$TMP/global-anon-swap.diff.json"
 check "global-anon-swap: anon reclaimed by the baseline" jq -e \
 	'[.summary.by_kind[] | .policies.kernel.nr_reclaimed_anon] | add > 0' "$TMP/global-anon-swap.diff.json"
-# without the memcg events a global episode is skipped with the reason,
-# never replayed on guesses (a text rendering without memcg: lines)
+# without the memcg events (kernels before 6.13) the builder infers each
+# batch's memcg from the walk: the text rendering without memcg: lines and
+# --drop-memcg-events give the same attribution, which the dropped events
+# check: every global episode replays, no batch is attributed wrong, and the
+# ones more than one memcg fits are marked ambiguous
 if command -v trace-cmd >/dev/null; then
 	trace-cmd report "$G/global-file.dat" 2>/dev/null | grep -v -E ' (mod_memcg_lruvec_state|count_memcg_events|memcg_flush_stats):' \
 		>"$TMP/nomemcg.txt"
-	"$RR" compare -q --kernel 6.18 "$TMP/nomemcg.txt" >"$TMP/nomemcg.out" 2>&1
-	check "without memcg: events, the global episodes say why they are skipped" \
-		grep -q 'LRU batches not attributed to a memcg' "$TMP/nomemcg.out"
+	"$RR" compare -q --kernel 6.18 "$TMP/nomemcg.txt" -o "$TMP/nomemcg.json" >/dev/null 2>&1
+	"$RR" compare -q --drop-memcg-events "$G/global-file.dat" -o "$TMP/dropped.json" >/dev/null 2>&1
+	check_eq "without memcg: events, every global episode replays" "408 0" \
+		"$(jq -r '"\(.summary.episodes_replayed) \(.summary.episodes_skipped)"' "$TMP/nomemcg.json")"
+	check_eq "text without memcg: lines and --drop-memcg-events infer alike" \
+		"$(jq -c '.input.stats.attribution | del(.checked)' "$TMP/nomemcg.json")" \
+		"$(jq -c '.input.stats.attribution | del(.checked)' "$TMP/dropped.json")"
+	check_eq "global-file without memcg: events: batches agree, wrong, ambiguous" "7235 5790 1 1444" \
+		"$(jq -r '.input.stats.attribution.checked | "\(.batches) \(.agree) \(.wrong) \(.ambiguous)"' "$TMP/dropped.json")"
 else
 	skip "trace-cmd missing: the text rendering without memcg events is not checked"
 fi

@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Attribution without memcg: events (docs/kernel-model.md §24).
+ *
+ * Kernels before 6.13 print no memcg: events, so no LRU batch says which
+ * memcg it scanned, and no mod_memcg_lruvec_state delta keeps a memcg's
+ * sizes current.  This stage gives each batch of a replayable episode its
+ * memcg from what the trace does give, and says on what evidence
+ * (enum rr_attr_basis):
+ *
+ *  - the reclaim root: global reclaim's is the root memcg; limit
+ *    reclaim's is the memcg of the task that charged (cgroup_attach_task,
+ *    or the recorder's task markers), or its lowest ancestor whose limit
+ *    it is over; a memory.reclaim write's is the memcg written to;
+ *  - the walk: shrink_node_memcgs() visits the root's subtree in pre-order
+ *    (mem_cgroup_iter(), children by id), once per priority pass, and
+ *    within a visit shrink_lruvec() takes the lists in enum order, each
+ *    min(nr[lru], SWAP_CLUSTER_MAX) pages a batch until its nr[] is spent:
+ *    a batch of fewer than SWAP_CLUSTER_MAX pages ends its list's run in
+ *    that visit, a list that had no batch in the visit's first round has
+ *    none later, and mm_shrink_slab_start after the lists ends the visit
+ *    (shrink_slab() follows shrink_lruvec());
+ *  - a memcg with nothing on a list gets no batch for it, and one whose
+ *    list holds fewer than 1 << priority pages gets none at that priority
+ *    (get_scan_count(): lruvec_size >> priority).
+ *
+ * Where exactly one memcg of the walk can hold pages on the batch's list,
+ * the batch is attributed exactly (RR_ATTR_SINGLE); where the walk's order
+ * and the sizes leave one memcg, by the walk (RR_ATTR_WALK); where more
+ * than one fits, the first in walk order is taken and the batch is marked
+ * RR_ATTR_AMBIGUOUS, so that its call is not judged.  A trace that names
+ * no memcg at all gets one stand-in memcg per reclaiming task (the
+ * root for global reclaim): RR_ATTR_ASSUMED.
+ *
+ * Sizes: each snapshot line sets a memcg's sizes; between snapshots a
+ * size is the last snapshot's plus what the batches show (pages
+ * reclaimed leave the list, activated ones move to the active list,
+ * deactivated ones to the inactive list), and at least what a batch's
+ * nr_requested << priority proves (infer.c).  Pages charged since the
+ * snapshot are not seen: the sizes are lower bounds, marked as such.
+ */
+#include "builder-local.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The most memcgs one batch's attribution looks at (a walk of 10^5
+ * memcgs must not cost 10^5 steps per batch) */
+#define ATTR_SCAN_MAX 4096
+/* A snapshot's "this list is empty" is trusted for this long; after it,
+ * pages may have been charged that no event shows */
+#define ATTR_ZERO_FRESH_NS 1000000000ULL
+/* Stand-in memcgs for tasks of a trace that names none: ids above any
+ * kernel's cgroup id and below the builder's synthetic ones (state.c) */
+#define ATTR_STANDIN_ID_BASE (1ULL << 62)
+
+/*
+ * How well a memcg fits a batch: FIT_NO, it cannot hold pages on the list
+ * (empty at its last snapshot or mkdir, and no task in it since that could
+ * have been charged); FIT_UNLIKELY, empty at a snapshot less than
+ * ATTR_ZERO_FRESH_NS ago; FIT_MAYBE, nothing fixes its size; FIT_YES, the
+ * sizes the snapshots and the batches give say it scans the list.
+ */
+enum fit { FIT_NO, FIT_UNLIKELY, FIT_MAYBE, FIT_YES };
+
+static enum fit list_fits(const struct rr_memcg *m, int lru, int priority, uint64_t now)
+{
+	uint64_t pages = rr_memcg_lru_pages(m, lru);
+	uint64_t since = m->sizes_snap_ns ? m->sizes_snap_ns : m->created_ns;
+
+	if (m->standin)
+		return FIT_MAYBE;
+	if (pages && (priority < 0 || priority > RR_DEF_PRIORITY || (pages >> priority)))
+		return FIT_YES;
+	if (!since || m->task_in_ns > since)
+		return FIT_MAYBE;	/* never read, or a task came since */
+	/* no task was in it since its sizes were read: nothing was charged
+	 * to it (charges go to the charging task's memcg; swap-ins aside) */
+	if ((m->created_ns || m->tasks_known) && !m->nr_tasks)
+		return FIT_NO;
+	/* an empty or small list read a moment ago */
+	if (now >= since && now - since <= ATTR_ZERO_FRESH_NS)
+		return FIT_UNLIKELY;
+	return FIT_MAYBE;
+}
+
+/* Is there surely no swap (the option, or the recorder's meta)? */
+static bool swap_absent(const struct rr_builder *b)
+{
+	return b->opts.swap_present == 0 ||
+	       (b->opts.swap_present < 0 && b->stats.swap_from_meta == 0);
+}
+
+/* The memcg after @m in the pre-order walk of @root's subtree, or NULL. */
+static struct rr_memcg *walk_next(struct rr_memcg *root, struct rr_memcg *m)
+{
+	struct rr_memcg *n = rr_preorder_next(m);
+
+	return n && rr_memcg_is_ancestor(root, n) ? n : NULL;
+}
+
+/* A stand-in memcg for @pid (the trace names none): under the root. */
+static struct rr_memcg *standin(struct rr_builder *b, int pid)
+{
+	char path[48];
+	struct rr_memcg *m = rr_state_memcg(&b->st, ATTR_STANDIN_ID_BASE + (uint64_t)(unsigned int)pid);
+
+	if (!m)
+		return NULL;
+	if (!m->standin) {
+		m->standin = true;
+		snprintf(path, sizeof(path), "/(memcg of pid %d)", pid);
+		if (rr_state_name(&b->st, m, path))
+			return NULL;
+		rr_memcg_mut(&b->st, m)->online = true;
+	}
+	return m;
+}
+
+/* Does the state know any memcg of the trace (not a stand-in)? */
+static bool memcgs_known(const struct rr_builder *b)
+{
+	struct rr_memcg *m, *tmp;
+
+	HASH_ITER(hh, b->st.by_id, m, tmp)
+		if (!m->standin && m->id != RR_ROOT_MEMCG_ID)
+			return true;
+	return false;
+}
+
+/*
+ * The memcg whose limit a limit reclaim of a task in @m is for: the
+ * lowest of @m and its ancestors with a limit whose usage, as the last
+ * snapshot's hierarchical sizes give it, is within a tenth of that limit
+ * (try_charge_memcg(): mem_over_limit is the counter that failed); else
+ * the lowest with a limit; else @m.
+ */
+/* @m's usage as its last snapshot's hierarchical sizes give it, in
+ * thousandths of its limit; 0 when not known */
+static uint64_t usage_permille(const struct rr_memcg *m, uint64_t page)
+{
+	uint64_t pages = 0;
+
+	if (m->limit_bytes <= 0 || !m->v.rstat_valid)
+		return 0;
+	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
+		pages += m->v.rstat_lru[l];
+	return pages * page / ((uint64_t)m->limit_bytes / 1000 + 1);
+}
+
+static struct rr_memcg *over_limit(const struct rr_builder *b, struct rr_memcg *m)
+{
+	uint64_t page = b->page_size_bytes ? b->page_size_bytes : 4096;
+	struct rr_memcg *lowest = NULL;
+
+	for (struct rr_memcg *a = m; a; a = a->parent) {
+		if (a->limit_bytes <= 0)
+			continue;
+		if (!lowest)
+			lowest = a;
+		if (usage_permille(a, page) >= 900)
+			return a;
+	}
+	return lowest ? lowest : m;
+}
+
+/*
+ * A limit reclaim whose task's memcg the trace does not give: the memcg
+ * with a limit (not the root), the only one, or the one whose last
+ * snapshot's usage is nearest its limit; NULL when no memcg has one.
+ */
+static struct rr_memcg *limited(const struct rr_builder *b)
+{
+	uint64_t page = b->page_size_bytes ? b->page_size_bytes : 4096;
+	struct rr_memcg *m, *tmp, *best = NULL;
+	uint64_t best_permille = 0;
+
+	HASH_ITER(hh, b->st.by_id, m, tmp) {
+		uint64_t pm;
+
+		if (m->limit_bytes <= 0 || m->id == RR_ROOT_MEMCG_ID || m->release_ns)
+			continue;
+		pm = usage_permille(m, page);
+		if (!best || pm > best_permille || (pm == best_permille && m->id < best->id)) {
+			best = m;
+			best_permille = pm;
+		}
+	}
+	return best;
+}
+
+/* The reclaim root of @t's episode, and whether it is a stand-in. */
+static struct rr_memcg *target(struct rr_builder *b, const struct rr_episode *ep, int pid,
+			       uint8_t *basis)
+{
+	struct rr_memcg *m = NULL;
+
+	*basis = RR_ATTR_WALK;
+	if (ep->kind == RR_KIND_PROACTIVE && ep->proactive_memcg_id)
+		return rr_state_find(&b->st, ep->proactive_memcg_id);
+	if (ep->kind == RR_KIND_MEMCG || ep->kind == RR_KIND_PROACTIVE) {
+		uint64_t id = rr_task_memcg(b, pid);
+
+		m = id ? rr_state_find(&b->st, id) : NULL;
+		if (m)
+			return over_limit(b, m);
+		if ((m = limited(b)))
+			return m;
+		if (!memcgs_known(b)) {
+			*basis = RR_ATTR_ASSUMED;
+			return standin(b, pid);
+		}
+	}
+	/* global reclaim, soft limit reclaim (a memcg of the whole tree), or a
+	 * limit reclaim whose task's memcg is not known: the whole tree */
+	m = rr_state_find(&b->st, RR_ROOT_MEMCG_ID);
+	if (!memcgs_known(b)) {
+		/* nothing names a memcg: the root stands for all (one lruvec, as
+		 * without CONFIG_MEMCG) */
+		if (!m)
+			m = rr_state_memcg(&b->st, RR_ROOT_MEMCG_ID);
+		if (m && !m->named && rr_state_name(&b->st, m, "/"))
+			return NULL;
+		if (m) {
+			m->standin = true;
+			rr_memcg_mut(&b->st, m)->online = true;
+		}
+		*basis = RR_ATTR_ASSUMED;
+	}
+	return m;
+}
+
+/* ---- the priority pass: which memcg each of its batches scanned ---- */
+
+/* The most batches of one pass and candidate memcgs the exact solution
+ * takes (beyond, each batch gets the first memcg that fits, marked
+ * ambiguous) */
+#define ATTR_PASS_BATCHES_MAX 4096
+#define ATTR_CANDIDATES_MAX 256
+#define ATTR_WORDS (ATTR_CANDIDATES_MAX / 64)
+
+/* The batches a..b-1 of the pass: can they be one shrink_lruvec() call? */
+struct seg {
+	uint8_t seen, closed;
+	int last;		/* the last list of the round in progress */
+	bool later_round;	/* a list came again: no new list after */
+};
+
+static bool seg_add(struct seg *g, const struct rr_batch *bt, bool first, bool slab_before)
+{
+	unsigned int bit = 1u << bt->lru;
+
+	if (!first && slab_before)
+		return false;	/* shrink_slab() ended the visit */
+	if (g->closed & bit)
+		return false;	/* its run ended with fewer than SWAP_CLUSTER_MAX */
+	if (!(g->seen & bit)) {
+		/* a list first seen in the first round, in enum order */
+		if (g->later_round || (!first && bt->lru <= g->last))
+			return false;
+		g->seen |= bit;
+	} else if (bt->lru <= g->last || first) {
+		g->later_round = true;
+	}
+	g->last = bt->lru;
+	if (bt->nr_requested < RR_SWAP_CLUSTER_MAX)
+		g->closed |= bit;
+	return true;
+}
+
+struct pass {
+	struct rr_builder *b;
+	struct task *t;
+	struct rr_episode *ep;
+	size_t k;			/* batches */
+	int m;				/* candidates */
+	struct rr_memcg *cand[ATTR_CANDIDATES_MAX];
+	uint8_t fit[ATTR_CANDIDATES_MAX][RR_NR_EVICTABLE_LRU];
+	bool unskip[ATTR_CANDIDATES_MAX];
+	enum fit level;			/* the least fit a batch's memcg may have */
+	int first_min;			/* the first segment's least candidate */
+	uint8_t *fwd, *bwd;		/* (k + 1) x (m + 1) */
+	uint64_t (*poss)[ATTR_WORDS];	/* per batch: the candidates it may be */
+	int *path;			/* per batch: one whole fit */
+	int best_b, best_j;		/* bwd_fn()'s choice */
+};
+
+#define CELL(p, a, jj) ((size_t)(a) * (size_t)((p)->m + 1) + (size_t)(jj))
+
+static const struct rr_batch *pb(const struct pass *p, size_t i)
+{
+	return &p->ep->batches[p->t->pend[i].index];
+}
+
+/*
+ * Every segment [a, b) and candidate j that follows a candidate jj - 1 (jj
+ * 0: the pass's start): @fn is called for each that the walk allows.  A
+ * memcg between two visits with a batch was visited without one: it may
+ * not be one that surely scans its inactive file list (unskip).
+ */
+static void transitions(struct pass *p, size_t a, int jj,
+			void (*fn)(struct pass *p, size_t a, int jj, size_t b, int j))
+{
+	bool ok[ATTR_CANDIDATES_MAX];
+	struct seg g = { 0, 0, -1, false };
+	int lo = jj ? jj : p->first_min, hi = p->m;
+
+	/* the candidates it may be: up to the first that may not be skipped */
+	for (int j = lo; j < p->m; j++) {
+		ok[j] = true;
+		if (p->unskip[j]) {
+			hi = j + 1;
+			break;
+		}
+	}
+	for (size_t b = a; b < p->k; b++) {
+		const struct rr_batch *bt = pb(p, b);
+		bool any = false;
+
+		if (!seg_add(&g, bt, b == a, p->t->pend[b].slab_before))
+			break;
+		for (int j = lo; j < hi; j++) {
+			ok[j] = ok[j] && p->fit[j][bt->lru] >= p->level;
+			if (ok[j]) {
+				fn(p, a, jj, b + 1, j);
+				any = true;
+			}
+		}
+		if (!any)
+			break;
+	}
+}
+
+static void fwd_fn(struct pass *p, size_t a, int jj, size_t b, int j)
+{
+	(void)a;
+	(void)jj;
+	p->fwd[CELL(p, b, j + 1)] = 1;
+}
+
+static void poss_fn(struct pass *p, size_t a, int jj, size_t b, int j)
+{
+	(void)jj;
+	if (p->bwd[CELL(p, b, j + 1)] != 1)
+		return;
+	for (size_t i = a; i < b; i++)
+		p->poss[i][j / 64] |= 1ULL << (j % 64);
+}
+
+/* A step to a boundary from which a whole fit goes on (bwd 1; 2: none) */
+static void bwd_fn(struct pass *p, size_t a, int jj, size_t b, int j)
+{
+	int lru = pb(p, a)->lru;
+
+	(void)jj;
+	if (p->bwd[CELL(p, b, j + 1)] != 1)
+		return;
+	/* the one whose sizes fit best, then the first, then the longest */
+	if (p->best_j < 0 || p->fit[j][lru] > p->fit[p->best_j][lru] ||
+	    (p->fit[j][lru] == p->fit[p->best_j][lru] &&
+	     (j < p->best_j || (j == p->best_j && (int)b > p->best_b)))) {
+		p->best_j = j;
+		p->best_b = (int)b;
+	}
+}
+
+/* Solve the pass at p->level.  Return true when a whole fit exists. */
+static bool solve(struct pass *p)
+{
+	size_t cells = (p->k + 1) * (size_t)(p->m + 1);
+
+	memset(p->fwd, 0, cells);
+	memset(p->bwd, 0, cells);
+	memset(p->poss, 0, p->k * sizeof(*p->poss));
+	p->fwd[CELL(p, 0, 0)] = 1;
+	for (size_t a = 0; a < p->k; a++)
+		for (int jj = 0; jj <= p->m; jj++)
+			if (p->fwd[CELL(p, a, jj)])
+				transitions(p, a, jj, fwd_fn);
+	/* the pass may end after any candidate (the walk stops when reclaim
+	 * met its goal) */
+	for (int jj = 1; jj <= p->m; jj++)
+		p->bwd[CELL(p, p->k, jj)] = 1;
+	for (size_t a = p->k; a-- > 0;) {
+		for (int jj = 0; jj <= p->m; jj++) {
+			if (!p->fwd[CELL(p, a, jj)])
+				continue;
+			p->best_j = -1;
+			p->best_b = -1;
+			transitions(p, a, jj, bwd_fn);
+			p->bwd[CELL(p, a, jj)] = p->best_j >= 0 ? 1 : 2;
+		}
+	}
+	if (p->bwd[CELL(p, 0, 0)] != 1)
+		return false;
+	for (size_t a = 0; a < p->k; a++)
+		for (int jj = 0; jj <= p->m; jj++)
+			if (p->fwd[CELL(p, a, jj)] && p->bwd[CELL(p, a, jj)] == 1)
+				transitions(p, a, jj, poss_fn);
+	/* one whole fit: the first memcg of the walk at each step, the
+	 * longest visit */
+	for (size_t a = 0; a < p->k;) {
+		int jj = a ? p->path[a - 1] + 1 : 0;
+
+		p->best_j = -1;
+		p->best_b = -1;
+		transitions(p, a, jj, bwd_fn);
+		if (p->best_j < 0)
+			return false;	/* (cannot happen: bwd said so) */
+		for (size_t i = a; i < (size_t)p->best_b; i++)
+			p->path[i] = p->best_j;
+		a = (size_t)p->best_b;
+	}
+	return true;
+}
+
+static int popcount_words(const uint64_t *w)
+{
+	int n = 0;
+
+	for (int i = 0; i < ATTR_WORDS; i++)
+		n += __builtin_popcountll(w[i]);
+	return n;
+}
+
+/* Finish the pending batch @i with its memcg: what rr_task_batch_close()
+ * left for when the memcg is known. */
+static int finish(struct rr_builder *b, struct task *t, size_t i, uint64_t memcg_id,
+		  uint8_t basis)
+{
+	struct attr_pend *pd = &t->pend[i];
+	struct rr_episode *ep = t->pend_ep;
+	struct rr_batch saved = t->batch;
+	struct rr_episode *saved_ep = t->batch_ep;
+	size_t saved_index = t->batch_index;
+	uint64_t saved_prev = t->batch_prev_vmscan_ns;
+	int saved_drain = t->nr_batch_drain;
+	bool saved_open = t->batch_open, saved_await = t->awaiting_memcg;
+	bool saved_sum_valid = t->batch_sum_valid;
+	int64_t saved_sum = t->batch_sum;
+	int ret = 0;
+
+	t->batch = ep->batches[pd->index];
+	t->batch_ep = ep;
+	t->batch_index = pd->index;
+	t->batch_prev_vmscan_ns = pd->prev_vmscan_ns;
+	t->nr_batch_drain = 0;
+	if (memcg_id) {
+		t->batch.attr = basis;
+		ep->batches[pd->index].attr = basis;
+		b->stats.attr[basis]++;
+		if (b->opts.drop_memcg_events && pd->truth_id && basis != RR_ATTR_ASSUMED) {
+			b->stats.attr_checked++;
+			if (pd->truth_id == memcg_id && basis == RR_ATTR_AMBIGUOUS)
+				b->stats.attr_ambiguous_agree++;
+			else if (pd->truth_id == memcg_id)
+				b->stats.attr_agree++;
+			else if (basis != RR_ATTR_AMBIGUOUS)
+				b->stats.attr_wrong++;
+		}
+		if (getenv("RR_DEBUG_ATTR"))
+			fprintf(stderr, "attr ts=%llu pid=%d ep=%llu lru=%d prio=%d req=%llu pick=%llu truth=%llu basis=%d\n",
+				(unsigned long long)t->batch.ts_ns, t->pid,
+				(unsigned long long)ep->seq, t->batch.lru, t->batch.priority,
+				(unsigned long long)t->batch.nr_requested,
+				(unsigned long long)memcg_id, (unsigned long long)pd->truth_id,
+				basis);
+		rr_task_attribute(b, t, memcg_id);
+	}
+	ret = rr_task_batch_memcg_close(b, t, pd->has_ev ? &pd->ev : NULL);
+	t->batch = saved;
+	t->batch_ep = saved_ep;
+	t->batch_index = saved_index;
+	t->batch_prev_vmscan_ns = saved_prev;
+	t->nr_batch_drain = saved_drain;
+	t->batch_open = saved_open;
+	t->awaiting_memcg = saved_await;
+	t->batch_sum_valid = saved_sum_valid;
+	t->batch_sum = saved_sum;
+	return ret;
+}
+
+/* The reclaim root of the pending pass's episode (once per episode). */
+static struct rr_memcg *pass_root(struct rr_builder *b, struct task *t)
+{
+	struct rr_episode *ep = t->pend_ep;
+
+	if (t->attr_ep_seq != ep->seq) {
+		struct rr_memcg *r;
+
+		/* cgroup v1 events held back until a memcg: event names the
+		 * memory hierarchy, which none will: the only hierarchy among
+		 * them is it */
+		if (b->st.memory_root < 0 && b->nr_held) {
+			int hier = b->held[0].ev.cgroup_root;
+			size_t i;
+
+			for (i = 1; i < b->nr_held && b->held[i].ev.cgroup_root == hier; i++)
+				;
+			if (i == b->nr_held) {
+				b->stats.attr_hierarchy_inferred = true;
+				if (rr_builder_replay_held(b, hier))
+					b->st.oom = true;
+			}
+		}
+		t->attr_ep_seq = ep->seq;
+		r = target(b, ep, t->pid, &t->attr_target_basis);
+		t->attr_target = r ? r->id : 0;
+		if (r && t->attr_target_basis == RR_ATTR_ASSUMED)
+			b->stats.attr_targets_assumed++;
+	}
+	return t->attr_target ? rr_state_find(&b->st, t->attr_target) : NULL;
+}
+
+int rr_attr_flush(struct rr_builder *b, struct task *t)
+{
+	struct rr_memcg *root = t->nr_pend ? pass_root(b, t) : NULL;
+	struct pass *p = NULL;
+	uint8_t lists = 0;
+	int ret = 0;
+	size_t i;
+
+	if (!t->nr_pend)
+		return 0;
+	if (!root || t->attr_target_basis == RR_ATTR_ASSUMED) {
+		for (i = 0; i < t->nr_pend && !ret; i++)
+			ret = finish(b, t, i, root ? root->id : 0, RR_ATTR_ASSUMED);
+		goto out;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		goto oom;
+	p->b = b;
+	p->t = t;
+	p->ep = t->pend_ep;
+	p->k = t->nr_pend;
+	for (i = 0; i < p->k; i++)
+		lists |= 1u << pb(p, i)->lru;
+	/* the candidates: the memcgs of the walk that may hold pages on a
+	 * list of the pass */
+	{
+		unsigned int n = 0;
+		uint64_t now = pb(p, 0)->ts_ns;
+		int prio = t->pend_prio;
+
+		for (struct rr_memcg *x = root; x && n < ATTR_SCAN_MAX; x = walk_next(root, x), n++) {
+			bool any = false;
+			uint8_t f[RR_NR_EVICTABLE_LRU];
+
+			for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+				f[l] = (uint8_t)list_fits(x, l, prio, now);
+				any |= (lists & (1u << l)) && f[l] >= FIT_UNLIKELY;
+			}
+			if (!any && !(x == root))
+				continue;
+			if (p->m == ATTR_CANDIDATES_MAX) {
+				p->m = -1;
+				break;
+			}
+			memcpy(p->fit[p->m], f, sizeof(f));
+			/* a memcg whose inactive file list surely gives a batch
+			 * at this priority, and nothing else can stop it: no swap
+			 * (get_scan_count(): SCAN_FILE) */
+			p->unskip[p->m] = prio >= 0 && f[RR_LRU_INACTIVE_FILE] == FIT_YES &&
+					  swap_absent(b) && x->v.online && !x->v.rmdir_ns &&
+					  !rr_memcg_protected(x);
+			p->cand[p->m++] = x;
+		}
+	}
+	if (p->m > 0 && p->k <= ATTR_PASS_BATCHES_MAX) {
+		p->fwd = malloc((p->k + 1) * (size_t)(p->m + 1));
+		p->bwd = malloc((p->k + 1) * (size_t)(p->m + 1));
+		p->poss = malloc(p->k * sizeof(*p->poss));
+		p->path = malloc(p->k * sizeof(*p->path));
+		if (!p->fwd || !p->bwd || !p->poss || !p->path)
+			goto oom;
+		/* the root visited first, without a batch: a shrink_slab event
+		 * before the pass's first batch */
+		p->first_min = t->pend[0].slab_before && p->cand[0] == root ? 1 : 0;
+		for (p->level = FIT_MAYBE; p->level >= FIT_UNLIKELY; p->level--)
+			if (solve(p))
+				break;
+		if (getenv("RR_DEBUG_ATTR")) {
+			fprintf(stderr, "pass k=%zu prio=%d level=%d first_min=%d:", p->k, t->pend_prio, p->level, p->first_min);
+			for (int c = 0; c < p->m; c++)
+				fprintf(stderr, " %llu[f%d%d%d%d u%d]", (unsigned long long)p->cand[c]->id, p->fit[c][0], p->fit[c][1], p->fit[c][2], p->fit[c][3], p->unskip[c]);
+			fprintf(stderr, "\n");
+		}
+		if (p->level >= FIT_UNLIKELY) {
+			for (i = 0; i < p->k && !ret; i++) {
+				int j = p->path[i], alone = 0;
+				uint8_t basis = popcount_words(p->poss[i]) == 1 ? RR_ATTR_WALK :
+						RR_ATTR_AMBIGUOUS;
+
+				/* the only memcg of the walk that can hold pages on
+				 * its list at all */
+				for (int c = 0; c < p->m; c++)
+					alone += p->fit[c][pb(p, i)->lru] >= FIT_UNLIKELY;
+				if (alone == 1 && basis == RR_ATTR_WALK)
+					basis = RR_ATTR_SINGLE;
+				ret = finish(b, t, i, p->cand[j]->id, basis);
+			}
+			goto out;
+		}
+	}
+	/* no whole fit (events lost, sizes the snapshots got wrong), or too
+	 * big to solve: the first memcg of the walk that can hold the list,
+	 * marked ambiguous */
+	for (i = 0; i < t->nr_pend && !ret; i++) {
+		struct rr_memcg *pick = NULL;
+		int lru = pb(p, i)->lru;
+
+		for (int c = 0; c < p->m && !pick; c++)
+			if (p->fit[c][lru] >= FIT_UNLIKELY)
+				pick = p->cand[c];
+		ret = finish(b, t, i, (pick ? pick : root)->id, RR_ATTR_AMBIGUOUS);
+	}
+	goto out;
+oom:
+	b->st.oom = true;
+	ret = -1;
+out:
+	if (p) {
+		free(p->fwd);
+		free(p->bwd);
+		free(p->poss);
+		free(p->path);
+		free(p);
+	}
+	t->nr_pend = 0;
+	t->pend_ep = NULL;
+	t->pend_prio = -1;
+	t->slab_seen = false;
+	return ret;
+}
+
+int rr_attr_defer(struct rr_builder *b, struct task *t, const struct rr_event *ev)
+{
+	struct rr_episode *ep = t->batch_ep;
+	struct attr_pend *pd;
+	int prio = t->batch.priority;
+
+	if (t->nr_pend && (t->pend_ep != ep || t->pend_call != t->batch.call ||
+			   (prio >= 0 && t->pend_prio >= 0 && prio != t->pend_prio)) &&
+	    rr_attr_flush(b, t))
+		return -1;
+	if (!t->nr_pend) {
+		t->pend_ep = ep;
+		t->pend_call = t->batch.call;
+		t->pend_prio = -1;
+		/* a shrink_slab event of another pass is not this one's */
+		if (t->slab_seen && prio >= 0 && t->slab_prio != prio)
+			t->slab_seen = false;
+	}
+	if (prio >= 0)
+		t->pend_prio = prio;
+	if (t->nr_pend == t->cap_pend) {
+		size_t cap = t->cap_pend ? t->cap_pend * 2 : 16;
+		struct attr_pend *np = realloc(t->pend, cap * sizeof(*np));
+
+		if (!np) {
+			b->st.oom = true;
+			return -1;
+		}
+		t->pend = np;
+		t->cap_pend = cap;
+	}
+	pd = &t->pend[t->nr_pend++];
+	memset(pd, 0, sizeof(*pd));
+	pd->index = t->batch_index;
+	if (ev) {
+		pd->ev = *ev;
+		pd->ev.str = NULL;
+		pd->has_ev = true;
+	}
+	pd->slab_before = t->slab_seen;
+	pd->prev_vmscan_ns = t->batch_prev_vmscan_ns;
+	pd->truth_id = t->truth_id;
+	t->slab_seen = false;
+	return 0;
+}
+
+/*
+ * mm_shrink_slab_start of @t at @priority: shrink_slab() follows a memcg's
+ * lists in shrink_node_memcgs(), so the visit in progress ended; one before
+ * any batch of its pass ended the visit of the walk's first memcg, the
+ * reclaim root, which gave none.  Return -1 on ENOMEM.
+ */
+int rr_attr_visit_end(struct rr_builder *b, struct task *t, int priority)
+{
+	if (!t->ep || !t->ep->replayable)
+		return 0;
+	if (t->nr_pend && (t->pend_ep != t->ep || (priority >= 0 && t->pend_prio >= 0 &&
+						   priority != t->pend_prio)) &&
+	    rr_attr_flush(b, t))
+		return -1;
+	t->slab_seen = true;
+	t->slab_prio = priority;
+	return 0;
+}
+
+/*
+ * What the closed batch did to its memcg's lists, as the deltas a 6.13
+ * kernel would have printed: shrink_inactive_list() frees nr_reclaimed
+ * pages and moves nr_activate to the active list; shrink_active_list()
+ * moves nr_deactivated to the inactive list.  The rest went back where it
+ * was.  Return -1 on ENOMEM.
+ */
+int rr_attr_batch_effects(struct rr_builder *b, struct task *t, const struct rr_event *ev)
+{
+	struct rr_event d;
+	int lru = t->batch.lru;
+	int base = rr_lru_type(lru) == RR_LRU_FILE ? RR_LRU_INACTIVE_FILE : RR_LRU_INACTIVE_ANON;
+
+	if (!ev || !t->batch.memcg_id || !rr_lru_is_evictable(lru))
+		return 0;
+	memset(&d, 0, sizeof(d));
+	d.type = RR_EV_MOD_LRUVEC;
+	d.ts_ns = ev->ts_ns;
+	d.id = t->batch.memcg_id;
+	if (ev->type == RR_EV_SHRINK_INACTIVE) {
+		d.item = lru;
+		d.val = -(int64_t)(ev->nr_reclaimed + ev->nr_activate);
+		if (d.val && rr_state_apply(&b->st, &d))
+			return -1;
+		d.item = base + 1;
+		d.val = (int64_t)ev->nr_activate;
+	} else {
+		d.item = lru;
+		d.val = -(int64_t)ev->nr_deactivated;
+		if (d.val && rr_state_apply(&b->st, &d))
+			return -1;
+		d.item = base;
+		d.val = (int64_t)ev->nr_deactivated;
+	}
+	return d.val ? rr_state_apply(&b->st, &d) : 0;
+}
+
+/*
+ * --drop-memcg-events: the memcg a 6.13 kernel's event names for the batch
+ * in flight (tasks.c's rule: the first negative delta of its list, or a
+ * count event), kept aside to check the inference with.
+ */
+void rr_attr_truth(struct rr_builder *b, const struct rr_event *ev)
+{
+	struct task *t = rr_task_find(b, ev->pid);
+
+	if (!t || !t->awaiting_truth)
+		return;
+	if (ev->type == RR_EV_MOD_LRUVEC && !(ev->val < 0 && ev->item == t->batch.lru))
+		return;
+	t->truth_id = ev->id;
+	t->awaiting_truth = false;
+}
