@@ -896,7 +896,9 @@ static int replay_trace(struct replay *r)
 	rr_totals_init(&r->totals, r->np, r->baseline, true, r->page_size_bytes, r->o->top);
 	if (rr_outputs_begin(r))
 		goto out;
-	bopts.partial_walk = r->km.partial_walk;
+	/* the goal is checked after each memcg of a pass: v6.11+, and limit
+	 * reclaim before v5.4 (1ba6fc9af35b) */
+	bopts.partial_walk = r->km.partial_walk || r->km.limit_walk_stops;
 	/* a trace.dat holds the format of each event recorded: with
 	 * memcg_flush_stats among them, the trace shows every flush */
 	bopts.flushes_recorded = ti->format == RR_FORMAT_TRACE_DAT &&

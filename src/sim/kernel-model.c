@@ -29,6 +29,8 @@ int rr_kernel_model_init(struct rr_kernel_model *km, const char *release)
 	km->cut_one_more_round = rr_kernel_at_least(km, 6, 1);
 	km->partial_walk = rr_kernel_at_least(km, 6, 11);
 	km->full_walk_retry = km->partial_walk;
+	km->limit_walk_stops = !rr_kernel_at_least(km, 5, 4);
+	km->cache_trim_per_lruvec = !rr_kernel_at_least(km, 5, 5);
 	km->swappiness_max = rr_kernel_at_least(km, 5, 8) ? 200 : 100;
 	km->proactive_swappiness_key = rr_kernel_at_least(km, 6, 11);
 	km->proactive_swappiness_max = rr_kernel_at_least(km, 6, 16);

@@ -22,6 +22,24 @@ struct rr_kernel_model {
 	bool cost_zero_returns;		/* zero-cost note returns early, ~v6.17+ */
 	bool cut_one_more_round;	/* v6.1+ shrink_lruvec() cut (f53af4285d77) */
 	bool partial_walk;		/* v6.11+ incremental memcg iteration */
+	/* Before v5.4: shrink_node() walks the memcgs with a reclaim cookie
+	 * (mem_cgroup_iter(root, prev, &reclaim), one shared position per
+	 * (reclaim root, node, priority)) and limit reclaim (!global_reclaim())
+	 * breaks the walk once sc->nr_reclaimed >= sc->nr_to_reclaim
+	 * (mem_cgroup_iter_break()).  1ba6fc9af35b "mm: vmscan: do not share
+	 * cgroup iteration between reclaimers" (Johannes Weiner, v5.4) dropped
+	 * both: read in a 4.19.y tree (cookie and break) and a 5.4.293 tree
+	 * (mem_cgroup_iter(root, NULL, NULL), no break) */
+	bool limit_walk_stops;
+	/* Before v5.5: get_scan_count() decides per lruvec that file is
+	 * enough (SCAN_FILE when !inactive_list_is_low(lruvec, file) and the
+	 * lruvec's inactive file >> priority is non-zero), and global
+	 * reclaim's file-is-tiny SCAN_ANON needs the lruvec's own inactive
+	 * anon (!inactive_list_is_low(lruvec, anon) and its >> priority);
+	 * b91ac374346b "mm: vmscan: enforce inactive:active ratio at the
+	 * reclaim root" (Johannes Weiner, v5.5) moved both to shrink_node()
+	 * (sc->cache_trim_mode, sc->file_is_tiny) from the reclaim root */
+	bool cache_trim_per_lruvec;
 	bool full_walk_retry;		/* v6.11+ memcg_full_walk retry */
 	int swappiness_max;		/* 100 before v5.8, 200 since */
 	/* memory.reclaim accepts "swappiness=N" (0..200) and passes it to

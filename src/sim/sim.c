@@ -58,6 +58,10 @@ struct run {
 	bool memcg_low_reclaim, memcg_low_skipped;
 	uint64_t sc_anon_cost, sc_file_cost;	/* copied per pass */
 	int cursor;
+	/* before v5.4 (km->limit_walk_stops): the reclaim cookie's shared
+	 * position per priority (mz->iter[priority] of the reclaim root on the
+	 * node), index of the memcg last handed out, -1 for none */
+	int iter_pos[RR_DEF_PRIORITY + 1];
 	/* rr_sim_predict_call(): record batches, feed recorded reclaim */
 	struct rr_pred_batch *pred;
 	size_t pred_cap, nr_pred;
@@ -485,9 +489,31 @@ static bool cgroup_reclaim(const struct run *r)
 	       r->in->kind != RR_KIND_NODE;
 }
 
+/*
+ * Before v5.5 (km->cache_trim_per_lruvec): does the lruvec of memcg @m
+ * have enough inactive pages of @type (0 anon, 1 file) for get_scan_count()
+ * to scan that type alone?  !inactive_list_is_low(lruvec, type) and the
+ * lruvec's inactive list >> priority is non-zero, both on the exact local
+ * sizes (lruvec_lru_size(), all zones for memcg reclaim).  v4.19/v5.4
+ * mm/vmscan.c; inactive_list_is_low() is false for anon without swap; its
+ * refault part (a changed WORKINGSET_ACTIVATE since the lruvec's last
+ * snapshot makes the file list "low") is not modelled: no per-memcg
+ * snapshot is replayed, every lruvec counts as unchanged.
+ */
+static bool lruvec_inactive_enough(const struct run *r, const struct rr_sim_memcg *m, int type)
+{
+	int inactive = type == RR_LRU_FILE ? RR_LRU_INACTIVE_FILE : RR_LRU_INACTIVE_ANON;
+	bool low = (type == RR_LRU_FILE || r->in->swap_present) &&
+		   rr_inactive_is_low(m->lru_pages[inactive], m->lru_pages[inactive + 1],
+				      r->in->page_shift);
+
+	return !low && (m->lru_pages[inactive] >> r->priority) != 0;
+}
+
 static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU])
 {
 	const struct rr_sim_memcg *m = &r->m[mi];
+	const bool per_lruvec = r->in->km->cache_trim_per_lruvec;
 	enum scan_balance balance;
 	uint64_t fraction[RR_NR_LRU_TYPES] = { 1, 1 }, denominator = 1;
 	/* sc_swappiness(): a memory.reclaim write's swappiness= key
@@ -504,10 +530,10 @@ static int get_scan_count(struct run *r, int mi, uint64_t nr[RR_NR_EVICTABLE_LRU
 		balance = SCAN_ANON;	/* swappiness=max, before SCAN_EQUAL */
 	else if (r->priority == 0 && swappiness)
 		balance = SCAN_EQUAL;
-	else if (r->file_is_tiny)
-		balance = SCAN_ANON;
-	else if (r->cache_trim_mode)
-		balance = SCAN_FILE;
+	else if (r->file_is_tiny && (!per_lruvec || lruvec_inactive_enough(r, m, RR_LRU_ANON)))
+		balance = SCAN_ANON;	/* before v5.5 only with this lruvec's inactive anon */
+	else if (per_lruvec ? lruvec_inactive_enough(r, m, RR_LRU_FILE) : r->cache_trim_mode)
+		balance = SCAN_FILE;	/* before v5.5 per lruvec, then at the root */
 	else
 		balance = SCAN_FRACT;
 	if (balance == SCAN_FRACT && m->fraction_override) {
@@ -703,15 +729,21 @@ static void prepare_scan_control(struct run *r)
 			rr_inactive_is_low(rs[RR_LRU_INACTIVE_FILE], rs[RR_LRU_ACTIVE_FILE],
 					   r->in->page_shift);
 	}
-	/* kswapd's cache-trim retry vetoes it (no_cache_trim_mode, §23.2) */
-	r->cache_trim_mode = (rs[RR_LRU_INACTIVE_FILE] >> r->priority) != 0 &&
+	/* kswapd's cache-trim retry vetoes it (no_cache_trim_mode, §23.2);
+	 * before v5.5 there is no sc->cache_trim_mode: get_scan_count()
+	 * decides per lruvec (lruvec_inactive_enough()) */
+	r->cache_trim_mode = !r->in->km->cache_trim_per_lruvec &&
+			     (rs[RR_LRU_INACTIVE_FILE] >> r->priority) != 0 &&
 			     !r->may_deactivate[RR_LRU_FILE] && !r->no_cache_trim_mode;
 	/* global reclaim only: anon is worth scanning when the file cache
-	 * is tiny next to the high watermarks (53138cea7f39) */
+	 * is tiny next to the high watermarks (53138cea7f39); the node's
+	 * inactive anon decides from v5.5 (b91ac374346b), each lruvec's own
+	 * before (get_scan_count()) */
 	r->file_is_tiny = !cgroup_reclaim(r) && r->in->node_high_wmark_pages &&
 		r->in->node_free_pages + rs[RR_LRU_INACTIVE_FILE] + rs[RR_LRU_ACTIVE_FILE] <=
 		r->in->node_high_wmark_pages &&
-		!r->may_deactivate[RR_LRU_ANON] && (rs[RR_LRU_INACTIVE_ANON] >> r->priority) != 0;
+		(r->in->km->cache_trim_per_lruvec ||
+		 (!r->may_deactivate[RR_LRU_ANON] && (rs[RR_LRU_INACTIVE_ANON] >> r->priority) != 0));
 	r->sc_anon_cost = r->anon_cost;
 	r->sc_file_cost = r->file_cost;
 }
@@ -743,19 +775,32 @@ static bool walk_skips(struct run *r, int mi)
 
 /* ---- shrink_node_memcgs() ---- */
 
+/*
+ * The memcg walk of one shrink_node() pass.  Partial walks on a shared
+ * position: v6.11+ for every reclaimer but kswapd and the memcg_full_walk
+ * retry (shrink_node_memcgs(), one position per root and node); before
+ * v5.4 for limit reclaim (shrink_node() with a reclaim cookie, one
+ * position per root, node and priority, broken off by
+ * mem_cgroup_iter_break() once sc->nr_reclaimed >= sc->nr_to_reclaim;
+ * global reclaim walked to the end with the cookie too, which without a
+ * concurrent walker is the full walk).  Full walks otherwise.
+ */
 static int walk(struct run *r)
 {
 	int n = (int)r->in->nr_memcgs;
+	int *pos = NULL;
 
-	/* v6.11+: partial walks for every reclaimer but kswapd and the
-	 * memcg_full_walk retry (shrink_node_memcgs()) */
-	if (r->in->km->partial_walk && !r->memcg_full_walk && r->in->kind != RR_KIND_KSWAPD) {
-		int i = r->cursor + 1;
+	if (r->in->km->partial_walk && !r->memcg_full_walk && r->in->kind != RR_KIND_KSWAPD)
+		pos = &r->cursor;
+	else if (r->in->km->limit_walk_stops && cgroup_reclaim(r))
+		pos = &r->iter_pos[r->priority];
+	if (pos) {
+		int i = *pos + 1;
 
-		if (r->cursor < 0 || i >= n)
+		if (*pos < 0 || i >= n)
 			i = 0;	/* fresh cursor, or first hand-out found the end */
 		for (; i < n; i++) {
-			r->cursor = i;
+			*pos = i;
 			if (walk_skips(r, i))
 				continue;
 			if (shrink_lruvec(r, i))
@@ -763,7 +808,7 @@ static int walk(struct run *r)
 			if (r->nr_reclaimed >= r->nr_to_reclaim)
 				return 0;	/* position stays on this memcg */
 		}
-		r->cursor = -1;		/* round complete: generation bumped */
+		*pos = -1;		/* round complete: generation bumped */
 		return 0;
 	}
 	for (int i = 0; i < n; i++) {
@@ -1295,6 +1340,12 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 	r.anon_cost = in->anon_cost;
 	r.file_cost = in->file_cost;
 	r.cursor = in->cursor;
+	/* before v5.4 the input's cursor is the priority-12 position, where
+	 * a reclaim call's first walk starts; the other priorities' positions
+	 * are not in the trace and start at the root */
+	for (int p = 0; p <= RR_DEF_PRIORITY; p++)
+		r.iter_pos[p] = -1;
+	r.iter_pos[RR_DEF_PRIORITY] = in->cursor;
 	if (scratch(&r, in->nr_memcgs) || memcg_slots(out, in)) {
 		rr_error_set(err, "", "out of memory");
 		goto out;
@@ -1328,7 +1379,8 @@ int rr_sim_run(const struct rr_sim_input *in, const struct rr_resolved_policy *p
 		}
 		out->nr_reclaimed_pages = got;
 	}
-	out->cursor = r.cursor;
+	out->cursor = in->km->limit_walk_stops && cgroup_reclaim(&r) ?
+		      r.iter_pos[RR_DEF_PRIORITY] : r.cursor;
 	{
 		struct rr_episode_end_args a = {
 			.size = sizeof(a), .id = in->episode_id,

@@ -8,7 +8,8 @@
  * Modelled (docs/kernel-model.md): memory.reclaim chunk loop (§10),
  * try_to_free_mem_cgroup_pages() (§8.1), do_try_to_free_pages() priority
  * loop and retries (§7), the memcg walk: full (v5.4 - v6.10) or partial
- * with a shared per-root cursor (v6.11+, §6.3), get_scan_count() (§3.1,
+ * with a shared per-root cursor (v6.11+, §6.3; before v5.4 limit reclaim
+ * stops at the goal on a per-priority position, §6.5), get_scan_count() (§3.1,
  * §3.3, §3.5 fractions from the reclaim root's anon/file cost), the
  * shrink_lruvec() batch loop with the goal check and proportional cut (§5),
  * and the anon aging after the loop.  v1 soft-limit victim calls (§9).
@@ -233,7 +234,10 @@ struct rr_sim_input {
 	 * shows it (inferred, docs/kernel-model.md §23) */
 	bool compaction_ready_known;
 	int compaction_ready_priority;
-	/* v6.11+ cursor: index of the memcg last handed out, -1 for none */
+	/* the shared walk position: index of the memcg last handed out, -1
+	 * for none.  v6.11+: the (root, node) cursor; before v5.4, limit
+	 * reclaim only: the (root, node, priority 12) reclaim-cookie position,
+	 * the lower priorities' start at the root (km->limit_walk_stops) */
 	int cursor;
 	/* for the policies' episode hooks: the episode's number and start */
 	uint64_t episode_id, start_ns;
@@ -289,7 +293,8 @@ struct rr_sim_result {
 	bool first_batch_no_cache_trim;
 	bool first_batch_forced;	/* the first batch came in the force_deactivate
 					 * retry: the ladders before made no batch */
-	int cursor;			/* the v6.11+ cursor afterwards */
+	int cursor;			/* the v6.11+ cursor (before v5.4: the
+					 * priority-12 position) afterwards */
 	struct rr_scan_target *targets;	/* non-zero targets, in decision order */
 	size_t nr_targets, cap_targets;
 	uint64_t *chunk_requests;	/* nr_pages of each reclaim call, in order */

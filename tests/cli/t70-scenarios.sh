@@ -42,6 +42,30 @@ check_eq "offline 1-page list, v4.19 floor: 0" 0 "$(p12 "$j" /dying kernel)"
 check_eq "offline 1-page list, original: 1" 1 "$(p12 "$j" /dying original)"
 check_eq "offline 1-page list, online-roundup: 1" 1 "$(p12 "$j" /dying online-roundup)"
 
+# before v5.5 (docs/kernel-model.md 6.5), targets derived by hand there and
+# in tests/unit/test-sim.c: get_scan_count() trims cache per lruvec (a:
+# SCAN_FILE 40960 >> 12 = 10, 8192 >> 12 = 2; b's inactive file is low:
+# SCAN_FRACT 60/140/201, floor on 4.19, ceil on 5.4), from 5.5 once at the
+# root (file 45056 vs 28672 not low: SCAN_FILE for b too: 1 and 5); limit
+# reclaim of /files (two children of 131072 inactive file pages, one
+# 32-page batch each at priority 12) stops after c before 5.4, walks both
+# in 5.4 - 6.10
+# p12t FILE N: episode N's priority-12 targets, "cgroup lru pages;..."
+p12t() {
+	jq -r --argjson n "$2" '[.episodes[$n].results.kernel.scan_targets[] | select(.priority == 12)
+	    | "\(.cgroup) \(.lru) \(.nr_pages)"] | join(";")' "$1"
+}
+for row in "4.19|/job/a inactive_file 10;/job/a active_file 2;/job/b inactive_anon 2;/job/b active_file 3|32 /files/c" \
+	   "5.4|/job/a inactive_file 10;/job/a active_file 2;/job/b inactive_anon 3;/job/b inactive_file 1;/job/b active_file 4|64 /files/c /files/d" \
+	   "5.5|/job/a inactive_file 10;/job/a active_file 2;/job/b inactive_file 1;/job/b active_file 5|64 /files/c /files/d"; do
+	IFS='|' read -r k targets walk <<<"$row"
+	run "pre55-$k" "$S/before-v5.5.json" --kernel "$k"
+	j=$TMP/pre55-$k.json
+	check_eq "$k: the priority-12 scan balance of each lruvec" "$targets" "$(p12t "$j" 0)"
+	check_eq "$k: limit reclaim of /files: reclaimed, cgroups walked" "$walk" \
+		"$(jq -r '.episodes[1].results.kernel | "\(.nr_reclaimed) \([.scan_targets[].cgroup] | unique | join(" "))"' "$j")"
+done
+
 # 1 GiB memory.reclaim, every call reclaiming exactly its nr_to_reclaim
 run exact "$S/chunk-1gib-exact.json" -p original -p cluster-cap -p proportional -p proportional-v1
 j=$TMP/exact.json

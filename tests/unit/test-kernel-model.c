@@ -50,6 +50,24 @@ static void test_version_switches(void)
 	CU_ASSERT_FALSE(km.partial_walk);
 	CU_ASSERT_EQUAL(km.swappiness_max, 100);
 
+	/* limit reclaim's walk stop and shared per-priority position: before
+	 * 1ba6fc9af35b (v5.4); the per-lruvec cache-trim and file-is-tiny
+	 * anon choice: before b91ac374346b (v5.5) */
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "4.19.325"), 0);
+	CU_ASSERT_TRUE(km.limit_walk_stops);
+	CU_ASSERT_TRUE(km.cache_trim_per_lruvec);
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "5.3"), 0);
+	CU_ASSERT_TRUE(km.limit_walk_stops);
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "5.4.293"), 0);
+	CU_ASSERT_FALSE(km.limit_walk_stops);
+	CU_ASSERT_TRUE(km.cache_trim_per_lruvec);
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "5.5"), 0);
+	CU_ASSERT_FALSE(km.limit_walk_stops);
+	CU_ASSERT_FALSE(km.cache_trim_per_lruvec);
+	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.18"), 0);
+	CU_ASSERT_FALSE(km.limit_walk_stops);
+	CU_ASSERT_FALSE(km.cache_trim_per_lruvec);
+
 	CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, "6.10"), 0);
 	CU_ASSERT_FALSE(km.proactive_swappiness_key);	/* 68cd9050d871 is v6.11 */
 	CU_ASSERT_FALSE(km.partial_walk);

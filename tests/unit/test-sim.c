@@ -1259,6 +1259,182 @@ static void test_predict_global(void)
 	rr_policy_release(&pol);
 }
 
+/*
+ * Before v5.5 (docs/kernel-model.md §6.5): limit reclaim of a parent
+ * memcg [0] (empty lists) with two children.  Sizes in 4 KiB pages, 6 %
+ * of a GiB or less, so inactive_list_is_low()'s ratio is 1 (gb = 0):
+ * a list is "low" when inactive < active.
+ *
+ *   A (id 2): inactive_anon 40960, inactive_file 40960, active_file 8192
+ *   B (id 3): inactive_anon 40960, inactive_file 4096, active_file 20480
+ *
+ * The reclaim root's rstat view is the sum: inactive_file 45056, active
+ * file 28672: not low, and 45056 >> 12 = 11, so from v5.5
+ * prepare_scan_control()/shrink_node() sets cache_trim_mode once and
+ * every lruvec gets SCAN_FILE.  Before, get_scan_count() asks each lruvec:
+ * A is not low (40960 >= 8192) and 40960 >> 12 = 10 > 0: SCAN_FILE; B is
+ * low (4096 < 20480): SCAN_FRACT with the v4.19/v5.4 weights (equal
+ * recent_scanned and rotated, §3.4) ap = 60, fp = 140, denominator 201.
+ */
+static void two_children(const char *release, uint64_t nr_pages, int cursor,
+			 bool file_only, struct rr_sim_result *res)
+{
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_sim_memcg m[3] = {
+		{ .id = 1, .parent = -1, .online = true, .swappiness = 60 },
+		{ .id = 2, .parent = 0, .online = true, .swappiness = 60,
+		  .lru_pages = { 40960, 0, 40960, 8192 } },
+		{ .id = 3, .parent = 0, .online = true, .swappiness = 60,
+		  .lru_pages = { 40960, 0, 4096, 20480 } },
+	};
+	struct rr_sim_input in = {
+		.km = &km, .kind = RR_KIND_MEMCG, .nr_pages = nr_pages, .memcgs = m,
+		.nr_memcgs = 3, .page_shift = 12, .may_swap = !file_only,
+		.swap_present = !file_only, .cursor = cursor,
+		.root_rstat_lru_pages = { 81920, 0, 45056, 28672 },
+	};
+	struct rr_error err;
+
+	if (file_only) {	/* file only: 131072 inactive file pages each */
+		for (int i = 1; i < 3; i++) {
+			memset(m[i].lru_pages, 0, sizeof(m[i].lru_pages));
+			m[i].lru_pages[RR_LRU_INACTIVE_FILE] = 131072;
+		}
+		memset(in.root_rstat_lru_pages, 0, sizeof(in.root_rstat_lru_pages));
+		in.root_rstat_lru_pages[RR_LRU_INACTIVE_FILE] = 262144;
+	}
+	memset(res, 0, sizeof(*res));
+	resolve(&pol, "kernel", release, &km);
+	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, res, &err), 0);
+	rr_policy_release(&pol);
+}
+
+/* The priority-12 target of list @lru of memcg @id (0 when none). */
+static uint64_t p12_target(const struct rr_sim_result *r, uint64_t id, int lru)
+{
+	for (size_t i = 0; i < r->nr_targets; i++)
+		if (r->targets[i].memcg_id == id && r->targets[i].priority == 12 &&
+		    r->targets[i].lru == lru)
+			return r->targets[i].nr_pages;
+	return 0;
+}
+
+static void test_cache_trim_per_lruvec(void)
+{
+	struct rr_sim_result r;
+	/* nr_to_reclaim of 2^20 pages: no pass meets it, both children are
+	 * walked at priority 12 under every release */
+	const uint64_t big = 1 << 20;
+
+	/* v4.19: A SCAN_FILE: inactive file 40960 >> 12 = 10, active file
+	 * 8192 >> 12 = 2, no anon.  B SCAN_FRACT, floor (div64_u64()):
+	 * inactive anon 40960 >> 12 = 10, 10 * 60 / 201 = 2; inactive file
+	 * 4096 >> 12 = 1, 1 * 140 / 201 = 0; active file 20480 >> 12 = 5,
+	 * 5 * 140 / 201 = 3 */
+	two_children("4.19", big, -1, false, &r);
+	CU_ASSERT_EQUAL(p12_target(&r, 2, RR_LRU_INACTIVE_ANON), 0);
+	CU_ASSERT_EQUAL(p12_target(&r, 2, RR_LRU_INACTIVE_FILE), 10);
+	CU_ASSERT_EQUAL(p12_target(&r, 2, RR_LRU_ACTIVE_FILE), 2);
+	CU_ASSERT_EQUAL(p12_target(&r, 3, RR_LRU_INACTIVE_ANON), 2);
+	CU_ASSERT_EQUAL(p12_target(&r, 3, RR_LRU_INACTIVE_FILE), 0);
+	CU_ASSERT_EQUAL(p12_target(&r, 3, RR_LRU_ACTIVE_FILE), 3);
+	rr_sim_result_free(&r);
+
+	/* v5.4: the same per-lruvec choice; SCAN_FRACT rounds up
+	 * (68600f623d69, v4.20 - v5.6-rc2): ceil(600 / 201) = 3,
+	 * ceil(140 / 201) = 1, ceil(700 / 201) = 4 */
+	two_children("5.4", big, -1, false, &r);
+	CU_ASSERT_EQUAL(p12_target(&r, 2, RR_LRU_INACTIVE_ANON), 0);
+	CU_ASSERT_EQUAL(p12_target(&r, 2, RR_LRU_INACTIVE_FILE), 10);
+	CU_ASSERT_EQUAL(p12_target(&r, 3, RR_LRU_INACTIVE_ANON), 3);
+	CU_ASSERT_EQUAL(p12_target(&r, 3, RR_LRU_INACTIVE_FILE), 1);
+	CU_ASSERT_EQUAL(p12_target(&r, 3, RR_LRU_ACTIVE_FILE), 4);
+	rr_sim_result_free(&r);
+
+	/* v5.5 and 6.18: one decision at the root, SCAN_FILE for both: B
+	 * scans inactive file 1 and active file 5, no anon */
+	for (int k = 0; k < 2; k++) {
+		two_children(k ? "6.18" : "5.5", big, -1, false, &r);
+		CU_ASSERT_EQUAL(p12_target(&r, 2, RR_LRU_INACTIVE_ANON), 0);
+		CU_ASSERT_EQUAL(p12_target(&r, 2, RR_LRU_INACTIVE_FILE), 10);
+		CU_ASSERT_EQUAL(p12_target(&r, 2, RR_LRU_ACTIVE_FILE), 2);
+		CU_ASSERT_EQUAL(p12_target(&r, 3, RR_LRU_INACTIVE_ANON), 0);
+		CU_ASSERT_EQUAL(p12_target(&r, 3, RR_LRU_INACTIVE_FILE), 1);
+		CU_ASSERT_EQUAL(p12_target(&r, 3, RR_LRU_ACTIVE_FILE), 5);
+		rr_sim_result_free(&r);
+	}
+}
+
+/*
+ * Limit reclaim's walk stop before v5.4 (shrink_node(): break once
+ * sc->nr_reclaimed >= sc->nr_to_reclaim, 1ba6fc9af35b removed it).  The
+ * children hold 131072 inactive file pages each and no swap: SCAN_FILE,
+ * priority-12 target 131072 >> 12 = 32 = one batch, every page taken is
+ * reclaimed (no recorded ratio: 1).  nr_to_reclaim = 32.  The walk hands
+ * out the parent (no pages: 0), then A: 32 pages, 32 >= 32, the walk
+ * breaks and do_try_to_free_pages() stops at priority 12 with 32.
+ * v5.4 - v6.10 walk everything: A and B, 64 pages.  v6.11+ stops after A
+ * again (partial walk, §6.3).
+ */
+static void test_limit_walk_stop(void)
+{
+	struct rr_sim_result r;
+	static const struct {
+		const char *release;
+		uint64_t reclaimed, calls_b;
+	} rows[] = {
+		{ "4.19", 32, 0 }, { "5.3", 32, 0 }, { "5.4", 64, 1 }, { "5.5", 64, 1 },
+		{ "6.10", 64, 1 }, { "6.18", 32, 0 },
+	};
+
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		two_children(rows[k].release, 32, -1, true, &r);
+		CU_ASSERT_EQUAL(r.nr_reclaimed_pages, rows[k].reclaimed);
+		CU_ASSERT_EQUAL(r.nr_scanned_pages, rows[k].reclaimed);
+		CU_ASSERT_EQUAL(r.lowest_priority, 12);
+		CU_ASSERT_EQUAL(r.memcg_calls[0], 1);
+		CU_ASSERT_EQUAL(r.memcg_calls[1], 1);
+		CU_ASSERT_EQUAL(r.memcg_reclaimed_pages[1], 32);
+		CU_ASSERT_EQUAL(r.memcg_calls[2], rows[k].calls_b);
+		rr_sim_result_free(&r);
+	}
+
+	/* v4.19's cookie: the priority-12 position stays on A (index 1);
+	 * the next call's walk starts after it, at B (32 pages, stop), and
+	 * the one after that finds the end of the subtree first and
+	 * restarts at the parent, then A */
+	two_children("4.19", 32, -1, true, &r);
+	CU_ASSERT_EQUAL(r.cursor, 1);
+	rr_sim_result_free(&r);
+	two_children("4.19", 32, 1, true, &r);
+	CU_ASSERT_EQUAL(r.memcg_calls[0], 0);
+	CU_ASSERT_EQUAL(r.memcg_calls[1], 0);
+	CU_ASSERT_EQUAL(r.memcg_calls[2], 1);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 32);
+	CU_ASSERT_EQUAL(r.cursor, 2);
+	rr_sim_result_free(&r);
+	two_children("4.19", 32, 2, true, &r);
+	CU_ASSERT_EQUAL(r.memcg_calls[0], 1);
+	CU_ASSERT_EQUAL(r.memcg_calls[1], 1);
+	CU_ASSERT_EQUAL(r.memcg_calls[2], 0);
+	CU_ASSERT_EQUAL(r.cursor, 1);
+	rr_sim_result_free(&r);
+
+	/* 96 pages: priority 12 walks parent, A, B (64 < 96, generation
+	 * ends, position reset); priority 11 (its own position, fresh)
+	 * starts at the parent again: A's target 131040 >> 11 = 63 pages,
+	 * two batches (32 + 31): 64 + 63 = 127 >= 96, stop after A */
+	two_children("4.19", 96, -1, true, &r);
+	CU_ASSERT_EQUAL(r.lowest_priority, 11);
+	CU_ASSERT_EQUAL(r.memcg_calls[0], 2);
+	CU_ASSERT_EQUAL(r.memcg_calls[1], 2);
+	CU_ASSERT_EQUAL(r.memcg_calls[2], 1);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 127);
+	CU_ASSERT_EQUAL(r.cursor, -1);
+	rr_sim_result_free(&r);
+}
+
 int register_sim_tests(void)
 {
 	CU_pSuite s = CU_add_suite("sim", NULL, NULL);
@@ -1284,7 +1460,9 @@ int register_sim_tests(void)
 	    !CU_add_test(s, "kswapd run: eligibility, passes, end", test_kswapd_run) ||
 	    !CU_add_test(s, "kswapd cache-trim retry (v6.10)", test_kswapd_cache_trim_retry) ||
 	    !CU_add_test(s, "kswapd_age_node batches", test_kswapd_age_node) ||
-	    !CU_add_test(s, "per-call prediction of global reclaim", test_predict_global))
+	    !CU_add_test(s, "per-call prediction of global reclaim", test_predict_global) ||
+	    !CU_add_test(s, "cache trim per lruvec before v5.5", test_cache_trim_per_lruvec) ||
+	    !CU_add_test(s, "limit reclaim walk stop before v5.4", test_limit_walk_stop))
 		return -1;
 	return 0;
 }
