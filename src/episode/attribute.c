@@ -306,10 +306,12 @@ static void transitions(struct pass *p, size_t a, int jj,
 	struct seg g = { 0, 0, -1, false };
 	int lo = jj ? jj : p->first_min, hi = p->m;
 
-	/* the candidates it may be: up to the first that may not be skipped */
+	/* the candidates it may be: up to the first that may not be skipped
+	 * (before v5.4 a pass began where the shared position was: the
+	 * memcgs before its first visit were not skipped) */
 	for (int j = lo; j < p->m; j++) {
 		ok[j] = true;
-		if (p->unskip[j]) {
+		if (p->unskip[j] && !(!jj && p->b->opts.shared_walk_cursor)) {
 			hi = j + 1;
 			break;
 		}
@@ -577,7 +579,8 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 			goto oom;
 		/* the root visited first, without a batch: a shrink_slab event
 		 * before the pass's first batch */
-		p->first_min = t->pend[0].slab_before && p->cand[0] == root ? 1 : 0;
+		p->first_min = t->pend[0].slab_before && p->cand[0] == root &&
+			       !b->opts.shared_walk_cursor ? 1 : 0;
 		for (p->level = FIT_MAYBE; p->level >= FIT_UNLIKELY; p->level--)
 			if (solve(p))
 				break;

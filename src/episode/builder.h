@@ -341,6 +341,10 @@ struct rr_builder_opts {
 	/* --drop-memcg-events: read a 6.13+ trace as an older kernel would
 	 * have written it; the dropped events only check the inference */
 	bool drop_memcg_events;
+	/* before v5.4 (1ba6fc9af35b): reclaimers shared one walk position per
+	 * (root, node, priority), so a pass visits a suffix of the pre-order,
+	 * not the whole walk from the root */
+	bool shared_walk_cursor;
 };
 
 struct rr_builder;

@@ -910,6 +910,7 @@ static int replay_trace(struct replay *r)
 	/* no memcg: events in the trace (kernels before 6.13): the builder
 	 * infers each batch's memcg (attribute.c) */
 	bopts.drop_memcg_events = r->o->drop_memcg_events;
+	bopts.shared_walk_cursor = r->km.limit_walk_stops;
 	bopts.infer_attribution = !(ti->events_known & ((1u << RR_EV_MOD_LRUVEC) |
 							(1u << RR_EV_COUNT_EVENTS)));
 	r->builder = rr_builder_new(&bopts, on_episode, r);
