@@ -10,6 +10,7 @@ static int register_all(void)
 {
 	return register_sim_tests() || register_policy_tests() ||
 	       register_kernel_model_tests() || register_builder_tests() ||
+	       register_attribute_tests() ||
 	       register_record_tests() || register_trace_tests() ||
 	       register_output_tests() || register_timing_tests();
 }

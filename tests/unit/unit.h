@@ -10,6 +10,7 @@ int register_sim_tests(void);
 int register_policy_tests(void);
 int register_kernel_model_tests(void);
 int register_builder_tests(void);
+int register_attribute_tests(void);
 int register_record_tests(void);
 int register_trace_tests(void);
 int register_output_tests(void);
