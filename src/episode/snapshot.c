@@ -163,6 +163,7 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc, uint
 			v->lru_low[l] = 0;
 		}
 		v->baseline_known = false;
+		m->standin = false;	/* (a root stood in before the snapshot) */
 		m->sizes_snap_ns = ts_ns ? ts_ns : 1;
 		b->stats.attr_snapshot_sizes++;
 		if (b->in_snapshot == 1)
