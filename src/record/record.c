@@ -464,6 +464,13 @@ static int setup_events(struct rec *r)
 		snprintf(filter, sizeof(filter), "dst_root == %d", r->fs.hierarchy_id);
 		tracefs_event_file_write(r->inst, "cgroup", "cgroup_attach_task", "filter", filter);
 	}
+	/* without the memcg events the replay follows each task to its memcg:
+	 * the "tasks" lines of each snapshot, cgroup_attach_task, and the
+	 * forks in between (a child starts in its parent's memcg, with no
+	 * attach event); the event exists on every kernel record runs on */
+	if (r->memcg_events != RR_RECORD_MEMCG_EVENTS_ON &&
+	    enable(r, "sched", "sched_process_fork", false, enabled, sizeof(enabled)))
+		return -1;
 	for (int i = 0; i < r->o->nr_extra; i++) {
 		char sys[128], *ev;
 
@@ -814,7 +821,11 @@ static void proactive(struct rec *r)
  */
 static int write_output(struct rec *r, struct rr_record_result *res)
 {
-	static const char *const systems[] = { "vmscan", "memcg", "cgroup", NULL };
+	/* the formats of every system an event was enabled of: -e's too (a
+	 * bug fixed: their records read as unknown events) */
+	char extra[RR_RECORD_MAX_EXTRA + 1][128];
+	const char *systems[RR_RECORD_MAX_EXTRA + 5] = { "vmscan", "memcg", "cgroup" };
+	int nsys = 3;
 	const char *tracing = tracefs_tracing_dir();
 	const char *tmpdir = getenv("TMPDIR");
 	const char *name = r->o->output;
@@ -822,6 +833,20 @@ static int write_output(struct rec *r, struct rr_record_result *res)
 	struct stat st;
 	int fd, ret;
 
+	for (int i = 0; i <= r->o->nr_extra; i++) {
+		bool seen = false;
+
+		/* (the last: sched, of sched_process_fork without memcg events) */
+		snprintf(extra[i], sizeof(extra[i]), "%s", i < r->o->nr_extra ? r->o->extra[i] :
+			 r->memcg_events != RR_RECORD_MEMCG_EVENTS_ON ? "sched" : "");
+		extra[i][strcspn(extra[i], ":")] = 0;
+		for (int k = 0; k < nsys && !seen; k++)
+			seen = !strcmp(systems[k], extra[i]);
+		if (extra[i][0] && !seen && !strchr(extra[i], '/') && strcmp(extra[i], "..") &&
+		    strcmp(extra[i], "."))
+			systems[nsys++] = extra[i];
+	}
+	systems[nsys] = NULL;
 	if (asprintf(&tmp, "%s.tmp.XXXXXX", r->o->output) < 0) {
 		rr_error_set(r->err, r->o->output, "out of memory");
 		return -1;
@@ -845,7 +870,7 @@ static int write_output(struct rec *r, struct rr_record_result *res)
 		snprintf(res->saved_as, sizeof(res->saved_as), "%s", tmp);
 		name = res->saved_as;
 	}
-	ret = rr_tracedat_write(fd, tracing, systems, r->page_size, r->nr_cpus, r->cpu_fd, name,
+	ret = rr_tracedat_write(fd, tracing, (const char *const *)systems, r->page_size, r->nr_cpus, r->cpu_fd, name,
 				&res->dropped_bytes, r->err);
 	if (!ret && (fsync(fd) || fchmod(fd, 0644))) {
 		rr_error_set(r->err, name, "write failed: %s", strerror(errno));

@@ -58,6 +58,8 @@ check_eq "it has no memcg: events" 0 \
 	"$(grep -Ec ' (mod_memcg_lruvec_state|memcg_flush_stats|count_memcg_events|mod_memcg_state):' "$TMP/f.txt")"
 check "the events line lists no memcg event" \
 	sh -c "grep 'reclaim-replay: events enabled=' '$TMP/f.txt' | grep -v memcg: | grep -q cgroup:cgroup_attach_task"
+check "sched_process_fork is recorded, and trace-cmd knows its format" \
+	grep -q ' sched_process_fork: *comm=.* child_pid=' "$TMP/f.txt"
 check "the meta line says memcg_events=off snapshot_interval_ms=250" \
 	grep -q 'reclaim-replay: meta .* memcg_events=off snapshot_interval_ms=250' "$TMP/f.txt"
 check_eq "no filters lines" 0 "$(grep -c 'reclaim-replay: filters ' "$TMP/f.txt")"
@@ -78,6 +80,13 @@ check "report counts its memcg episodes" grep -Eq '^memcg +[1-9]' "$TMP/report.t
 check "the cgroup is gone" test ! -e "$own/$cg"
 check_eq "no instance left" "" "$(instances)"
 
+# (a bug fixed: the formats of -e's systems were not stored, and trace-cmd
+# showed their records as [UNKNOWN EVENT])
+check "-e sched:sched_process_exec is recorded" \
+	"$RR" record -q --duration 1 -e sched:sched_process_exec -o "$TMP/e.dat" -- sh -c '/bin/true; sleep 0.2'
+trace-cmd report "$TMP/e.dat" >"$TMP/e.txt" 2>&1
+check "trace-cmd reads its records" grep -q ' sched_process_exec: *filename=/bin/true' "$TMP/e.txt"
+check_eq "no unknown event" 0 "$(grep -c 'UNKNOWN EVENT' "$TMP/e.txt")"
 check_fails "-e memcg with --no-memcg-events is a usage error" 2 "\-e memcg:count_memcg_events asks for one" \
 	"$RR" record --no-memcg-events -e memcg:count_memcg_events --duration 1 -o "$TMP/x.dat"
 
