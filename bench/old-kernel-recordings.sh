@@ -93,10 +93,46 @@ record() {
 	trace-cmd report "$f" 2>/dev/null | awk -v name="$name" -v size="$(stat -c %s "$f")" '
 		/ mm_vmscan_memcg_reclaim_begin: / { r++ } / mm_vmscan_lru_isolate: / { b++ }
 		/ memcg:| mod_memcg_lruvec_state: | count_memcg_events: | memcg_flush_stats: / { m++ }
-		/reclaim-replay: snapshot begin when=periodic/ { p++ } /reclaim-replay: tasks / { t++ }
-		END { printf "%s: %d bytes, memcg reclaim calls %d, isolate batches %d, memcg events %d, periodic snapshots %d, tasks lines %d\n", name, size, r, b, m, p, t
+		/reclaim-replay: snapshot begin when=periodic/ { p++ } /reclaim-replay: tasks / { t++ } / sched_process_fork: / { k++ }
+		END { printf "%s: %d bytes, memcg reclaim calls %d, isolate batches %d, memcg events %d, periodic snapshots %d, tasks lines %d, forks %d\n", name, size, r, b, m, p, t, k
 		      if (!r) exit 1 }' ||
 		{ echo "old-kernel-recordings.sh: $name: no memcg reclaim recorded" >&2; exit 1; }
+	# reclaim of another's workload (a test suite recording meanwhile)
+	# spoils the comparison: said, not hidden
+	foreign "$name" "$f"
+}
+
+# foreign NAME FILE: warn when a memcg reclaim call of FILE is not our
+# workload's: with the memcg events, a cgroup other than rr-* in report's
+# table; without them, a task that neither moved into rr-* (attach), nor
+# is listed in a tasks line of an rr-* memcg, nor forked from one of those
+foreign() {
+	local n
+	if [ "${1%-nomemcg}" = "$1" ]; then
+		n=$("$rr" report "$2" 2>/dev/null | awk '/^(\.\.\.|\/)/ && !/: trace\.dat/ && !/\/rr-[a-z]+(\/[AB])?  / { n++ } END { print n + 0 }')
+	else
+		n=$(trace-cmd report "$2" 2>/dev/null | awk '
+			/reclaim-replay: memcg id=.* path=.*\/rr-[a-z]+(\/[AB])?$/ { sub(/.*memcg id=/, ""); sub(/ .*/, ""); ours_cg[$0] = 1; next }
+			/reclaim-replay: tasks memcg=/ {
+				id = $0; sub(/.*tasks memcg=/, "", id); sub(/ .*/, "", id)
+				if (id in ours_cg && match($0, /pids=[0-9,]+/)) {
+					k = split(substr($0, RSTART + 5, RLENGTH - 5), p, ",")
+					for (i = 1; i <= k; i++) ours[p[i]] = 1
+				}
+				next
+			}
+			/ cgroup_attach_task: .*dst_path=.*\/rr-[a-z]+/ { if (match($0, / pid=[0-9]+/)) ours[substr($0, RSTART + 5, RLENGTH - 5)] = 1; next }
+			/ sched_process_fork: / {
+				match($0, / pid=[0-9]+/); parent = substr($0, RSTART + 5, RLENGTH - 5)
+				match($0, /child_pid=[0-9]+/); child = substr($0, RSTART + 10, RLENGTH - 10)
+				if (parent in ours) ours[child] = 1
+				next
+			}
+			/ mm_vmscan_memcg_reclaim_begin: / { k = split($1, a, "-"); if (!(a[k] in ours)) n++ }
+			END { print n + 0 }')
+	fi
+	[ "$n" = 0 ] ||
+		echo "old-kernel-recordings.sh: warning: $1: $n reclaim calls or cgroups are not the workload's (another recording ran meanwhile?)" >&2
 }
 
 # both recordings of one workload: without the memcg events, then with
