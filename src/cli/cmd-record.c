@@ -36,6 +36,12 @@ static const char record_usage[] =
 	"                           only; v6.11+, max v6.16+)\n"
 	"      --snapshot-interval MS\n"
 	"                           also snapshot every cgroup every MS ms\n"
+	"                           (10..3600000; default: none with the memcg\n"
+	"                           events, 250 without)\n"
+	"      --no-memcg-events    leave the memcg: events off, as on a kernel\n"
+	"                           before 6.13 that has none (record does so\n"
+	"                           there by itself): periodic snapshots and\n"
+	"                           the memcgs' tasks stand in for them\n"
 	"  -q, --quiet              no summary on stderr\n"
 	"  -h, --help               this text\n"
 	"\n"
@@ -187,7 +193,7 @@ static long parse_long(const char *s, long min, long max)
 int cmd_record(int argc, char **argv)
 {
 	enum { OPT_FORCE = 256, OPT_DURATION, OPT_BUFFER, OPT_CGROUP, OPT_MAX, OPT_SWAPPINESS,
-	       OPT_PROACTIVE, OPT_SNAPSHOT };
+	       OPT_PROACTIVE, OPT_SNAPSHOT, OPT_NO_MEMCG_EVENTS };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, OPT_FORCE },
@@ -199,6 +205,7 @@ int cmd_record(int argc, char **argv)
 		{ "swappiness", required_argument, NULL, OPT_SWAPPINESS },
 		{ "proactive", required_argument, NULL, OPT_PROACTIVE },
 		{ "snapshot-interval", required_argument, NULL, OPT_SNAPSHOT },
+		{ "no-memcg-events", no_argument, NULL, OPT_NO_MEMCG_EVENTS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -296,6 +303,9 @@ int cmd_record(int argc, char **argv)
 						      "not '%s'", optarg);
 			o.snapshot_interval_ms = (unsigned int)v;
 			break;
+		case OPT_NO_MEMCG_EVENTS:
+			o.no_memcg_events = true;
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -314,6 +324,10 @@ int cmd_record(int argc, char **argv)
 		return rr_usage_error("record", "--memory-max, --swappiness and --proactive need --cgroup");
 	if (o.cgroup && !o.argv)
 		return rr_usage_error("record", "--cgroup needs a CMD to run in it");
+	for (int i = 0; o.no_memcg_events && i < o.nr_extra; i++)
+		if (!strncmp(o.extra[i], "memcg", 5) && (!o.extra[i][5] || o.extra[i][5] == ':'))
+			return rr_usage_error("record", "--no-memcg-events leaves the memcg events "
+					      "off: -e %s asks for one", o.extra[i]);
 	if (rr_record(&o, &res, &err)) {
 		rr_print_error(&err);
 		return RR_EXIT_ERROR;
@@ -324,6 +338,19 @@ int cmd_record(int argc, char **argv)
 			res.saved_as[0] ? res.saved_as : o.output, (unsigned long long)res.bytes,
 			res.nr_cpus, res.nr_cgroups, res.nr_nodes, res.nr_nodes == 1 ? "" : "s",
 			(unsigned long long)res.lost_events);
+		if (res.memcg_events != RR_RECORD_MEMCG_EVENTS_ON)
+			fprintf(stderr, "reclaim-replay: memcg events off (%s): periodic snapshots "
+				"every %u ms: %d taken, with the memcgs' tasks%s\n",
+				res.memcg_events == RR_RECORD_MEMCG_EVENTS_OFF ? "--no-memcg-events" :
+				"this kernel has none", res.snapshot_interval_ms, res.nr_periodic,
+				res.tasks_left_out ? "" : " (all listed)");
+		else if (res.snapshot_interval_ms)
+			fprintf(stderr, "reclaim-replay: periodic snapshots every %u ms: %d taken\n",
+				res.snapshot_interval_ms, res.nr_periodic);
+		if (res.tasks_left_out)
+			fprintf(stderr, "reclaim-replay: %lld thread ids left out of the \"tasks\" "
+				"markers (at most %d per snapshot)\n", res.tasks_left_out,
+				RR_RECORD_MAX_TASKS_PER_SNAPSHOT);
 		if (res.lost_events)
 			for (int cpu = 0; cpu < res.nr_cpus && cpu < 256; cpu++)
 				if (res.lost_per_cpu[cpu])

@@ -117,6 +117,8 @@ static void parse_meta(const char *s, size_t len, struct rr_marker_meta *m)
 	str(s, len, "mglru", m->mglru, sizeof(m->mglru));
 	m->buffer_kb = num(s, len, "buffer_kb", -1);
 	m->duration_s = num(s, len, "duration_s", -1);
+	str(s, len, "memcg_events", m->memcg_events, sizeof(m->memcg_events));
+	m->snapshot_interval_ms = num(s, len, "snapshot_interval_ms", -1);
 }
 
 static void parse_items(const char *s, size_t len, struct rr_marker_items *it)
@@ -302,6 +304,37 @@ static void parse_node(const char *s, size_t len, struct rr_marker_node *n)
 	n->swap_free_kb = count(s, len, "swap_free_kb", max << 6, bad);
 }
 
+/* "tasks": pids= is a comma-separated list of thread ids */
+static void parse_tasks(const char *s, size_t len, struct rr_marker_tasks *t)
+{
+	const char **bad = &t->malformed;
+	char buf[RR_MARKER_MAX_LINE_BYTES + 1], *p, *end;
+
+	t->malformed = NULL;
+	t->memcg_id = count(s, len, "memcg", INT64_MAX, bad);
+	t->threads = count(s, len, "threads", INT32_MAX, bad);
+	t->left_out = count(s, len, "left_out", INT32_MAX, bad);
+	if (t->threads >= 0 && t->left_out > t->threads && !*bad)
+		*bad = "left_out";
+	t->nr_pids = 0;
+	if (!val(s, len, "pids", buf, sizeof(buf)) || !buf[0])
+		return;
+	for (p = buf; *p; p = end + (*end == ',')) {
+		long long v;
+
+		errno = 0;
+		v = strtoll(p, &end, 10);
+		if (errno || end == p || (*end && *end != ',') || v <= 0 || v > (1 << 22) ||
+		    t->nr_pids == RR_MARKER_TASKS_MAX_PIDS) {
+			if (!*bad)
+				*bad = "pids";
+			t->nr_pids = 0;
+			return;
+		}
+		t->pids[t->nr_pids++] = (int)v;
+	}
+}
+
 static void parse_proactive(const char *s, size_t len, struct rr_marker_proactive *p)
 {
 	char buf[64];
@@ -380,6 +413,10 @@ enum rr_marker_kind rr_marker_parse(const char *text, size_t len, bool anywhere,
 		memset(&m->node, 0, sizeof(m->node));
 		parse_node(s, len, &m->node);
 		m->kind = RR_MARKER_NODE;
+	} else if (keyword(s, len, "tasks", false)) {
+		/* (not memset: the pids array is 2 KiB; what is read is set) */
+		parse_tasks(s, len, &m->tasks);
+		m->kind = RR_MARKER_TASKS;
 	} else if (keyword(s, len, "filters", false)) {
 		m->kind = RR_MARKER_FILTERS;
 	} else if (keyword(s, len, "events", false)) {
@@ -397,10 +434,12 @@ int rr_marker_format_meta(char *buf, size_t len, const struct rr_marker_meta *m)
 	return snprintf(buf, len,
 			"meta version=%d kernel_release=%s page_size=%lld cpus=%lld "
 			"cgroup_version=%lld memory_hierarchy_id=%lld swap_total_kb=%lld "
-			"vm_swappiness=%lld mglru=%s buffer_kb=%lld duration_s=%lld",
+			"vm_swappiness=%lld mglru=%s buffer_kb=%lld duration_s=%lld "
+			"memcg_events=%s snapshot_interval_ms=%lld",
 			RR_MARKER_VERSION, m->kernel_release, m->page_size, m->cpus,
 			m->cgroup_version, m->memory_hierarchy_id, m->swap_total_kb,
-			m->vm_swappiness, m->mglru, m->buffer_kb, m->duration_s);
+			m->vm_swappiness, m->mglru, m->buffer_kb, m->duration_s,
+			m->memcg_events[0] ? m->memcg_events : "on", m->snapshot_interval_ms);
 }
 
 int rr_marker_format_items(char *buf, size_t len, const struct rr_marker_items *it)
@@ -527,6 +566,18 @@ int rr_marker_format_proactive(char *buf, size_t len, bool begin,
 	}
 	return snprintf(buf, len, "proactive end bytes=%lld result=%s errno=%lld",
 			p->bytes, p->result, p->errno_value);
+}
+
+int rr_marker_format_tasks(char *buf, size_t len, const struct rr_marker_tasks *t)
+{
+	int n = snprintf(buf, len, "tasks memcg=%lld threads=%lld left_out=%lld", t->memcg_id,
+			 t->threads, t->left_out);
+
+	for (int i = 0; i < t->nr_pids && i < RR_MARKER_TASKS_MAX_PIDS && n >= 0; i++)
+		n += snprintf(buf + ((size_t)n < len ? (size_t)n : len),
+			      (size_t)n < len ? len - (size_t)n : 0, "%s%d", i ? "," : " pids=",
+			      t->pids[i]);
+	return n;
 }
 
 int rr_marker_format_lost(char *buf, size_t len, const uint64_t *lost, int nr_cpus)

@@ -61,6 +61,10 @@ enum rr_marker_kind {
 					 * snapshot (/proc/zoneinfo) */
 	RR_MARKER_NODE,			/* "node nid=N ...": one node of a snapshot,
 					 * after its zones (node vmstat) */
+	RR_MARKER_TASKS,		/* "tasks memcg=ID threads=N left_out=N
+					 * pids=P,P,...": the threads of one memcg
+					 * in a snapshot (recorders from 0.3 on,
+					 * without memcg events) */
 	RR_MARKER_OTHER,		/* our prefix, a keyword this version ignores */
 };
 
@@ -76,6 +80,12 @@ struct rr_marker_meta {
 	char mglru[32];			/* /sys/kernel/mm/lru_gen/enabled, "absent",
 					 * "unknown"; "" if the key is missing */
 	long long buffer_kb, duration_s;	/* recorder options; -1 absent */
+	/* whether the memcg: events were recorded (recorders from 0.3 on):
+	 * "on", "off" (record --no-memcg-events), "absent" (the kernel has
+	 * none, Linux before 6.13); "" when the key is missing (on) */
+	char memcg_events[16];
+	long long snapshot_interval_ms;	/* periodic snapshots: ms between
+					 * them, 0 none; -1 absent */
 };
 
 /* "items": node_stat_item / vm_event_item numbers; -1 absent. */
@@ -189,6 +199,33 @@ struct rr_marker_proactive {
 	char path[4096];
 };
 
+/* the most thread ids one "tasks" line gives: 480 of up to 7 digits
+ * (pid_max is at most 4194304) and their commas keep the line under
+ * RR_MARKER_MAX_LINE_BYTES */
+#define RR_MARKER_TASKS_MAX_PIDS 480
+
+/*
+ * "tasks": threads of one memory cgroup when a snapshot was taken (v1 its
+ * "tasks" file, v2 its "cgroup.threads"; threads of a v2 cgroup without
+ * the memory controller count in the nearest ancestor that has it).  A
+ * memcg with more threads than one line holds gets several lines, each
+ * with the same @threads and @left_out.
+ */
+struct rr_marker_tasks {
+	long long memcg_id;		/* cgroup id (inode), the memcg line's id=;
+					 * -1 absent */
+	long long threads;		/* thread ids the file gave, 0 or more;
+					 * -1 absent */
+	long long left_out;		/* of those, listed in no line (the
+					 * recorder's cap), 0..threads; -1 absent */
+	int nr_pids;			/* entries of @pids, 0..RR_MARKER_TASKS_MAX_PIDS */
+	int pids[RR_MARKER_TASKS_MAX_PIDS];	/* thread ids (the events' common_pid) */
+	/* the first key holding a value no recorder writes (an id or count
+	 * below 0, a pid of 0 or less or above 2^22, more than
+	 * RR_MARKER_TASKS_MAX_PIDS pids), or NULL */
+	const char *malformed;
+};
+
 struct rr_marker {
 	enum rr_marker_kind kind;
 	union {
@@ -200,6 +237,7 @@ struct rr_marker {
 		struct rr_marker_vm vm;
 		struct rr_marker_zone zone;
 		struct rr_marker_node node;
+		struct rr_marker_tasks tasks;
 	};
 };
 
@@ -243,6 +281,12 @@ int rr_marker_format_vm(char *buf, size_t len, const struct rr_marker_vm *vm);
 int rr_marker_format_zone(char *buf, size_t len, const struct rr_marker_zone *z);
 /* "node nid=N zones=N source=S nr_free_pages=N ... swap_free_kb=N" */
 int rr_marker_format_node(char *buf, size_t len, const struct rr_marker_node *n);
+/*
+ * "tasks memcg=ID threads=N left_out=N[ pids=P,P,...]": @pids has @nr_pids
+ * thread ids (at most RR_MARKER_TASKS_MAX_PIDS; more are not written),
+ * pids= left out when there are none.
+ */
+int rr_marker_format_tasks(char *buf, size_t len, const struct rr_marker_tasks *t);
 /* "lost cpu0=N cpu1=N ...": @lost has @nr_cpus entries. */
 int rr_marker_format_lost(char *buf, size_t len, const uint64_t *lost, int nr_cpus);
 

@@ -74,6 +74,9 @@ struct rec {
 	struct rr_items items;
 	unsigned int page_size;
 	int vm_swappiness;
+	enum rr_record_memcg_events memcg_events;
+	unsigned int snapshot_interval_ms;	/* in effect; 0 none */
+	long long tasks_left_out;
 };
 
 static const char *const default_events[] = {
@@ -283,6 +286,7 @@ static int snapshot(struct rec *r, const char *when, int *count, int *nodes)
 {
 	struct rr_marker_snapshot ms = { .cgroups = -1 };
 	char line[256];
+	long long left_out = 0;
 	int n;
 
 	snprintf(ms.when, sizeof(ms.when), "%s", when);
@@ -305,8 +309,41 @@ static int snapshot(struct rec *r, const char *when, int *count, int *nodes)
 	if (count)
 		*count = n;
 	ms.cgroups = n;
+	/* without the memcg events no batch says whose memcg it scanned: the
+	 * replay takes it from the reclaiming task's memcg */
+	if (r->memcg_events != RR_RECORD_MEMCG_EVENTS_ON && strcmp(when, "zones")) {
+		if (rr_cgroup_tasks(&r->fs, RR_RECORD_MAX_TASKS_PER_SNAPSHOT, marker_cb, r, &left_out,
+				    r->err) < 0)
+			return -1;
+		r->tasks_left_out += left_out;
+	}
 	rr_marker_format_snapshot(line, sizeof(line), false, &ms);
 	return marker(r, line);
+}
+
+/* Whether the kernel has memcg: events at all (Linux 6.13+): an event
+ * directory under events/memcg of tracefs. */
+static bool kernel_has_memcg_events(const char *tracing)
+{
+	char path[1200];
+	struct dirent *de;
+	struct stat st;
+	bool found = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/events/memcg", tracing);
+	d = opendir(path);
+	while (d && !found && (de = readdir(d))) {
+		char sub[1500];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+		found = !stat(sub, &st) && S_ISDIR(st.st_mode);
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
 
 static int write_meta(struct rec *r, const char *lruvec_filter, const char *events_filter)
@@ -316,6 +353,7 @@ static int write_meta(struct rec *r, const char *lruvec_filter, const char *even
 		.memory_hierarchy_id = r->fs.hierarchy_id, .swap_total_kb = swap_total_kb(),
 		.vm_swappiness = r->vm_swappiness, .mglru = "absent",
 		.buffer_kb = r->o->buffer_kb, .duration_s = r->o->duration_s,
+		.snapshot_interval_ms = r->snapshot_interval_ms,
 	};
 	struct rr_marker_items items = {
 		.nr_lru_base = r->items.nr_lru_base,
@@ -336,6 +374,9 @@ static int write_meta(struct rec *r, const char *lruvec_filter, const char *even
 	}
 	uname(&u);
 	snprintf(meta.kernel_release, sizeof(meta.kernel_release), "%s", u.release);
+	snprintf(meta.memcg_events, sizeof(meta.memcg_events), "%s",
+		 r->memcg_events == RR_RECORD_MEMCG_EVENTS_ON ? "on" :
+		 r->memcg_events == RR_RECORD_MEMCG_EVENTS_OFF ? "off" : "absent");
 	rr_marker_format_meta(line, sizeof(line), &meta);
 	if (marker(r, line))
 		return -1;
@@ -352,6 +393,8 @@ static int write_meta(struct rec *r, const char *lruvec_filter, const char *even
 	rr_marker_format_vm(line, sizeof(line), &vm);
 	if (marker(r, line))
 		return -1;
+	if (r->memcg_events != RR_RECORD_MEMCG_EVENTS_ON)
+		return 0;	/* no filters: the events are off */
 	rr_marker_format_filter(line, sizeof(line), "mod_memcg_lruvec_state", lruvec_filter);
 	if (marker(r, line))
 		return -1;
@@ -399,13 +442,19 @@ static int setup_events(struct rec *r)
 	if (write_meta(r, lruvec, events) || snapshot(r, "zones", NULL, NULL))
 		return -1;
 	for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i += 2) {
-		/* vmscan and the memcg events are needed; cgroup events help */
+		/* vmscan and the memcg events are needed; cgroup events help
+		 * (cgroup_attach_task says where a task moves, also on kernels
+		 * without memcg events) */
+		if (!strcmp(default_events[i], "memcg") &&
+		    r->memcg_events != RR_RECORD_MEMCG_EVENTS_ON)
+			continue;
 		if (enable(r, default_events[i], default_events[i + 1],
 			   !strcmp(default_events[i], "vmscan"), enabled, sizeof(enabled)))
 			return -1;
 	}
-	tracefs_event_file_write(r->inst, "memcg", "mod_memcg_lruvec_state", "filter", lruvec);
-	if (events[0])
+	if (r->memcg_events == RR_RECORD_MEMCG_EVENTS_ON)
+		tracefs_event_file_write(r->inst, "memcg", "mod_memcg_lruvec_state", "filter", lruvec);
+	if (events[0] && r->memcg_events == RR_RECORD_MEMCG_EVENTS_ON)
 		tracefs_event_file_write(r->inst, "memcg", "count_memcg_events", "filter", events);
 	if (r->fs.version == 1) {
 		snprintf(filter, sizeof(filter), "root == %d", r->fs.hierarchy_id);
@@ -415,6 +464,13 @@ static int setup_events(struct rec *r)
 		snprintf(filter, sizeof(filter), "dst_root == %d", r->fs.hierarchy_id);
 		tracefs_event_file_write(r->inst, "cgroup", "cgroup_attach_task", "filter", filter);
 	}
+	/* without the memcg events the replay follows each task to its memcg:
+	 * the "tasks" lines of each snapshot, cgroup_attach_task, and the
+	 * forks in between (a child starts in its parent's memcg, with no
+	 * attach event); the event exists on every kernel record runs on */
+	if (r->memcg_events != RR_RECORD_MEMCG_EVENTS_ON &&
+	    enable(r, "sched", "sched_process_fork", false, enabled, sizeof(enabled)))
+		return -1;
 	for (int i = 0; i < r->o->nr_extra; i++) {
 		char sys[128], *ev;
 
@@ -765,7 +821,11 @@ static void proactive(struct rec *r)
  */
 static int write_output(struct rec *r, struct rr_record_result *res)
 {
-	static const char *const systems[] = { "vmscan", "memcg", "cgroup", NULL };
+	/* the formats of every system an event was enabled of: -e's too (a
+	 * bug fixed: their records read as unknown events) */
+	char extra[RR_RECORD_MAX_EXTRA + 1][128];
+	const char *systems[RR_RECORD_MAX_EXTRA + 5] = { "vmscan", "memcg", "cgroup" };
+	int nsys = 3;
 	const char *tracing = tracefs_tracing_dir();
 	const char *tmpdir = getenv("TMPDIR");
 	const char *name = r->o->output;
@@ -773,6 +833,20 @@ static int write_output(struct rec *r, struct rr_record_result *res)
 	struct stat st;
 	int fd, ret;
 
+	for (int i = 0; i <= r->o->nr_extra; i++) {
+		bool seen = false;
+
+		/* (the last: sched, of sched_process_fork without memcg events) */
+		snprintf(extra[i], sizeof(extra[i]), "%s", i < r->o->nr_extra ? r->o->extra[i] :
+			 r->memcg_events != RR_RECORD_MEMCG_EVENTS_ON ? "sched" : "");
+		extra[i][strcspn(extra[i], ":")] = 0;
+		for (int k = 0; k < nsys && !seen; k++)
+			seen = !strcmp(systems[k], extra[i]);
+		if (extra[i][0] && !seen && !strchr(extra[i], '/') && strcmp(extra[i], "..") &&
+		    strcmp(extra[i], "."))
+			systems[nsys++] = extra[i];
+	}
+	systems[nsys] = NULL;
 	if (asprintf(&tmp, "%s.tmp.XXXXXX", r->o->output) < 0) {
 		rr_error_set(r->err, r->o->output, "out of memory");
 		return -1;
@@ -796,7 +870,7 @@ static int write_output(struct rec *r, struct rr_record_result *res)
 		snprintf(res->saved_as, sizeof(res->saved_as), "%s", tmp);
 		name = res->saved_as;
 	}
-	ret = rr_tracedat_write(fd, tracing, systems, r->page_size, r->nr_cpus, r->cpu_fd, name,
+	ret = rr_tracedat_write(fd, tracing, (const char *const *)systems, r->page_size, r->nr_cpus, r->cpu_fd, name,
 				&res->dropped_bytes, r->err);
 	if (!ret && (fsync(fd) || fchmod(fd, 0644))) {
 		rr_error_set(r->err, name, "write failed: %s", strerror(errno));
@@ -891,6 +965,19 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 		goto out;
 	}
 	tracefs_trace_off(r.inst);
+	r.memcg_events = opts->no_memcg_events ? RR_RECORD_MEMCG_EVENTS_OFF :
+			 kernel_has_memcg_events(tracing) ? RR_RECORD_MEMCG_EVENTS_ON :
+			 RR_RECORD_MEMCG_EVENTS_ABSENT;
+	r.snapshot_interval_ms = opts->snapshot_interval_ms ? opts->snapshot_interval_ms :
+				 r.memcg_events == RR_RECORD_MEMCG_EVENTS_ON ? 0 :
+				 RR_RECORD_SNAPSHOT_MS_NO_MEMCG_EVENTS;
+	res->memcg_events = r.memcg_events;
+	res->snapshot_interval_ms = r.snapshot_interval_ms;
+	if (r.memcg_events == RR_RECORD_MEMCG_EVENTS_ABSENT)
+		fprintf(stderr, "reclaim-replay: note: this kernel has no memcg: events (no "
+			"events/memcg in %s; they came in Linux 6.13): recording without them, "
+			"with a snapshot every %u ms and the memcgs' tasks\n", tracing,
+			r.snapshot_interval_ms);
 	if (opts->buffer_kb && tracefs_instance_set_buffer_size(r.inst, opts->buffer_kb, -1) < 0) {
 		rr_error_set(err, name, "cannot set buffer_size_kb to %u", opts->buffer_kb);
 		goto out;
@@ -919,10 +1006,11 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	while (!stop_signal) {
 		long moved = drain(&r);
 
-		if (opts->snapshot_interval_ms &&
-		    ms_since(&last_snapshot) >= opts->snapshot_interval_ms) {
+		if (r.snapshot_interval_ms &&
+		    ms_since(&last_snapshot) >= r.snapshot_interval_ms) {
 			if (snapshot(&r, "periodic", NULL, NULL))
 				goto out;
+			res->nr_periodic++;
 			clock_gettime(CLOCK_MONOTONIC, &last_snapshot);
 		}
 		if (opts->proactive_bytes && r.cgroup_made && (!proactive_done ||
@@ -970,6 +1058,7 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	if (r.write_errno && !res->write_errno)	/* the last drain filled it */
 		res->write_errno = r.write_errno;
 	res->nr_cpus = r.nr_cpus;
+	res->tasks_left_out = r.tasks_left_out;
 	remove_cgroup(&r);
 	ret = write_output(&r, res);
 out:

@@ -71,6 +71,30 @@ int rr_cgroup_snapshot(const struct rr_cgroup_fs *fs, unsigned int page_size,
 		       void *ctx, struct rr_error *err);
 
 /**
+ * rr_cgroup_tasks() - "tasks" marker lines: which memcg each thread is in
+ * @fs:          the hierarchy (see rr_cgroup_fs_find()).
+ * @max_listed:  the most thread ids to list over all lines, 0 or more;
+ *               the others are counted in their memcg's left_out=.
+ * @emit:        called with each line (without the marker prefix);
+ *               returns 0, or -1 to stop.
+ * @left_out:    if not NULL, set to the thread ids of memcgs other than
+ *               the root that the cap left out.
+ * Walks the hierarchy parents first; for each memcg (id = directory inode,
+ * as in rr_cgroup_snapshot()) with threads reads them from v1 "tasks" or
+ * v2 "cgroup.threads" (thread ids, the events' common_pid) and writes one
+ * line per RR_MARKER_TASKS_MAX_PIDS of them.  A v2 cgroup without the
+ * memory controller (no memory.stat) adds its threads to its nearest
+ * ancestor memcg.  The root memcg's threads (kernel threads, system
+ * services: never in memcg limit reclaim) are counted, not listed.  A
+ * cgroup removed during the walk is skipped.
+ * Return: the number of thread ids listed, or -1 with @err when a line
+ * could not be written.
+ */
+int rr_cgroup_tasks(const struct rr_cgroup_fs *fs, int max_listed,
+		    int (*emit)(const char *line, void *ctx), void *ctx,
+		    long long *left_out, struct rr_error *err);
+
+/**
  * rr_proactive_write() - one write to a cgroup's memory.reclaim, between
  * a "proactive begin" and a "proactive end" marker line
  * @fs:         the hierarchy; the begin line's path= is @cgroup_dir

@@ -1035,6 +1035,210 @@ static void test_dying_bound(void)
 	rr_state_free(&st);
 }
 
+/* "tasks" lines: written and read back, split at RR_MARKER_TASKS_MAX_PIDS,
+ * within a marker line's room; bad values named; the meta line's
+ * memcg_events= and snapshot_interval_ms= */
+static void test_marker_tasks(void)
+{
+	static struct rr_marker_tasks t;
+	static struct rr_marker m;
+	char line[RR_MARKER_MAX_LINE_BYTES + 64], text[RR_MARKER_MAX_LINE_BYTES + 128];
+	struct rr_marker_meta meta = { .page_size = 4096, .duration_s = 0 };
+	int n;
+
+	t.memcg_id = 105998;
+	t.threads = 3;
+	t.left_out = 1;
+	t.nr_pids = 2;
+	t.pids[0] = 31883;
+	t.pids[1] = 4194304;
+	rr_marker_format_tasks(line, sizeof(line), &t);
+	CU_ASSERT_STRING_EQUAL(line, "tasks memcg=105998 threads=3 left_out=1 pids=31883,4194304");
+	snprintf(text, sizeof(text), RR_MARKER_PREFIX " %s", line);
+	CU_ASSERT_EQUAL_FATAL(rr_marker_parse(text, strlen(text), false, &m), RR_MARKER_TASKS);
+	CU_ASSERT_EQUAL(m.tasks.memcg_id, 105998);
+	CU_ASSERT_EQUAL(m.tasks.threads, 3);
+	CU_ASSERT_EQUAL(m.tasks.left_out, 1);
+	CU_ASSERT_EQUAL(m.tasks.nr_pids, 2);
+	CU_ASSERT_EQUAL(m.tasks.pids[1], 4194304);
+	CU_ASSERT_PTR_NULL(m.tasks.malformed);
+	/* no pids (the root's, or all left out): the key is left out */
+	t.nr_pids = 0;
+	t.left_out = 3;
+	rr_marker_format_tasks(line, sizeof(line), &t);
+	CU_ASSERT_STRING_EQUAL(line, "tasks memcg=105998 threads=3 left_out=3");
+	snprintf(text, sizeof(text), RR_MARKER_PREFIX " %s", line);
+	CU_ASSERT_EQUAL(rr_marker_parse(text, strlen(text), false, &m), RR_MARKER_TASKS);
+	CU_ASSERT_EQUAL(m.tasks.nr_pids, 0);
+	CU_ASSERT_PTR_NULL(m.tasks.malformed);
+	/* the most pids of the longest ids fit a marker line */
+	t.memcg_id = INT64_MAX;
+	t.threads = t.left_out = INT32_MAX;
+	t.nr_pids = RR_MARKER_TASKS_MAX_PIDS;
+	for (int i = 0; i < t.nr_pids; i++)
+		t.pids[i] = 4194304 - i;
+	n = rr_marker_format_tasks(line, sizeof(line), &t);
+	CU_ASSERT(n > 0 && strlen(RR_MARKER_PREFIX) + 1 + (size_t)n <= RR_MARKER_MAX_LINE_BYTES);
+	snprintf(text, sizeof(text), RR_MARKER_PREFIX " %s", line);
+	CU_ASSERT_EQUAL(rr_marker_parse(text, strlen(text), false, &m), RR_MARKER_TASKS);
+	CU_ASSERT_EQUAL(m.tasks.nr_pids, RR_MARKER_TASKS_MAX_PIDS);
+	CU_ASSERT_EQUAL(m.tasks.pids[RR_MARKER_TASKS_MAX_PIDS - 1],
+			4194304 - RR_MARKER_TASKS_MAX_PIDS + 1);
+	/* bad values: named, no pids taken */
+	{
+		static const struct { const char *line, *bad; } cases[] = {
+			{ "tasks memcg=9 threads=2 left_out=0 pids=1,x", "pids" },
+			{ "tasks memcg=9 threads=2 left_out=0 pids=1,,2", "pids" },
+			{ "tasks memcg=9 threads=2 left_out=0 pids=0", "pids" },
+			{ "tasks memcg=9 threads=2 left_out=3 pids=5", "left_out" },
+			{ "tasks memcg=-5 threads=2 left_out=0 pids=5", "memcg" },
+			{ "tasks memcg=9 threads=two left_out=0", "threads" },
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			snprintf(text, sizeof(text), RR_MARKER_PREFIX " %s", cases[i].line);
+			CU_ASSERT_EQUAL(rr_marker_parse(text, strlen(text), false, &m), RR_MARKER_TASKS);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(m.tasks.malformed);
+			CU_ASSERT_STRING_EQUAL(m.tasks.malformed, cases[i].bad);
+		}
+		CU_ASSERT_EQUAL(m.tasks.nr_pids, 0);
+	}
+	/* absent keys read as -1 */
+	snprintf(text, sizeof(text), RR_MARKER_PREFIX " tasks pids=7");
+	CU_ASSERT_EQUAL(rr_marker_parse(text, strlen(text), false, &m), RR_MARKER_TASKS);
+	CU_ASSERT_EQUAL(m.tasks.memcg_id, -1);
+	CU_ASSERT_EQUAL(m.tasks.threads, -1);
+	CU_ASSERT_EQUAL(m.tasks.nr_pids, 1);
+
+	/* meta: the new keys, and their defaults on an older line */
+	snprintf(meta.memcg_events, sizeof(meta.memcg_events), "absent");
+	meta.snapshot_interval_ms = 250;
+	rr_marker_format_meta(line, sizeof(line), &meta);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, " memcg_events=absent snapshot_interval_ms=250"));
+	snprintf(text, sizeof(text), RR_MARKER_PREFIX " %s", line);
+	CU_ASSERT_EQUAL(rr_marker_parse(text, strlen(text), false, &m), RR_MARKER_META);
+	CU_ASSERT_STRING_EQUAL(m.meta.memcg_events, "absent");
+	CU_ASSERT_EQUAL(m.meta.snapshot_interval_ms, 250);
+	snprintf(text, sizeof(text), RR_MARKER_PREFIX " meta version=1 page_size=4096");
+	CU_ASSERT_EQUAL(rr_marker_parse(text, strlen(text), false, &m), RR_MARKER_META);
+	CU_ASSERT_STRING_EQUAL(m.meta.memcg_events, "");
+	CU_ASSERT_EQUAL(m.meta.snapshot_interval_ms, -1);
+}
+
+static int collect_all(const char *line, void *ctx)
+{
+	struct lines *l = ctx;
+
+	if (l->n < 8)
+		snprintf(l->text[l->n], sizeof(l->text[0]), "%s", line);
+	l->n++;
+	return 0;
+}
+
+static unsigned long long ino_of(const char *rel)
+{
+	char path[8192];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", base, rel);
+	return stat(path, &st) ? 0 : (unsigned long long)st.st_ino;
+}
+
+/* "tasks" lines on fake trees: v1 "tasks", v2 "cgroup.threads"; the root's
+ * threads counted, not listed; a v2 cgroup without the memory controller
+ * counts in its memcg; the cap; a memcg of many threads on several lines */
+static void test_cgroup_tasks(void)
+{
+	struct rr_cgroup_fs fs;
+	struct rr_error err;
+	struct lines l = { .n = 0 };
+	char mounts[600], proc[300], want[600], cmd[300];
+	long long left_out = -1;
+
+	/* v1 */
+	make_base();
+	put("proc/cgroups", "memory\t4\t3\t1\n");
+	snprintf(mounts, sizeof(mounts), "cgroup %s/cg cgroup rw,nosuid,memory 0 0\n", base);
+	put("proc/mounts", mounts);
+	put("proc/self/cgroup", "4:memory:/\n");
+	dir("cg/job");
+	dir("cg/idle");
+	put("cg/memory.stat", "inactive_anon 0\n");
+	put("cg/tasks", "1\n2\n3\n");
+	put("cg/job/memory.stat", "inactive_anon 0\n");
+	put("cg/job/tasks", "100\n101\n102\n");
+	put("cg/idle/memory.stat", "inactive_anon 0\n");
+	put("cg/idle/tasks", "");
+	snprintf(proc, sizeof(proc), "%s/proc", base);
+	CU_ASSERT_EQUAL_FATAL(rr_cgroup_fs_find(&fs, proc, &err), 0);
+	CU_ASSERT_EQUAL(rr_cgroup_tasks(&fs, 4096, collect_all, &l, &left_out, &err), 3);
+	CU_ASSERT_EQUAL(left_out, 0);
+	CU_ASSERT_EQUAL_FATAL(l.n, 2);	/* no line for a memcg without threads */
+	snprintf(want, sizeof(want), "tasks memcg=%llu threads=3 left_out=3", ino_of("cg"));
+	CU_ASSERT_STRING_EQUAL(l.text[0], want);
+	snprintf(want, sizeof(want), "tasks memcg=%llu threads=3 left_out=0 pids=100,101,102",
+		 ino_of("cg/job"));
+	CU_ASSERT_STRING_EQUAL(l.text[1], want);
+	/* the cap: two listed, one counted */
+	l.n = 0;
+	CU_ASSERT_EQUAL(rr_cgroup_tasks(&fs, 2, collect_all, &l, &left_out, &err), 2);
+	CU_ASSERT_EQUAL(left_out, 1);
+	snprintf(want, sizeof(want), "tasks memcg=%llu threads=3 left_out=1 pids=100,101",
+		 ino_of("cg/job"));
+	CU_ASSERT_STRING_EQUAL(l.text[1], want);
+	/* 1000 threads: three lines (480, 480, 40), each with the totals */
+	{
+		char *many = malloc(8 * 1000 + 1);
+		static struct rr_marker m;
+		char text[700];
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(many);
+		many[0] = 0;
+		for (int i = 0; i < 1000; i++)
+			sprintf(many + strlen(many), "%d\n", 1000 + i);
+		put("cg/job/tasks", many);
+		free(many);
+		l.n = 0;
+		CU_ASSERT_EQUAL(rr_cgroup_tasks(&fs, 4096, collect_all, &l, &left_out, &err), 1000);
+		CU_ASSERT_EQUAL(l.n, 4);
+		snprintf(text, sizeof(text), RR_MARKER_PREFIX " %s", l.text[3]);
+		CU_ASSERT_EQUAL(rr_marker_parse(text, strlen(text), false, &m), RR_MARKER_TASKS);
+		CU_ASSERT_EQUAL(m.tasks.threads, 1000);
+		CU_ASSERT_EQUAL(m.tasks.left_out, 0);
+		CU_ASSERT_EQUAL(m.tasks.nr_pids, 40);
+		CU_ASSERT_EQUAL(m.tasks.pids[39], 1999);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+
+	/* v2: cgroup.threads; "leaf" has no memory controller (no memory.stat)
+	 * and its threads, and its child's, are job's */
+	make_base();
+	put("proc/cgroups", "memory\t0\t3\t1\n");
+	snprintf(mounts, sizeof(mounts), "cgroup2 %s/cg cgroup2 rw 0 0\n", base);
+	put("proc/mounts", mounts);
+	put("proc/self/cgroup", "0::/\n");
+	dir("cg/job");
+	dir("cg/job/leaf");
+	dir("cg/job/leaf/deeper");
+	put("cg/memory.stat", "inactive_anon 0\n");
+	put("cg/cgroup.threads", "1\n");
+	put("cg/job/memory.stat", "inactive_anon 0\n");
+	put("cg/job/cgroup.threads", "200\n");
+	put("cg/job/leaf/cgroup.threads", "201\n202\n");
+	put("cg/job/leaf/deeper/cgroup.threads", "203\n");
+	snprintf(proc, sizeof(proc), "%s/proc", base);
+	CU_ASSERT_EQUAL_FATAL(rr_cgroup_fs_find(&fs, proc, &err), 0);
+	l.n = 0;
+	CU_ASSERT_EQUAL(rr_cgroup_tasks(&fs, 4096, collect_all, &l, &left_out, &err), 4);
+	CU_ASSERT_EQUAL_FATAL(l.n, 2);
+	snprintf(want, sizeof(want), "tasks memcg=%llu threads=4 left_out=0 pids=200,201,202,203",
+		 ino_of("cg/job"));
+	CU_ASSERT_STRING_EQUAL(l.text[1], want);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 int register_record_tests(void)
 {
 	CU_pSuite s = CU_add_suite("record", NULL, NULL);
@@ -1046,6 +1250,10 @@ int register_record_tests(void)
 	    !CU_add_test(s, "vm, zone and node markers: keys, absent, malformed",
 			 test_marker_zone_node_vm) ||
 	    !CU_add_test(s, "memcg marker: hierarchical sizes", test_marker_memcg_hier) ||
+	    !CU_add_test(s, "tasks marker; meta memcg_events=, snapshot_interval_ms=",
+			 test_marker_tasks) ||
+	    !CU_add_test(s, "tasks lines (fake v1 and v2 trees): root counted, cap, split",
+			 test_cgroup_tasks) ||
 	    !CU_add_test(s, "zone and node lines (fake zoneinfo), nr_to_reclaim, file_is_tiny",
 			 test_zone_snapshot) ||
 	    !CU_add_test(s, "the dying descendants' bound (v1, v2)", test_dying_bound) ||
