@@ -134,6 +134,7 @@ struct rr_builder {
 	 * decision read, between a task's previous vmscan event and its batch,
 	 * when other tasks noted costs meanwhile (tasks.c) */
 	uint64_t page_size_bytes;	/* from the meta marker, 0 unknown */
+	bool tasks_in_snapshots;	/* the recorder lists each memcg's tasks */
 	struct rr_memcg *root_memcg;
 	struct { uint64_t ts_ns, anon, file; } root_costs[RR_ROOT_COSTS];
 	unsigned int root_costs_head, nr_root_costs;
@@ -157,6 +158,7 @@ void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id);
 int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_event *ev);
 uint64_t rr_task_memcg(const struct rr_builder *b, int pid);
 int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id, uint64_t ts_ns);
+int rr_task_place(struct rr_builder *b, int pid, uint64_t memcg_id);
 
 /* requests.c */
 int rr_episode_begin(struct rr_builder *b, struct task *t, enum rr_reclaim_kind kind,

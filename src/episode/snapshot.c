@@ -31,6 +31,12 @@ static void on_meta(struct rr_builder *b, const struct rr_marker_meta *meta)
 		b->st.default_swappiness = (int)meta->vm_swappiness;
 		b->st.default_swappiness_known = true;
 	}
+	/* a recording without the memcg: events (record --no-memcg-events,
+	 * or a kernel before 6.13): its snapshots list each memcg's tasks */
+	if (!strcmp(meta->memcg_events, "off") || !strcmp(meta->memcg_events, "absent")) {
+		b->stats.attr_inferred = true;
+		b->tasks_in_snapshots = true;
+	}
 	if (meta->kernel_release[0])
 		snprintf(b->stats.kernel_release, sizeof(b->stats.kernel_release), "%.63s",
 			 meta->kernel_release);
@@ -164,6 +170,11 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc, uint
 		}
 		v->baseline_known = false;
 		m->standin = false;	/* (a root stood in before the snapshot) */
+		/* its tasks, if any, follow in "tasks" lines */
+		if (b->tasks_in_snapshots) {
+			m->tasks_known = true;
+			m->nr_tasks = 0;
+		}
 		m->sizes_snap_ns = ts_ns ? ts_ns : 1;
 		b->stats.attr_snapshot_sizes++;
 		if (b->in_snapshot == 1)
@@ -210,6 +221,34 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc, uint
 	m->snap_log = NULL;
 	m->nr_snap_log = m->cap_snap_log = 0;
 	m->read_marked = false;
+	return 0;
+}
+
+/*
+ * A "tasks" line: threads of a memcg when the snapshot read it (a recorder
+ * without the memcg: events writes them).  Each listed thread is placed in
+ * it; none of them arrived now (attribute.c).  Return -1 on ENOMEM.
+ */
+static int on_tasks(struct rr_builder *b, const struct rr_marker_tasks *mt)
+{
+	struct rr_memcg *m;
+
+	if (mt->malformed || mt->memcg_id <= 0 || mt->threads < 0 || mt->left_out < 0) {
+		if (!b->stats.markers_malformed++)
+			snprintf(b->stats.first_malformed_marker,
+				 sizeof(b->stats.first_malformed_marker),
+				 "tasks memcg=%lld: %s not a number in range", mt->memcg_id,
+				 mt->malformed ? mt->malformed : "a key");
+		return 0;
+	}
+	m = rr_state_memcg(&b->st, (uint64_t)mt->memcg_id);
+	if (!m)
+		return -1;
+	for (int i = 0; i < mt->nr_pids; i++)
+		if (rr_task_place(b, mt->pids[i], m->id))
+			return -1;
+	m->nr_tasks = mt->threads > UINT32_MAX ? UINT32_MAX : (uint32_t)mt->threads;
+	m->tasks_known = mt->left_out == 0;
 	return 0;
 }
 
@@ -321,6 +360,8 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 			return b->in_snapshot ? -1 : 0;
 		/* the hierarchical sizes, for the dying descendants' bound */
 		return mk.memcg.malformed ? 0 : rr_nodes_memcg(&b->st, &mk.memcg, ev->ts_ns);
+	case RR_MARKER_TASKS:
+		return b->in_snapshot ? on_tasks(b, &mk.tasks) : 0;
 	case RR_MARKER_PROACTIVE_BEGIN:
 		t = rr_task_get(b, ev->pid);
 		if (!t || rr_episode_begin(b, t, RR_KIND_PROACTIVE, ev->ts_ns))

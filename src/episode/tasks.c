@@ -97,6 +97,24 @@ int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id, uint64_t
 	return 0;
 }
 
+/* @pid is in memcg @memcg_id, as a snapshot found it (not moved there
+ * now: the memcg's counts and arrival time stay). */
+int rr_task_place(struct rr_builder *b, int pid, uint64_t memcg_id)
+{
+	struct task_memcg *tm;
+
+	HASH_FIND_INT(b->task_memcgs, &pid, tm);
+	if (!tm) {
+		tm = calloc(1, sizeof(*tm));
+		if (!tm)
+			return -1;
+		tm->pid = pid;
+		HASH_ADD_INT(b->task_memcgs, pid, tm);
+	}
+	tm->memcg_id = memcg_id;
+	return 0;
+}
+
 /* A vmscan event of the task: later LRU deltas of it belong to the next
  * batch's lru_add_drain(). */
 void rr_task_drain_reset(struct task *t, uint64_t ts_ns)

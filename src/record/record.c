@@ -75,6 +75,10 @@ struct rec {
 	unsigned int page_size;
 	int vm_swappiness;
 	enum rr_record_memcg_events memcg_events;
+	/* each snapshot lists the memcgs' tasks, and forks are recorded:
+	 * without the memcg events, or with periodic snapshots asked for
+	 * (then --drop-memcg-events sees what a recording without them holds) */
+	bool follow_tasks;
 	unsigned int snapshot_interval_ms;	/* in effect; 0 none */
 	long long tasks_left_out;
 };
@@ -311,7 +315,7 @@ static int snapshot(struct rec *r, const char *when, int *count, int *nodes)
 	ms.cgroups = n;
 	/* without the memcg events no batch says whose memcg it scanned: the
 	 * replay takes it from the reclaiming task's memcg */
-	if (r->memcg_events != RR_RECORD_MEMCG_EVENTS_ON && strcmp(when, "zones")) {
+	if (r->follow_tasks && strcmp(when, "zones")) {
 		if (rr_cgroup_tasks(&r->fs, RR_RECORD_MAX_TASKS_PER_SNAPSHOT, marker_cb, r, &left_out,
 				    r->err) < 0)
 			return -1;
@@ -468,7 +472,7 @@ static int setup_events(struct rec *r)
 	 * the "tasks" lines of each snapshot, cgroup_attach_task, and the
 	 * forks in between (a child starts in its parent's memcg, with no
 	 * attach event); the event exists on every kernel record runs on */
-	if (r->memcg_events != RR_RECORD_MEMCG_EVENTS_ON &&
+	if (r->follow_tasks &&
 	    enable(r, "sched", "sched_process_fork", false, enabled, sizeof(enabled)))
 		return -1;
 	for (int i = 0; i < r->o->nr_extra; i++) {
@@ -838,7 +842,7 @@ static int write_output(struct rec *r, struct rr_record_result *res)
 
 		/* (the last: sched, of sched_process_fork without memcg events) */
 		snprintf(extra[i], sizeof(extra[i]), "%s", i < r->o->nr_extra ? r->o->extra[i] :
-			 r->memcg_events != RR_RECORD_MEMCG_EVENTS_ON ? "sched" : "");
+			 r->follow_tasks ? "sched" : "");
 		extra[i][strcspn(extra[i], ":")] = 0;
 		for (int k = 0; k < nsys && !seen; k++)
 			seen = !strcmp(systems[k], extra[i]);
@@ -971,6 +975,7 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	r.snapshot_interval_ms = opts->snapshot_interval_ms ? opts->snapshot_interval_ms :
 				 r.memcg_events == RR_RECORD_MEMCG_EVENTS_ON ? 0 :
 				 RR_RECORD_SNAPSHOT_MS_NO_MEMCG_EVENTS;
+	r.follow_tasks = r.memcg_events != RR_RECORD_MEMCG_EVENTS_ON || opts->snapshot_interval_ms;
 	res->memcg_events = r.memcg_events;
 	res->snapshot_interval_ms = r.snapshot_interval_ms;
 	if (r.memcg_events == RR_RECORD_MEMCG_EVENTS_ABSENT)
