@@ -12,8 +12,11 @@
 #                RR        the reclaim-replay binary (default ./reclaim-replay here)
 #                DURATION  seconds of each recording (default 4)
 #                LIMIT     the memory limit (default 64M)
-#                SNAPSHOT_MS  --snapshot-interval of the no-memcg recordings
-#                          (default: record's own, 250)
+#                SNAPSHOT_MS  --snapshot-interval of the recordings (default
+#                          250, record's own without the memcg events; the
+#                          recordings with them get it too, so that
+#                          report --drop-memcg-events checks the inference
+#                          on the snapshots a recording without them holds)
 #
 # Recordings (in OUT; NAME-nomemcg.dat without the memcg events, NAME-memcg.dat
 # with them, the same workload):
@@ -140,7 +143,10 @@ both() {
 	local name=$1
 	shift
 	record "$name-nomemcg" --no-memcg-events ${SNAPSHOT_MS:+--snapshot-interval "$SNAPSHOT_MS"} "$@"
-	record "$name-memcg" "$@"
+	# (periodic snapshots with the events too: their tasks lines and forks
+	# let report --drop-memcg-events check the inference on what a
+	# recording without them holds)
+	record "$name-memcg" --snapshot-interval "${SNAPSHOT_MS:-250}" "$@"
 }
 
 rec_file() {
