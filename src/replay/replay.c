@@ -799,8 +799,9 @@ static void warnings(struct replay *r, const struct rr_trace_info *ti,
 			 ti->first_backwards);
 	}
 	if (ti->malformed_events) {
-		warnf(r, "%llu event%s dropped: a value malformed or out of "
-			 "range; the episodes around them are flagged lost_events (first: %s)",
+		warnf(r, "%llu event%s dropped: a field missing, unparseable or out of "
+			 "range (report lists them by field); the episodes around them are "
+			 "flagged lost_events (first: %s)",
 			 (unsigned long long)ti->malformed_events,
 			 ti->malformed_events == 1 ? "" : "s", ti->first_malformed);
 	}
