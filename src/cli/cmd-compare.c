@@ -291,7 +291,7 @@ int cmd_compare(int argc, char **argv)
 	bool quiet = false;
 	int jobs = 1;
 	struct rr_error err = { "", "" };
-	int c;
+	int c, ret;
 	long v;
 
 	optind = 1;
@@ -414,9 +414,10 @@ int cmd_compare(int argc, char **argv)
 	if (optind + 1 < argc)
 		return compare_many(&opts, argv + optind, argc - optind, jobs, quiet);
 	rr_cli_callbacks(&opts, quiet);
-	if (rr_replay(&opts, &err)) {
+	ret = rr_replay(&opts, &err);
+	if (ret) {
 		rr_print_error(&err);
-		return RR_EXIT_ERROR;
+		return ret == RR_REPLAY_NEEDS_KERNEL ? RR_EXIT_USAGE : RR_EXIT_ERROR;
 	}
 	return RR_EXIT_OK;
 }

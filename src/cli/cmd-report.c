@@ -46,7 +46,7 @@ int cmd_report(int argc, char **argv)
 				       .report = true };
 	struct rr_error err = { "", "" };
 	bool quiet = false;
-	int c;
+	int c, ret;
 
 	optind = 1;
 	opterr = 0;
@@ -84,9 +84,10 @@ int cmd_report(int argc, char **argv)
 				      argv[optind + 1]);
 	opts.trace_path = argv[optind];
 	rr_cli_callbacks(&opts, quiet);
-	if (rr_replay(&opts, &err)) {
+	ret = rr_replay(&opts, &err);
+	if (ret) {
 		rr_print_error(&err);
-		return RR_EXIT_ERROR;
+		return ret == RR_REPLAY_NEEDS_KERNEL ? RR_EXIT_USAGE : RR_EXIT_ERROR;
 	}
 	return RR_EXIT_OK;
 }

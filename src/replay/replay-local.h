@@ -29,7 +29,10 @@ struct replay {
 	struct rr_error *err;
 	struct rr_kernel_model km;
 	const char *release_source;	/* "trace", "option", "assumed", "scenario" */
-	char release_note[256];		/* the assumption, when assumed */
+	char release_note[640];		/* the assumption, when assumed */
+	/* the trace names no release and the formats' range holds a rule
+	 * change: rr_replay() returns RR_REPLAY_NEEDS_KERNEL */
+	bool needs_kernel;
 	char raised_note[256];		/* sizes the batches disproved */
 	char page_size_note[160];	/* the page-size assumption, if any */
 	unsigned int page_shift;

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "../../src/common/text.h"
+#include "../../src/replay/rules.h"
+#include "../../src/sim/kernel-model.h"
 #include "../../src/trace/event-desc.h"
 #include "../../src/trace/reader.h"
 #include "unit.h"
@@ -383,6 +385,58 @@ static void test_shrink_only(void)
 	CU_ASSERT_EQUAL(info.nr_field_problems, 0);
 }
 
+/* Every switch rr_kernel_model_init() derives changes at a release of the
+ * rule table, and the table's ranges hold what they say */
+static void test_rule_changes(void)
+{
+	static const int last_minor[] = { [4] = 20, [5] = 19, [6] = 18 };
+	struct rr_kernel_model prev, km;
+	const struct rr_rule_change *c;
+	char rel[16];
+	int prev_code = 0;
+
+	for (int major = 4; major <= 6; major++)
+		for (int minor = 0; minor <= last_minor[major]; minor++) {
+			int code = major * 100 + minor;
+
+			snprintf(rel, sizeof(rel), "%d.%d", major, minor);
+			CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, rel), 0);
+			if (prev_code) {
+				bool differ = prev.denominator_plus_one != km.denominator_plus_one ||
+					prev.cost_fractions != km.cost_fractions ||
+					prev.cost_rotations_x32 != km.cost_rotations_x32 ||
+					prev.cost_zero_returns != km.cost_zero_returns ||
+					prev.cut_one_more_round != km.cut_one_more_round ||
+					prev.partial_walk != km.partial_walk ||
+					prev.full_walk_retry != km.full_walk_retry ||
+					prev.swappiness_max != km.swappiness_max ||
+					prev.proactive_swappiness_key != km.proactive_swappiness_key ||
+					prev.proactive_swappiness_max != km.proactive_swappiness_max ||
+					prev.kswapd_progress_max != km.kswapd_progress_max ||
+					prev.kswapd_cache_trim_retry != km.kswapd_cache_trim_retry;
+
+				if (differ && rr_rule_changes(prev_code, code, &c) != 1)
+					CU_FAIL("a kernel-model switch changes at a release the "
+						"rule table does not list");
+			}
+			prev = km;
+			prev_code = code;
+		}
+	/* the fixtures' ranges */
+	CU_ASSERT_EQUAL(rr_rule_changes(411, 501, &c), 1);	/* linux-4.19.txt */
+	CU_ASSERT_EQUAL(c[0].release, 420);
+	CU_ASSERT_EQUAL(rr_rule_changes(502, 517, &c), 4);	/* linux-5.4/5.15.txt */
+	CU_ASSERT_EQUAL(c[0].release, 506);
+	CU_ASSERT_EQUAL(c[3].release, 515);
+	CU_ASSERT_EQUAL(rr_rule_changes(518, 606, &c), 4);	/* linux-6.6.txt */
+	CU_ASSERT_EQUAL(rr_rule_changes(613, 618, &c), 2);	/* linux-6.18.txt */
+	CU_ASSERT_EQUAL(rr_rule_changes(612, 615, &c), 0);	/* one rule set */
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT_EQUAL(rr_rule_changes(618, 618, &c), 0);
+	rr_release_name(517, rel, sizeof(rel));
+	CU_ASSERT_STRING_EQUAL(rel, "5.17");
+}
+
 int register_trace_tests(void)
 {
 	CU_pSuite s = CU_add_suite("trace", NULL, NULL);
@@ -396,7 +450,8 @@ int register_trace_tests(void)
 	    !CU_add_test(s, "numeric lru= checked against the shrink flags", test_numeric_lru) ||
 	    !CU_add_test(s, "file= isolates of <= v4.10", test_file_isolate) ||
 	    !CU_add_test(s, "missing, cut and -1 fields, by field", test_strict_fields) ||
-	    !CU_add_test(s, "a trace of shrink events only", test_shrink_only))
+	    !CU_add_test(s, "a trace of shrink events only", test_shrink_only) ||
+	    !CU_add_test(s, "the model's rule changes by release", test_rule_changes))
 		return -1;
 	return 0;
 }
