@@ -91,6 +91,7 @@ LIB_SRCS := \
 	src/replay/outputs.c \
 	src/replay/scenario.c \
 	src/replay/many.c \
+	src/replay/rules.c \
 	src/merge/merge.c
 
 # The command line: only these print and choose exit codes.

@@ -16,8 +16,8 @@
 static const char compare_usage[] =
 	"usage: reclaim-replay compare TRACE... [-p POLICY]... [-o FILE|DIR] [-j N] [options]\n"
 	"\n"
-	"Replay the reclaim episodes of TRACE (a trace.dat, a text trace with\n"
-	"--kernel, a scenario .json, or '-' for standard input) under the\n"
+	"Replay the reclaim episodes of TRACE (a trace.dat, a text trace, a\n"
+	"scenario .json, or '-' for standard input) under the\n"
 	"baseline policy 'kernel' (the recording kernel's rules) and each\n"
 	"POLICY, and print a summary table of the decisions (memcg limit,\n"
 	"soft-limit, memory.reclaim, and global: kswapd, direct and node\n"
@@ -34,7 +34,9 @@ static const char compare_usage[] =
 	"                           to stdout instead of the table\n"
 	"  -j, --jobs N             replay N of several TRACEs at a time (default 1)\n"
 	"      --kernel RELEASE     model this kernel release instead of the\n"
-	"                           one stored in the trace (e.g. 6.8)\n"
+	"                           one stored in the trace (e.g. 6.8); needed\n"
+	"                           (exit 2 without) for a trace naming none\n"
+	"                           whose formats fit releases of different rules\n"
 	"      --swap auto|yes|no   whether swap was present (default: auto: the\n"
 	"                           recorder's marker, else anon scanning in the\n"
 	"                           trace)\n"
@@ -296,7 +298,7 @@ int cmd_compare(int argc, char **argv)
 	bool quiet = false;
 	int jobs = 1;
 	struct rr_error err = { "", "" };
-	int c;
+	int c, ret;
 	long v;
 
 	optind = 1;
@@ -422,9 +424,10 @@ int cmd_compare(int argc, char **argv)
 	if (optind + 1 < argc)
 		return compare_many(&opts, argv + optind, argc - optind, jobs, quiet);
 	rr_cli_callbacks(&opts, quiet);
-	if (rr_replay(&opts, &err)) {
+	ret = rr_replay(&opts, &err);
+	if (ret) {
 		rr_print_error(&err);
-		return RR_EXIT_ERROR;
+		return ret == RR_REPLAY_NEEDS_KERNEL ? RR_EXIT_USAGE : RR_EXIT_ERROR;
 	}
 	return RR_EXIT_OK;
 }

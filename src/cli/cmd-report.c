@@ -22,7 +22,10 @@ static const char report_usage[] =
 	"                           score it against the recording\n"
 	"      --json               print a JSON object instead of text\n"
 	"      --kernel RELEASE     model this kernel release instead of the\n"
-	"                           one stored in the trace (e.g. 6.8)\n"
+	"                           one stored in the trace (e.g. 6.8); with\n"
+	"                           --fidelity, needed (exit 2 without) for a\n"
+	"                           trace naming none whose formats fit releases\n"
+	"                           of different rules\n"
 	"      --swap auto|yes|no   whether swap was present (default: auto: the\n"
 	"                           recorder's marker, else evidence in the\n"
 	"                           trace; without, calls it decides are\n"
@@ -51,7 +54,7 @@ int cmd_report(int argc, char **argv)
 				       .report = true };
 	struct rr_error err = { "", "" };
 	bool quiet = false;
-	int c;
+	int c, ret;
 
 	optind = 1;
 	opterr = 0;
@@ -92,9 +95,10 @@ int cmd_report(int argc, char **argv)
 				      argv[optind + 1]);
 	opts.trace_path = argv[optind];
 	rr_cli_callbacks(&opts, quiet);
-	if (rr_replay(&opts, &err)) {
+	ret = rr_replay(&opts, &err);
+	if (ret) {
 		rr_print_error(&err);
-		return RR_EXIT_ERROR;
+		return ret == RR_REPLAY_NEEDS_KERNEL ? RR_EXIT_USAGE : RR_EXIT_ERROR;
 	}
 	return RR_EXIT_OK;
 }

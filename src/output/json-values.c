@@ -88,6 +88,36 @@ static json_t *stats_json(const struct rr_input_desc *in)
 	return st;
 }
 
+json_t *rr_json_field_problems(const struct rr_trace_info *ti)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < ti->nr_field_problems; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "event", json_string(ti->field_problems[i].event));
+		json_object_set_new(o, "field", json_string(ti->field_problems[i].field));
+		json_object_set_new(o, "problem", json_string(
+			rr_field_problem_token(ti->field_problems[i].problem)));
+		json_object_set_new(o, "count", rr_json_u64(ti->field_problems[i].count));
+		json_object_set_new(o, "dropped", json_boolean(
+			ti->field_problems[i].problem != RR_FP_MISSING_KEPT &&
+			ti->field_problems[i].problem != RR_FP_MISSING_ZERO));
+		json_array_append_new(a, o);
+	}
+	if (ti->field_problems_other) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "event", json_string("(other)"));
+		json_object_set_new(o, "field", json_string("(other)"));
+		json_object_set_new(o, "problem", json_string("other"));
+		json_object_set_new(o, "count", rr_json_u64(ti->field_problems_other));
+		json_object_set_new(o, "dropped", json_true());
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 json_t *rr_json_input(const struct rr_input_desc *in)
 {
 	json_t *j = json_object(), *as = json_array();
@@ -128,6 +158,7 @@ json_t *rr_json_input(const struct rr_input_desc *in)
 							    in->outcome_model : "structural"));
 	json_object_set_new(j, "assumptions", as);
 	json_object_set_new(j, "stats", stats_json(in));
+	json_object_set_new(j, "field_problems", rr_json_field_problems(in->ti));
 	json_object_set_new(j, "recorder_markers", json_boolean(in->bs->meta_seen));
 	json_object_set_new(j, "snapshot_memcgs", rr_json_u64(in->bs->snapshot_memcgs));
 	return j;

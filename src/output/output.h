@@ -61,6 +61,10 @@ struct rr_input_desc {
 
 /* The "input" object (man reclaim-replay-json.5). */
 json_t *rr_json_input(const struct rr_input_desc *in);
+/* The reader's field problems (struct rr_trace_info field_problems): an
+ * array of {event, field, problem, count, dropped}, in the order first
+ * seen; the slots' overflow as {"event": "(other)", ...}. */
+json_t *rr_json_field_problems(const struct rr_trace_info *ti);
 /* {"schema_version", "tool"}: the first keys of every JSON output. */
 json_t *rr_json_root(void);
 /* The "policies" array. */

@@ -547,6 +547,7 @@ json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 	} else if (ti->malformed_events) {
 		json_object_set_new(events, "malformed_events", rr_json_u64(ti->malformed_events));
 	}
+	json_object_set_new(events, "field_problems", rr_json_field_problems(ti));
 	json_object_set_new(doc, "events", events);
 
 	for (int k = 0; k < RR_KIND__COUNT; k++) {
@@ -660,6 +661,30 @@ void rr_report_print(struct rr_report *r, const struct rr_trace_info *ti,
 		fprintf(f, "%s)", ti->nr_skipped_names > 6 ? ", ..." : "");
 	}
 	fputc('\n', f);
+	if (ti->nr_field_problems || ti->field_problems_other) {
+		fprintf(f, "fields not read, by event (each drops its event unless it says kept):\n");
+		/* one line per event, its fields in the order first seen */
+		for (int k = 0; k < ti->nr_field_problems; k++) {
+			const char *e = ti->field_problems[k].event;
+			bool done = false;
+
+			for (int j = 0; j < k; j++)
+				done |= !strcmp(ti->field_problems[j].event, e);
+			if (done)
+				continue;
+			fprintf(f, "  %s:", e);
+			for (int m = k; m < ti->nr_field_problems; m++)
+				if (!strcmp(ti->field_problems[m].event, e))
+					fprintf(f, "%s %s %s %llu", m > k ? "," : "",
+						ti->field_problems[m].field,
+						rr_field_problem_name(ti->field_problems[m].problem),
+						(unsigned long long)ti->field_problems[m].count);
+			fputc('\n', f);
+		}
+		if (ti->field_problems_other)
+			fprintf(f, "  (other fields: %llu)\n",
+				(unsigned long long)ti->field_problems_other);
+	}
 
 	kinds = json_object_get(doc, "episodes_by_kind");
 	fprintf(f, "\n%-10s %7s %8s %8s %6s %6s %5s %5s %10s %10s %6s %9s %9s %9s %9s\n",

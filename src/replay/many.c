@@ -81,7 +81,7 @@ static void __attribute__((noreturn)) run_child(const struct rr_replay_opts *o, 
 	ret = rr_replay(&opts, &s->err);
 	fflush(stdout);
 	fflush(stderr);
-	_exit(ret ? 1 : 0);
+	_exit(ret == RR_REPLAY_NEEDS_KERNEL ? 2 : ret ? 1 : 0);
 }
 
 /* Start the replay of @o; -1 (nothing left open) when it cannot be. */

@@ -12,6 +12,7 @@
  * removed), then the --jsonl tail, the table or the report.
  */
 #include "replay-local.h"
+#include "rules.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,9 +103,21 @@ static int print_report(struct replay *r, json_t *input, json_t *summary, json_t
 		json_decref(doc);
 		return ret;
 	}
-	printf("%s: %s, kernel %s (%s)\n", r->o->trace_path,
+	printf("%s: %s, kernel %s (%s", r->o->trace_path,
 	       in->ti->format == RR_FORMAT_TEXT ? "text trace" : "trace.dat", in->kernel_release,
 	       in->release_source);
+	if (!strcmp(in->release_source, "assumed") && in->ti->format == RR_FORMAT_TEXT &&
+	    (!in->ti->era_hi || in->ti->era_hi >= in->ti->era_lo)) {
+		/* the range the print formats fit (rules.h; replay.c pick_release()) */
+		char lo[16], hi[16];
+
+		rr_release_name(in->ti->era_lo > RR_RULES_OLDEST ? in->ti->era_lo :
+				RR_RULES_OLDEST, lo, sizeof(lo));
+		rr_release_name(in->ti->era_hi && in->ti->era_hi < RR_RULES_NEWEST ?
+				in->ti->era_hi : RR_RULES_NEWEST, hi, sizeof(hi));
+		printf(": its event formats fit %s to %s", lo, hi);
+	}
+	printf(")\n");
 	printf("episodes the replay models (limit reclaim calls, soft-limit calls, memory.reclaim "
 	       "writes, kswapd runs, direct and node reclaim calls): %llu (%llu skipped), %llu LRU batches in the others: %llu pages taken off "
 	       "inactive lists, %llu reclaimed (%.1f MiB)\n",
@@ -114,6 +127,11 @@ static int print_report(struct replay *r, json_t *input, json_t *summary, json_t
 	       (unsigned long long)r->totals.recorded.nr_scanned,
 	       (unsigned long long)r->totals.recorded.nr_reclaimed,
 	       (double)r->totals.recorded.nr_reclaimed * (double)r->page_size_bytes / 1048576.0);
+	if (in->bs->shrink_without_isolate)	/* (a trace cut inside reclaim, or
+						 * recorded without the isolate event) */
+		printf("LRU batches without their mm_vmscan_lru_isolate (only their "
+		       "mm_vmscan_lru_shrink_* event; list, memcg and request not known): "
+		       "%llu\n", (unsigned long long)in->bs->shrink_without_isolate);
 	rr_report_print(r->report, in->ti, assumed, stdout);
 	if (r->o->report_fidelity) {
 		putchar('\n');

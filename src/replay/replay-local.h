@@ -29,7 +29,10 @@ struct replay {
 	struct rr_error *err;
 	struct rr_kernel_model km;
 	const char *release_source;	/* "trace", "option", "assumed", "scenario" */
-	char release_note[256];		/* the assumption, when assumed */
+	char release_note[640];		/* the assumption, when assumed */
+	/* the trace names no release and the formats' range holds a rule
+	 * change: rr_replay() returns RR_REPLAY_NEEDS_KERNEL */
+	bool needs_kernel;
 	char raised_note[256];		/* sizes the batches disproved */
 	char attr_note[640];		/* attribution without memcg: events */
 	char attr_check_note[320];	/* ... checked against dropped events */

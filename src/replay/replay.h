@@ -30,8 +30,9 @@ struct rr_replay_opts {
 	int swap_present;		/* --swap yes/no, -1: infer */
 	uint64_t offline_delay_ns;	/* rmdir -> offline assumption, when */
 	bool offline_delay_given;	/* ... given; else RR_DEFAULT_OFFLINE_DELAY_NS */
-	/* report: assume the newest modelled kernel when the trace does not
-	 * name one (old text traces) instead of failing */
+	/* report: go on when the trace does not name its kernel, modelling
+	 * the newest release its formats fit (without --fidelity, also when
+	 * the model's rules change inside their range) */
 	bool release_may_be_assumed;
 	/* --outcome exact: every replayed reclaim call reclaims exactly its
 	 * nr_to_reclaim (the seed e-mails' arithmetic) instead of what the
@@ -67,11 +68,18 @@ struct rr_replay_opts {
 	void *cb_ctx;
 };
 
+/* rr_replay()'s return when the trace does not name its kernel and the
+ * release matters: the caller's usage error (exit 2) */
+#define RR_REPLAY_NEEDS_KERNEL (-2)
+
 /**
  * rr_replay() - replay a trace or scenario and write the outputs it asks for
  * Return: 0, or -1 with @err naming the trace, a policy or an output at
  * fault; then no output file is left behind, and --jsonl's last
- * (summary) line is missing.
+ * (summary) line is missing.  RR_REPLAY_NEEDS_KERNEL (with @err saying
+ * the range of releases the trace's formats fit and the model's rule
+ * changes inside it) when the trace names no kernel and compare or report
+ * --fidelity needs one (--kernel).
  */
 int rr_replay(const struct rr_replay_opts *opts, struct rr_error *err);
 

@@ -40,7 +40,20 @@ struct rr_event_desc {
 	enum rr_event_type type;
 	/* field names in enum rr_field order; "a|b" tries a, then b */
 	const char *fields[F__COUNT];
+	/* text: the fields (bit 1 << F_x) without which the event is dropped;
+	 * F_LRU stands for `lru=` or `file=` (the isolate of <= v4.10).  The
+	 * other fields are optional: see text.c decode() */
+	uint32_t required;
+	/* text: a key ("a|b") every release prints at the end of the event's
+	 * line (its TP_printk()'s last one, or nearly): a line without it was
+	 * cut; NULL: no such check */
+	const char *trailer;
 };
+
+/* The event types of the vmscan and memcg systems: a trace holding none
+ * of them holds no reclaim. */
+#define RR_EV_RECLAIM_MASK \
+	(((1u << (RR_EV_FLUSH + 1)) - 1) & ~(1u << RR_EV_NONE))
 
 extern const struct rr_event_desc rr_known_events[];
 extern const size_t rr_nr_known_events;
@@ -55,11 +68,37 @@ const struct rr_event_desc *rr_event_desc_find(const char *name, size_t len);
 #define RR_DEF_PRIORITY 12
 
 /**
+ * rr_field_is_sentinel() - is @x a -1 printed unsigned in page count @f?
+ * A page count of exactly 4294967295 ((u32)-1, e.g. a bpftrace script's
+ * "unknown") or 18446744073709551615 ((u64)-1, also "-1" through a %ld)
+ * is no count a reclaim batch or call can have (2^32 pages is 16 TiB of
+ * 4 KiB pages in one call): it means "unknown".  Both readers drop the
+ * event and count the field (rr_field_in_range() refuses it too).
+ */
+static inline bool rr_field_is_sentinel(enum rr_field f, uint64_t x)
+{
+	switch (f) {
+	case F_NR_REQUESTED:
+	case F_NR_SCANNED:
+	case F_NR_TAKEN:
+	case F_NR_RECLAIMED:
+	case F_NR_REFERENCED:
+	case F_NR_DEACTIVATED:
+	case F_NR_ACTIVATE0:
+	case F_NR_ACTIVATE1:
+		return x == UINT32_MAX || x == UINT64_MAX;
+	default:
+		return false;
+	}
+}
+
+/**
  * rr_field_in_range() - can a kernel have put @x in field @f?
  * @x: the decoded value; signed fields sign-extended to 64 bits.
  *
  * Counts are pages (unsigned long in the tracepoints) up to
- * RR_MAX_EVENT_PAGES; ints (val, item, cgroup root and level) fit 32 bits;
+ * RR_MAX_EVENT_PAGES, and no -1 printed unsigned (rr_field_is_sentinel());
+ * ints (val, item, cgroup root and level) fit 32 bits;
  * pids and node ids are 0..INT32_MAX; priority is 0..DEF_PRIORITY (12);
  * lru is an enum lru_list (0..4, LRU_UNEVICTABLE); ids (cgroup_id(), a
  * u64 kernfs id) are at most INT64_MAX; force/needs_flush/file are 0 or 1.
@@ -98,8 +137,8 @@ static inline bool rr_field_in_range(enum rr_field f, uint64_t x)
 	case F_STR:
 	case F__COUNT:
 		return true;
-	default:	/* page counts */
-		return x <= RR_MAX_EVENT_PAGES;
+	default:	/* page counts; not a -1 printed unsigned */
+		return x <= RR_MAX_EVENT_PAGES && !rr_field_is_sentinel(f, x);
 	}
 }
 

@@ -645,6 +645,68 @@ int rr_trace_info_skip_slot(struct rr_trace_info *info, const char *name)
 	return i;
 }
 
+const char *rr_field_problem_name(enum rr_field_problem p)
+{
+	static const char *const names[RR_FP__COUNT] = {
+		[RR_FP_MISSING] = "missing",
+		[RR_FP_MISSING_KEPT] = "missing (event kept, value unknown)",
+		[RR_FP_MISSING_ZERO] = "missing (event kept, 0 pages assumed)",
+		[RR_FP_UNPARSEABLE] = "unparseable",
+		[RR_FP_OUT_OF_RANGE] = "out of range",
+		[RR_FP_SENTINEL] = "-1 printed unsigned (unknown)",
+		[RR_FP_CUT] = "line cut before it",
+		[RR_FP_FLAGS_MISMATCH] = "not the type the next shrink event's flags give",
+		[RR_FP_LIST_UNKNOWN] = "list unknown (file= and no shrink_inactive after it)",
+	};
+
+	return (unsigned int)p < RR_FP__COUNT ? names[p] : "?";
+}
+
+const char *rr_field_problem_token(enum rr_field_problem p)
+{
+	static const char *const tokens[RR_FP__COUNT] = {
+		[RR_FP_MISSING] = "missing",
+		[RR_FP_MISSING_KEPT] = "missing_kept",
+		[RR_FP_MISSING_ZERO] = "missing_zero",
+		[RR_FP_UNPARSEABLE] = "unparseable",
+		[RR_FP_OUT_OF_RANGE] = "out_of_range",
+		[RR_FP_SENTINEL] = "minus_one_unsigned",
+		[RR_FP_CUT] = "line_cut",
+		[RR_FP_FLAGS_MISMATCH] = "flags_mismatch",
+		[RR_FP_LIST_UNKNOWN] = "list_unknown",
+	};
+
+	return (unsigned int)p < RR_FP__COUNT ? tokens[p] : "?";
+}
+
+void rr_trace_info_field_problem(struct rr_trace_info *info, const char *event,
+				 const char *field, enum rr_field_problem problem)
+{
+	int i;
+
+	for (i = 0; i < info->nr_field_problems; i++)
+		if (info->field_problems[i].problem == problem &&
+		    !strncmp(info->field_problems[i].event, event,
+			     sizeof(info->field_problems[i].event) - 1) &&
+		    !strncmp(info->field_problems[i].field, field,
+			     sizeof(info->field_problems[i].field) - 1))
+			break;
+	if (i == info->nr_field_problems) {
+		if (i == RR_FIELD_PROBLEM_SLOTS) {
+			info->field_problems_other++;
+			return;
+		}
+		snprintf(info->field_problems[i].event, sizeof(info->field_problems[i].event),
+			 "%s", event);
+		snprintf(info->field_problems[i].field, sizeof(info->field_problems[i].field),
+			 "%s", field);
+		info->field_problems[i].problem = problem;
+		info->field_problems[i].count = 0;
+		info->nr_field_problems++;
+	}
+	info->field_problems[i].count++;
+}
+
 void rr_trace_info_count_skipped(struct rr_trace_info *info, int slot)
 {
 	info->nr_skipped_events++;
@@ -818,9 +880,7 @@ static struct rr_trace *open_file(const char *path, struct rr_error *err)
 	if (tracecmd_get_uname(t->handle))
 		snprintf(t->info.uname, sizeof(t->info.uname), "%s",
 			 tracecmd_get_uname(t->handle));
-	if (!(t->info.events_known & ((1u << RR_EV_MEMCG_RECLAIM_BEGIN) |
-				      (1u << RR_EV_LRU_ISOLATE) |
-				      (1u << RR_EV_MOD_LRUVEC)))) {
+	if (!(t->info.events_known & RR_EV_RECLAIM_MASK)) {
 		rr_error_set(err, path,
 			     "holds no vmscan or memcg events (record with -e vmscan -e memcg -e cgroup)");
 		goto fail;
@@ -955,8 +1015,10 @@ static inline void walked(struct rr_trace *t, struct buffer *b, int cpu, uint64_
  * and flag the episodes around it as for a lost event.
  */
 static void malformed(struct rr_trace *t, const struct decoder *dec,
-		      const struct tep_record *rec, const char *field, uint64_t v)
+		      const struct tep_record *rec, const char *field, uint64_t v,
+		      enum rr_field_problem why)
 {
+	rr_trace_info_field_problem(&t->info, dec->event->name, field, why);
 	if (!t->info.malformed_events++)
 		snprintf(t->info.first_malformed, sizeof(t->info.first_malformed),
 			 "%s at %llu.%06llu s (CPU %d): %s = %lld", dec->event->name,
@@ -1031,7 +1093,8 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 	ev.pid = b->common_ok ? (int)num(&b->pid, rec->data, rec->size, b->swap) :
 		 tep_data_pid(b->tep, rec);
 	if (ev.pid < 0) {
-		malformed(t, dec, rec, "common_pid", (uint64_t)(int64_t)ev.pid);
+		malformed(t, dec, rec, "common_pid", (uint64_t)(int64_t)ev.pid,
+			  RR_FP_OUT_OF_RANGE);
 		return 0;
 	}
 	for (int i = 0; i < dec->nr_slots; i++) {
@@ -1039,7 +1102,8 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 		uint64_t v = num(&dec->slot[i], rec->data, rec->size, b->swap);
 
 		if (!rr_field_in_range(f, v)) {
-			malformed(t, dec, rec, rr_field_name(f), v);
+			malformed(t, dec, rec, rr_field_name(f), v,
+				  rr_field_is_sentinel(f, v) ? RR_FP_SENTINEL : RR_FP_OUT_OF_RANGE);
 			return 0;
 		}
 		rr_event_set_field(&ev, f, v);
@@ -1252,6 +1316,8 @@ int rr_trace_for_each(struct rr_trace *trace, rr_event_cb cb, void *ctx,
 	trace->info.malformed_events = 0;
 	trace->info.no_format_records = 0;
 	trace->info.first_malformed[0] = 0;
+	trace->info.nr_field_problems = 0;
+	trace->info.field_problems_other = 0;
 	for (int i = 0; i < trace->info.nr_skipped_names; i++)
 		trace->info.skipped[i].count = 0;
 	if (trace->text)

@@ -23,6 +23,32 @@
 struct rr_trace;
 
 #define RR_SKIPPED_NAMES 24
+#define RR_FIELD_PROBLEM_SLOTS 32
+
+/*
+ * Why a field of an event could not be used.  Every kind but
+ * RR_FP_MISSING_KEPT and RR_FP_MISSING_ZERO drops the event (like a lost
+ * event for the episodes around it).
+ */
+enum rr_field_problem {
+	RR_FP_MISSING,		/* the key is not on the line */
+	RR_FP_MISSING_KEPT,	/* not on the line; the event kept, the value -1 (unknown) */
+	RR_FP_MISSING_ZERO,	/* not on the line; the event kept, 0 pages assumed
+				 * (nr_activate, which releases before v4.11 print not) */
+	RR_FP_UNPARSEABLE,	/* no number or symbol the event prints ("priority=") */
+	RR_FP_OUT_OF_RANGE,	/* a value no kernel writes there (rr_field_in_range()) */
+	RR_FP_SENTINEL,		/* (u32)-1 or (u64)-1 in a page count: -1 printed unsigned */
+	RR_FP_CUT,		/* the line ends before the event's last key */
+	RR_FP_FLAGS_MISMATCH,	/* isolate: lru's type is not the one the flags of
+				 * the task's next shrink event give */
+	RR_FP_LIST_UNKNOWN,	/* isolate: file= (<= v4.10) gives the type only, and
+				 * no shrink_inactive followed to say the list */
+	RR_FP__COUNT
+};
+
+/* "missing", "missing (kept)", "unparseable", ... (JSON: the token). */
+const char *rr_field_problem_name(enum rr_field_problem p);
+const char *rr_field_problem_token(enum rr_field_problem p);
 
 enum rr_trace_format { RR_FORMAT_TRACE_DAT, RR_FORMAT_TEXT };
 
@@ -48,6 +74,16 @@ struct rr_trace_info {
 	 * "line N: event: text" (text) or "event at SECONDS s (CPU N): field F = V" */
 	uint64_t malformed_events;
 	char first_malformed[160];
+	/* every field that dropped an event or was missing, by event and field
+	 * (text: the key as printed; trace.dat: the format's field name) and
+	 * problem; slots past RR_FIELD_PROBLEM_SLOTS count in field_problems_other */
+	struct {
+		char event[48], field[24];
+		enum rr_field_problem problem;
+		uint64_t count;
+	} field_problems[RR_FIELD_PROBLEM_SLOTS];
+	int nr_field_problems;
+	uint64_t field_problems_other;
 	/* trace.dat: CPUs whose records stop before the last one their data
 	 * holds (a damaged or truncated file), how many of them gave any
 	 * record, when the first stopped (ns), and the first as text; records
@@ -83,6 +119,15 @@ struct rr_trace_info {
 	 * thread, read with rr_trace_progress() */
 	uint64_t bytes_read, file_bytes;
 };
+
+/**
+ * rr_trace_info_field_problem() - count one field @field of an event
+ * @event that could not be used for @problem (both names are cut to fit
+ * their slots).  Both readers call it; rr_trace_for_each() starts the
+ * counts from 0.
+ */
+void rr_trace_info_field_problem(struct rr_trace_info *info, const char *event,
+				 const char *field, enum rr_field_problem problem);
 
 /* Set info->bytes_read (the reading side). */
 static inline void rr_trace_info_progress(struct rr_trace_info *info, uint64_t bytes)

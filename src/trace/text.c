@@ -321,51 +321,114 @@ static bool parse_num(const char *s, size_t n, uint64_t *out)
 	return true;
 }
 
-static bool field_value(enum rr_field f, const struct kv *v, uint64_t *out)
+/* How field @f's value @v reads: 0 and *@out, or the problem. */
+static int field_value(enum rr_field f, const struct kv *v, uint64_t *out)
 {
-	if (parse_num(v->val, v->val_len, out))
-		return rr_field_in_range(f, *out);
+	if (!v->val_len)
+		return RR_FP_UNPARSEABLE;	/* "priority=": the value was cut */
+	if (parse_num(v->val, v->val_len, out)) {
+		if (rr_field_is_sentinel(f, *out))
+			return RR_FP_SENTINEL;
+		return rr_field_in_range(f, *out) ? 0 : RR_FP_OUT_OF_RANGE;
+	}
 	switch (f) {
 	case F_LRU:
-		return !rr_parse_lru_name(v->val, v->val_len, out);
+		return rr_parse_lru_name(v->val, v->val_len, out) ? RR_FP_UNPARSEABLE : 0;
 	case F_FLAGS:
-		return !rr_parse_reclaim_flags(v->val, v->val_len, out);
+		return rr_parse_reclaim_flags(v->val, v->val_len, out) ? RR_FP_UNPARSEABLE : 0;
 	case F_FORCE:
 	case F_NEEDS_FLUSH:
 		if (v->val_len == 4 && !memcmp(v->val, "true", 4)) {
 			*out = 1;
-			return true;
+			return 0;
 		}
 		if (v->val_len == 5 && !memcmp(v->val, "false", 5)) {
 			*out = 0;
-			return true;
+			return 0;
 		}
-		return false;
+		return RR_FP_UNPARSEABLE;
 	default:
-		return false;
+		return RR_FP_UNPARSEABLE;
 	}
 }
 
-/* "...: nid: 0 objects to shrink 0 ... priority 8" (mm_shrink_slab_start) */
-static void slab_fields(const char *body, struct rr_event *ev)
+/* The text key of field @f of @d as the newest releases print it: the last
+ * of its names ("reclaim_flags|flags" -> "flags"). */
+static void text_key(const struct rr_event_desc *d, enum rr_field f, char *buf, size_t len)
 {
-	const char *p = strstr(body, "nid: "), *last = NULL;
+	const char *names = d->fields[f], *last;
 
-	if (p)
-		ev->nid = atoi(p + 5);
-	for (p = strstr(body, "priority "); p; p = strstr(p + 1, "priority "))
-		last = p;
-	if (last)
-		ev->priority = atoi(last + 9);
+	if (f == F_CLASSZONE) {
+		snprintf(buf, len, "classzone");
+		return;
+	}
+	last = names ? strrchr(names, '|') : NULL;
+	snprintf(buf, len, "%s", last ? last + 1 : names ? names : rr_field_name(f));
 }
 
-/* Decode one event line into @ev; the strings point into @l's buffer.
- * Return false when a field's value is malformed or out of range. */
-static bool decode(const struct rr_event_desc *d, struct line *l, struct rr_event *ev)
+struct pass;
+static void count_problem(struct pass *ps, const char *event, const char *key,
+			  enum rr_field_problem p);
+
+/* "...: nid: 0 objects to shrink 0 ... priority 8" (mm_shrink_slab_start):
+ * false when a value is there but not a number */
+static bool slab_fields(struct pass *ps, const struct rr_event_desc *d, const char *body,
+			struct rr_event *ev)
+{
+	const char *p = strstr(body, "nid: "), *last = NULL;
+	char *end;
+	long v;
+
+	if (p) {
+		errno = 0;
+		v = strtol(p + 5, &end, 10);
+		if (errno || end == p + 5 || v < 0 || v > INT32_MAX) {
+			count_problem(ps, d->name, "nid", RR_FP_UNPARSEABLE);
+			return false;
+		}
+		ev->nid = (int)v;
+	}
+	for (p = strstr(body, "priority "); p; p = strstr(p + 1, "priority "))
+		last = p;
+	if (!last) {	/* unknown, not 0 */
+		count_problem(ps, d->name, "priority", RR_FP_MISSING_KEPT);
+		return true;
+	}
+	errno = 0;
+	v = strtol(last + 9, &end, 10);
+	if (errno || end == last + 9 || (*end && !isspace((unsigned char)*end))) {
+		count_problem(ps, d->name, "priority", RR_FP_UNPARSEABLE);
+		return false;
+	}
+	if (v < 0 || v > RR_DEF_PRIORITY) {
+		count_problem(ps, d->name, "priority", RR_FP_OUT_OF_RANGE);
+		return false;
+	}
+	ev->priority = (int)v;
+	return true;
+}
+
+/*
+ * Decode one event line into @ev; the strings point into @l's buffer.
+ * Return false when the event cannot be used: a required field (desc
+ * ->required) missing, the line cut before its last key (desc->trailer),
+ * or any field's value unparseable, -1 printed unsigned in a page count,
+ * or out of range; every such field is counted (count_problem()).  Fields
+ * left out keep what is unknown unknown: priority, order and classzone
+ * -1 (priority counted as missing), nr_activate 0 pages (counted: the
+ * releases before v4.11 print none).  *@type_only: the isolate printed
+ * `file=` (<= v4.10: the type, not the list; ev->lru holds the inactive
+ * list of the type until hand_over() learns the list).
+ */
+static bool decode(struct pass *ps, const struct rr_event_desc *d, struct line *l,
+		   struct rr_event *ev, bool *type_only)
 {
 	struct kv kv[KV_MAX];
+	char key[32];
+	bool ok = true;
 	int n;
 
+	*type_only = false;
 	ev->type = d->type;
 	if (d->type == RR_EV_MARKER) {
 		char *b = l->body;
@@ -390,20 +453,70 @@ static bool decode(const struct rr_event_desc *d, struct line *l, struct rr_even
 		ev->str_len = (int)len;
 		return true;
 	}
-	if (d->type == RR_EV_SLAB_START) {
-		slab_fields(l->body, ev);
-		return ev->priority >= 0 && ev->priority <= 12;
-	}
+	if (d->type == RR_EV_SLAB_START)
+		return slab_fields(ps, d, l->body, ev);
 	n = split_kv(l->body, kv);
+	if (d->trailer && !kv_find(kv, n, d->trailer)) {
+		/* the line ends before the key every release prints last */
+		enum rr_field tf = F__COUNT;
+
+		for (int f = 0; f < F__COUNT; f++)
+			if ((d->required & (1u << f)) && d->fields[f] &&
+			    !strcmp(d->fields[f], d->trailer))
+				tf = (enum rr_field)f;
+		if (d->type == RR_EV_LRU_ISOLATE)
+			tf = F_LRU;
+		if (tf != F__COUNT) {
+			text_key(d, tf, key, sizeof(key));
+			count_problem(ps, d->name, key, RR_FP_MISSING);
+		} else {
+			const char *bar = strrchr(d->trailer, '|');
+
+			count_problem(ps, d->name, bar ? bar + 1 : d->trailer, RR_FP_CUT);
+		}
+		return false;
+	}
 	for (int f = 0; f < F__COUNT; f++) {
 		const struct kv *v;
 		uint64_t x;
+		int why;
 
-		if (!d->fields[f] || !(v = kv_find(kv, n, d->fields[f])))
+		if (!d->fields[f] || f == F_FILE)
 			continue;
-		if (f == F_FILE && kv_find(kv, n, d->fields[F_LRU]))
+		v = kv_find(kv, n, d->fields[f]);
+		if (f == F_LRU && !v && d->fields[F_FILE] &&
+		    (v = kv_find(kv, n, d->fields[F_FILE])) != NULL) {
+			/* <= v4.10: file=0|1 */
+			why = field_value(F_FILE, v, &x);
+			if (why) {
+				count_problem(ps, d->name, "file", (enum rr_field_problem)why);
+				ok = false;
+				continue;
+			}
+			ev->lru = x ? RR_LRU_INACTIVE_FILE : RR_LRU_INACTIVE_ANON;
+			*type_only = true;
 			continue;
+		}
+		if (!v) {
+			text_key(d, (enum rr_field)f, key, sizeof(key));
+			if (d->required & (1u << f)) {
+				count_problem(ps, d->name, key, RR_FP_MISSING);
+				ok = false;
+			} else if (f == F_PRIORITY ||
+				   (f == F_NR_ACTIVATE0 && d->type == RR_EV_SHRINK_INACTIVE)) {
+				count_problem(ps, d->name, f == F_PRIORITY ? key : "nr_activate",
+					      f == F_PRIORITY ? RR_FP_MISSING_KEPT :
+					      RR_FP_MISSING_ZERO);
+			}
+			continue;
+		}
 		if (f == F_STR) {
+			if (!v->val_len) {
+				snprintf(key, sizeof(key), "%.*s", (int)v->key_len, v->key);
+				count_problem(ps, d->name, key, RR_FP_UNPARSEABLE);
+				ok = false;
+				continue;
+			}
 			ev->str = v->val;
 			ev->str_len = (int)v->val_len;
 			/* `path=%s` ends the line of cgroup_mkdir/rmdir/release: a
@@ -418,12 +531,38 @@ static bool decode(const struct rr_event_desc *d, struct line *l, struct rr_even
 			}
 			continue;
 		}
-		if (!field_value((enum rr_field)f, v, &x))
-			return false;
+		why = field_value((enum rr_field)f, v, &x);
+		if (why) {
+			snprintf(key, sizeof(key), "%.*s", (int)v->key_len, v->key);
+			count_problem(ps, d->name, key, (enum rr_field_problem)why);
+			ok = false;
+			continue;
+		}
 		rr_event_set_field(ev, (enum rr_field)f, x);
 	}
-	return true;
+	return ok;
 }
+
+/*
+ * An event held back until its isolate's list is checked: an isolate waits
+ * for the next event of its task that ends or follows its batch
+ * (hand_over()); the events after it wait behind it, so that the order is
+ * kept.
+ */
+struct held {
+	struct rr_event ev;
+	const char *name;	/* the event's name (mm_vmscan_lru_isolate, ...) */
+	char *str;		/* owned copy of ev.str */
+	uint64_t line;		/* the line it was read from */
+	bool open;		/* an isolate whose batch's shrink event may follow */
+	bool type_only;		/* file= (<= v4.10): ev.lru is the type's inactive list */
+	bool dropped;		/* counted, not handed over: like a lost event */
+};
+
+/* The most events held back behind one isolate: a task's shrink event
+ * follows its isolate within a few events of other CPUs; past this the
+ * oldest isolate is let go unchecked (or dropped, for file=). */
+#define RR_TEXT_HOLD_MAX 4096
 
 struct pass {
 	struct rr_trace_info *info;
@@ -433,7 +572,225 @@ struct pass {
 	uint64_t pending_lost;
 	uint64_t last_ts;
 	int max_cpu;
+	/* events held back (q[q0..qn)), the callback pass only */
+	struct held *q;
+	size_t q0, qn, qcap;
+	bool oom;
+	char why[140];		/* the last problem that dropped an event */
 };
+
+static void count_problem(struct pass *ps, const char *event, const char *key,
+			  enum rr_field_problem p)
+{
+	if (!ps->cb)	/* (counted once: on the pass that hands events over) */
+		return;
+	rr_trace_info_field_problem(ps->info, event, key, p);
+	if (p != RR_FP_MISSING_KEPT && p != RR_FP_MISSING_ZERO)
+		snprintf(ps->why, sizeof(ps->why), "%.48s: %.24s %s", event, key,
+			 rr_field_problem_name(p));
+}
+
+/* An event is dropped: for the episodes around it, like a lost event. */
+static void note_malformed(struct pass *ps, uint64_t line, const char *what)
+{
+	if (!ps->info->malformed_events++)
+		snprintf(ps->info->first_malformed, sizeof(ps->info->first_malformed),
+			 "line %llu: %.140s", (unsigned long long)line, what);
+}
+
+/* RECLAIM_WB_ANON/FILE of a shrink event's flags: the type, or -1 when
+ * the flags give neither or both (trace_reclaim_flags() of vmscan.c sets
+ * exactly one) */
+static int flags_type(int flags)
+{
+	bool anon = flags & 0x1, file = flags & 0x2;
+
+	return anon == file ? -1 : file ? RR_LRU_FILE : RR_LRU_ANON;
+}
+
+/*
+ * Held isolate @h's batch ended without a shrink event of its task (@ev is
+ * NULL), or with @ev, the task's mm_vmscan_lru_shrink_inactive/active.
+ * shrink_inactive_list() and shrink_active_list() (mm/vmscan.c) call
+ * isolate_lru_pages() and fire their event after it, with the list's type
+ * in the flags (trace_reclaim_flags(is_file_lru(lru))): the isolate's
+ * list must be of that type, else the batch (both events) is dropped.  A
+ * `file=` isolate (<= v4.10, which has no shrink_active event: 9d998b4f1e39
+ * came in v4.11 with `lru=`) names only the type: followed by
+ * shrink_inactive it was the inactive list of the type; with no shrink
+ * event after it the list is not known (shrink_active_list(), or an
+ * inactive batch that took nothing, or a trace that ends there) and the
+ * batch is dropped and counted, not guessed.
+ */
+static void close_isolate(struct pass *ps, struct held *h, struct held *shrink)
+{
+	int t;
+
+	h->open = false;
+	if (!shrink) {
+		if (h->type_only) {
+			count_problem(ps, h->name, "file",
+				      RR_FP_LIST_UNKNOWN);
+			note_malformed(ps, h->line, "file= gives the type only, and no "
+				       "shrink_inactive of the task followed");
+			h->dropped = true;
+		}
+		return;
+	}
+	t = flags_type(shrink->ev.reclaim_flags);
+	if (h->type_only) {
+		int type = rr_lru_type(h->ev.lru);
+
+		h->ev.lru = (type == RR_LRU_FILE ? RR_LRU_INACTIVE_FILE : RR_LRU_INACTIVE_ANON) +
+			    (shrink->ev.type == RR_EV_SHRINK_ACTIVE);
+	}
+	if (t >= 0 && t != rr_lru_type(h->ev.lru)) {
+		count_problem(ps, h->name,
+			      h->type_only ? "file" : "lru", RR_FP_FLAGS_MISMATCH);
+		note_malformed(ps, h->line, "the isolated list's type is not the one of the "
+			       "flags of the task's next shrink event (batch dropped)");
+		ps->info->malformed_events++;	/* (the shrink event too) */
+		h->dropped = true;
+		shrink->dropped = true;
+	}
+}
+
+/* Whether an event of type @type ends the batch in flight of its task
+ * without being its shrink event. */
+static bool ends_batch(enum rr_event_type type)
+{
+	switch (type) {
+	case RR_EV_LRU_ISOLATE:
+	case RR_EV_MEMCG_RECLAIM_BEGIN:
+	case RR_EV_MEMCG_RECLAIM_END:
+	case RR_EV_SOFTLIMIT_BEGIN:
+	case RR_EV_SOFTLIMIT_END:
+	case RR_EV_DIRECT_BEGIN:
+	case RR_EV_DIRECT_END:
+	case RR_EV_NODE_RECLAIM_BEGIN:
+	case RR_EV_NODE_RECLAIM_END:
+	case RR_EV_KSWAPD_WAKE:
+	case RR_EV_KSWAPD_SLEEP:
+	case RR_EV_SLAB_START:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Hand the held events over from the front while none waits; 0, or the
+ * callback's non-zero value. */
+static int deliver(struct pass *ps)
+{
+	uint64_t carry = 0;
+	int ret = 0;
+
+	while (ps->q0 < ps->qn && !ps->q[ps->q0].open) {
+		struct held *h = &ps->q[ps->q0++];
+
+		if (h->dropped) {
+			carry += h->ev.lost_before + 1;
+		} else if (!ret) {
+			h->ev.lost_before += carry;
+			carry = 0;
+			ret = ps->cb(&h->ev, ps->ctx);
+		}
+		free(h->str);
+		h->str = NULL;
+	}
+	if (ps->q0 == ps->qn) {
+		ps->q0 = ps->qn = 0;
+		ps->pending_lost += carry;	/* (for the next event read) */
+	} else {
+		ps->q[ps->q0].ev.lost_before += carry;
+	}
+	return ret;
+}
+
+/* Every held event, at the end of the file or of the walk. */
+static int deliver_all(struct pass *ps)
+{
+	for (size_t i = ps->q0; i < ps->qn; i++)
+		if (ps->q[i].open)
+			close_isolate(ps, &ps->q[i], NULL);
+	return deliver(ps);
+}
+
+static void free_held(struct pass *ps)
+{
+	for (size_t i = ps->q0; i < ps->qn; i++)
+		free(ps->q[i].str);
+	free(ps->q);
+	ps->q = NULL;
+	ps->q0 = ps->qn = ps->qcap = 0;
+}
+
+/*
+ * Hand @ev (decoded from line @line) over in file order, once the list of
+ * every isolate before it is checked against its task's next shrink event
+ * (close_isolate()).  Return 0, the callback's non-zero value, or -1 out
+ * of memory.
+ */
+static int hand_over(struct pass *ps, const struct rr_event_desc *d, const struct rr_event *ev,
+		     bool type_only, uint64_t line)
+{
+	struct held *h;
+
+	if (ps->qn == ps->q0 && ev->type != RR_EV_LRU_ISOLATE)
+		return ps->cb(ev, ps->ctx);
+	if (ps->qn - ps->q0 >= RR_TEXT_HOLD_MAX) {	/* let the oldest go */
+		close_isolate(ps, &ps->q[ps->q0], NULL);
+		if (deliver(ps))
+			return 1;
+	}
+	if (ps->qn == ps->qcap) {
+		size_t cap = ps->qcap ? ps->qcap * 2 : 64;
+		struct held *nq;
+
+		if (ps->q0) {	/* room at the front first */
+			memmove(ps->q, ps->q + ps->q0, (ps->qn - ps->q0) * sizeof(*ps->q));
+			ps->qn -= ps->q0;
+			ps->q0 = 0;
+		} else if (!(nq = realloc(ps->q, cap * sizeof(*nq)))) {
+			ps->oom = true;
+			return -1;
+		} else {
+			ps->q = nq;
+			ps->qcap = cap;
+		}
+	}
+	h = &ps->q[ps->qn];
+	memset(h, 0, sizeof(*h));
+	h->ev = *ev;
+	h->name = d->name;
+	h->line = line;
+	if (ev->str && ev->str_len > 0) {
+		if (!(h->str = malloc((size_t)ev->str_len + 1))) {
+			ps->oom = true;
+			return -1;
+		}
+		memcpy(h->str, ev->str, (size_t)ev->str_len);
+		h->str[ev->str_len] = 0;
+		h->ev.str = h->str;
+	}
+	ps->qn++;
+	/* the open isolate of the same task, if any: this event may close it */
+	if (ev->type == RR_EV_SHRINK_INACTIVE || ev->type == RR_EV_SHRINK_ACTIVE ||
+	    ends_batch(ev->type))
+		for (size_t i = ps->q0; i + 1 < ps->qn; i++) {
+			struct held *o = &ps->q[i];
+
+			if (!o->open || o->ev.pid != ev->pid)
+				continue;
+			close_isolate(ps, o, ends_batch(ev->type) ? NULL : h);
+			break;
+		}
+	if (ev->type == RR_EV_LRU_ISOLATE) {
+		h->open = true;
+		h->type_only = type_only;
+	}
+	return deliver(ps);
+}
 
 static void era_at_least(struct rr_trace_info *info, int v)
 {
@@ -512,6 +869,7 @@ static int one_line(struct pass *ps, char *s)
 	const struct rr_event_desc *d;
 	struct rr_event ev;
 	char name[64];
+	bool type_only;
 
 	switch (classify(s, &l, &lost)) {
 	case L_BLANK:
@@ -559,7 +917,9 @@ static int one_line(struct pass *ps, char *s)
 		return 0;
 	}
 	memset(&ev, 0, sizeof(ev));
-	ev.order = ev.classzone = -1;
+	/* unknown unless the line says: not 0, a real priority and zone */
+	ev.order = ev.classzone = ev.priority = -1;
+	ev.lru = -1;
 	if (l.has_header) {
 		ev.ts_ns = l.ts_ns;
 		ev.pid = l.pid;
@@ -585,19 +945,22 @@ static int one_line(struct pass *ps, char *s)
 	}
 	if (ev.ts_ns > ps->last_ts)
 		ps->last_ts = ev.ts_ns;
-	if ((l.has_header && l.cpu < 0) || !decode(d, &l, &ev)) {
+	ps->why[0] = 0;
+	if (l.has_header && l.cpu < 0)
+		count_problem(ps, d->name, "cpu", RR_FP_OUT_OF_RANGE);
+	if ((l.has_header && l.cpu < 0) || !decode(ps, d, &l, &ev, &type_only)) {
 		/* dropped: for the episodes around it, like a lost event */
-		if (!ps->info->malformed_events++)
-			snprintf(ps->info->first_malformed,
-				 sizeof(ps->info->first_malformed), "line %llu: %.*s: %.60s",
-				 (unsigned long long)ps->info->text_lines, (int)l.event_len,
-				 l.event, l.body);
+		char what[240];
+
+		snprintf(what, sizeof(what), "%s (%.*s: %.60s)", ps->why, (int)l.event_len,
+			 l.event, l.body);
+		note_malformed(ps, ps->info->text_lines, what);
 		ps->pending_lost++;
 		return 0;
 	}
 	ev.lost_before = ps->pending_lost;
 	ps->pending_lost = 0;
-	return ps->cb(&ev, ps->ctx);
+	return hand_over(ps, d, &ev, type_only, ps->info->text_lines);
 }
 
 /* The longest line read whole: no trace line comes near (a marker is at
@@ -727,6 +1090,13 @@ static int run(const char *path, struct pass *ps, struct rr_error *err)
 		if (ret)
 			break;
 	}
+	if (ps->cb && !ret && !ps->oom)	/* the events held back */
+		ret = deliver_all(ps);
+	if (ps->oom) {
+		rr_error_set(err, path, "out of memory");
+		ret = -1;
+	}
+	free_held(ps);
 	if (!ret && ferror(fp)) {
 		rr_error_set(err, path, "read error: %s", strerror(errno));
 		ret = -1;
@@ -764,12 +1134,7 @@ struct rr_text *rr_text_open(const char *path, struct rr_trace_info *info,
 			     "or \"mm_vmscan_...: field=value ...\")");
 		return NULL;
 	}
-	if (!(info->events_known & ((1u << RR_EV_MEMCG_RECLAIM_BEGIN) |
-				    (1u << RR_EV_MEMCG_RECLAIM_END) |
-				    (1u << RR_EV_DIRECT_BEGIN) |
-				    (1u << RR_EV_KSWAPD_WAKE) |
-				    (1u << RR_EV_LRU_ISOLATE) |
-				    (1u << RR_EV_MOD_LRUVEC)))) {
+	if (!(info->events_known & RR_EV_RECLAIM_MASK)) {
 		rr_error_set(err, path,
 			     "holds no vmscan or memcg events (record with -e vmscan -e memcg -e cgroup)");
 		return NULL;

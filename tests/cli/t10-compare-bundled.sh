@@ -90,18 +90,18 @@ trace-cmd report "$TOP/traces/extract-file-limit.dat" 2>/dev/null >"$TMP/efl.txt
 } >"$TMP/one-call.txt"
 check_eq "one call, no marker: its one batch asked for 3 pages" "nr_requested=3" \
 	"$(grep -o 'nr_requested=[0-9]*' "$TMP/one-call.txt")"
-"$RR" report -q --fidelity --json "$TMP/one-call.txt" >"$TMP/one-auto.json"
+"$RR" report -q --fidelity --kernel 6.18 --json "$TMP/one-call.txt" >"$TMP/one-auto.json"
 check_eq "one call, no marker: undecidable on swap, shares null" "0 1 null null" \
 	"$(jq -r '.fidelity | "\(.decisions_checked) \(.unchecked_reasons.swap_unknown) \(.exact_share) \(.trajectory_exact_share)"' "$TMP/one-auto.json")"
-"$RR" report -q --fidelity "$TMP/one-call.txt" >"$TMP/one-auto.txt"
+"$RR" report -q --fidelity --kernel 6.18 "$TMP/one-call.txt" >"$TMP/one-auto.txt"
 check "one call, no marker: the text says why and what to give" \
 	grep -q '1 calls depend on whether swap was present.*give --swap yes or no' "$TMP/one-auto.txt"
 check "one call, no marker: n/a, not a share of nothing" \
 	grep -q '^    exact  *0  *n/a$' "$TMP/one-auto.txt"
-"$RR" report -q --fidelity --json --swap yes "$TMP/one-call.txt" >"$TMP/one-yes.json"
+"$RR" report -q --fidelity --kernel 6.18 --json --swap yes "$TMP/one-call.txt" >"$TMP/one-yes.json"
 check_eq "one call --swap yes: the v1 swappiness decides it, and no other call fits one" \
 	"0 1" "$(jq -r '.fidelity | "\(.decisions_checked) \(.unchecked_reasons.swappiness_unknown)"' "$TMP/one-yes.json")"
-"$RR" report -q --fidelity --json --swap no "$TMP/one-call.txt" >"$TMP/one-no.json"
+"$RR" report -q --fidelity --kernel 6.18 --json --swap no "$TMP/one-call.txt" >"$TMP/one-no.json"
 check_eq "one call --swap no: judged and exact" \
 	"1 1" "$(jq -r '.fidelity | "\(.decisions_checked) \(.exact)"' "$TMP/one-no.json")"
 # the whole extract, a trace.dat holding the flush event's format (so the
@@ -116,7 +116,7 @@ check_eq "extract-file-limit, no --swap: 295 calls judged, all exact, 295 by a f
 # with swappiness 60 a flush just before a call turns cache-trim mode on
 # (SCAN_FILE) and explains it too, so no swappiness is ruled out and swap
 # decides every call: not judged (--swap no settles it, above)
-"$RR" report -q --fidelity --json "$TMP/efl.txt" >"$TMP/efl-text.json"
+"$RR" report -q --fidelity --kernel 6.18 --json "$TMP/efl.txt" >"$TMP/efl-text.json"
 check_eq "extract-file-limit as text, no --swap: 0 judged, 295 swap_unknown" "0 295" \
 	"$(jq -r '.fidelity | "\(.decisions_checked) \(.unchecked_reasons.swap_unknown)"' "$TMP/efl-text.json")"
 # flushes the trace does not show (issue 16): anon-swap.dat with its 13

@@ -210,8 +210,8 @@ check_eq "pre-4.11 file=1 isolate reads as inactive_file; comm with spaces and d
 	"$(jq -r '.episodes[] | select(.kind == "direct") | "\(.pid) \(.cells[0].lru) \(.cells[0].scanned_pages) \(.cells[0].reclaimed_pages)"' "$TMP/nested.json")"
 check "compare: the MGLRU episode gets no verdict" sh -c \
 	"'$RR' compare -q --kernel 6.18 '$TMP/nested.txt' --all-episodes -o - | jq -e '[.episodes[] | select(.skip_reason // \"\" | test(\"Multi-Gen LRU\"))] | length == 1'"
-check_fails "compare: a text trace naming no kernel needs --kernel" 1 \
-	"$TMP/nested.txt: the trace does not say which kernel made it; give --kernel" \
+check_fails "compare: a text trace naming no kernel, of lines of several kernels, needs --kernel (exit 2)" 2 \
+	"$TMP/nested.txt: the trace does not say which kernel made it, and its event formats fit no single release .*give --kernel" \
 	"$RR" compare -q "$TMP/nested.txt"
 
 # -- LRU sizes without a snapshot: inferred from nr_requested << priority -------
@@ -365,10 +365,10 @@ done
 # the walk's visits without a batch (issue 16): B holds a 1-page target
 # the trace has no batch for (predicted but unrecorded: judged, not exact),
 # C a 0-page one (silent both ways: apart); tests/fixtures/text/EXPECTED.md
-"$RR" report -q --fidelity --swap no --json "$fix/silent-walk-6.18.txt" >"$TMP/silent.json"
+"$RR" report -q --fidelity --kernel 6.18 --swap no --json "$fix/silent-walk-6.18.txt" >"$TMP/silent.json"
 check_eq "silent walk: judged, exact, off by one, silent visits, predicted unrecorded" \
 	"3 2 1 1 1" "$(jq -r '.fidelity | "\(.decisions_checked) \(.exact) \(.off_by_one) \(.silent_visits) \(.predicted_unrecorded)"' "$TMP/silent.json")"
-"$RR" report -q --fidelity --swap no "$fix/silent-walk-6.18.txt" >"$TMP/silent.txt"
+"$RR" report -q --fidelity --kernel 6.18 --swap no "$fix/silent-walk-6.18.txt" >"$TMP/silent.txt"
 check "silent walk: the first mismatch names B's predicted page" \
 	grep -q '/P/B at priority 12: inactive_file recorded 0 pages, predicted 1' "$TMP/silent.txt"
 
@@ -380,7 +380,7 @@ check_eq "silent visit, no flush known: its own view (1 silent, 3 flush_unknown)
 	"$(jq -r '.fidelity | "\(.silent_visits) \(.unchecked_reasons.flush_unknown) \(.predicted_unrecorded)"' "$TMP/snf.json")"
 # the swappiness fit of pass 0 takes no call out of counts it is not in yet:
 # no false "only no swap fits" evidence
-"$RR" report -q --fidelity --json "$fix/swap-evidence-tie-v1.txt" >"$TMP/tie.json"
+"$RR" report -q --fidelity --kernel 6.18 --json "$fix/swap-evidence-tie-v1.txt" >"$TMP/tie.json"
 check_eq "swap evidence on a tie: none, 1 call swap_unknown, 5 judged and exact" "0 0 1 5 5" \
 	"$(jq -r '.fidelity | "\(.swap_present_calls) \(.swap_absent_calls) \(.unchecked_reasons.swap_unknown) \(.decisions_checked) \(.exact)"' "$TMP/tie.json")"
 # six tasks, each reclaiming its own child of /P (six roots, six cursors):
@@ -392,7 +392,7 @@ check_eq "six siblings apart: 6 trajectories judged, none interleaved" "6 0" \
 # the same walk on cgroup v2 with no snapshot: memory.min/low unknown, the
 # kernel may have skipped B and C (below their protection): not judged
 sed 's/root=4 /root=0 /' "$fix/silent-walk-6.18.txt" >"$TMP/silent-v2.txt"
-"$RR" report -q --fidelity --swap no --json "$TMP/silent-v2.txt" >"$TMP/silent-v2.json"
+"$RR" report -q --fidelity --kernel 6.18 --swap no --json "$TMP/silent-v2.txt" >"$TMP/silent-v2.json"
 check_eq "silent walk on v2 without a snapshot: judged, silent, predicted unrecorded, not judged" \
 	"2 0 0 2" "$(jq -r '.fidelity | "\(.decisions_checked) \(.silent_visits) \(.predicted_unrecorded) \(.silent_visits_unjudged)"' "$TMP/silent-v2.json")"
 
@@ -401,9 +401,9 @@ check_eq "silent walk on v2 without a snapshot: judged, silent, predicted unreco
 # first inactive-file requests are below min(32, size >> priority)); the
 # free runs take it too, so the trajectories equal those of --swap yes
 zcat "$fix/swapon-file-extract.txt.gz" >"$TMP/swapon.txt"
-"$RR" report -q --fidelity --json "$TMP/swapon.txt" >"$TMP/swapon-auto.json"
-"$RR" report -q --fidelity --json --swap yes "$TMP/swapon.txt" >"$TMP/swapon-yes.json"
-"$RR" report -q --fidelity --json --swap no "$TMP/swapon.txt" >"$TMP/swapon-no.json"
+"$RR" report -q --fidelity --kernel 6.18 --json "$TMP/swapon.txt" >"$TMP/swapon-auto.json"
+"$RR" report -q --fidelity --kernel 6.18 --json --swap yes "$TMP/swapon.txt" >"$TMP/swapon-yes.json"
+"$RR" report -q --fidelity --kernel 6.18 --json --swap no "$TMP/swapon.txt" >"$TMP/swapon-no.json"
 check_eq "swap from evidence: 51 calls only swap explains, 55 judged and exact, 53 of 53 trajectories" \
 	"51 0 55 55 53 53" "$(jq -r '.fidelity | "\(.swap_present_calls) \(.swap_absent_calls) \(.decisions_checked) \(.exact) \(.trajectory_checked) \(.trajectory_exact)"' "$TMP/swapon-auto.json")"
 check_eq "swap from evidence: the same as --swap yes" \

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "../../src/common/text.h"
+#include "../../src/replay/rules.h"
+#include "../../src/sim/kernel-model.h"
 #include "../../src/trace/event-desc.h"
 #include "../../src/trace/reader.h"
 #include "unit.h"
@@ -242,6 +244,199 @@ static void test_old_fields_and_bad_values(void)
 	CU_ASSERT_EQUAL(info.era_hi, 410);
 }
 
+
+/* The count of field @field of @event with @problem, 0 if none. */
+static uint64_t fp(const struct rr_trace_info *info, const char *event, const char *field,
+		   enum rr_field_problem problem)
+{
+	for (int i = 0; i < info->nr_field_problems; i++)
+		if (!strcmp(info->field_problems[i].event, event) &&
+		    !strcmp(info->field_problems[i].field, field) &&
+		    info->field_problems[i].problem == problem)
+			return info->field_problems[i].count;
+	return 0;
+}
+
+#define ISO "mm_vmscan_lru_isolate"
+#define SHI "mm_vmscan_lru_shrink_inactive"
+
+/* numeric lru= is the enum lru_list number; its type is checked against the
+ * flags of the task's next shrink event */
+static void test_numeric_lru(void)
+{
+	struct rr_trace_info info;
+	struct got g;
+
+	CU_ASSERT_EQUAL(read_text(
+		"  a-1 [000] 1.000000: mm_vmscan_lru_isolate: isolate_mode=0 classzone=3 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 lru=2\n"
+		"  b-2 [001] 1.000001: mm_vmscan_lru_isolate: isolate_mode=0 classzone=3 order=0 nr_requested=8 nr_scanned=8 nr_skipped=0 nr_taken=8 lru=3\n"
+		"  a-1 [000] 1.000002: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=30 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=2 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC\n"
+		"  b-2 [001] 1.000003: mm_vmscan_lru_shrink_active: nid=0 nr_taken=8 nr_active=0 nr_deactivated=8 nr_referenced=0 priority=11 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC\n"
+		/* lru=0 (inactive_anon), but its shrink event says FILE: dropped */
+		"  a-1 [000] 1.000004: mm_vmscan_lru_isolate: isolate_mode=0 classzone=3 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 lru=0\n"
+		"  a-1 [000] 1.000005: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=30 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=2 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC\n"
+		"  a-1 [000] 1.000006: mm_vmscan_memcg_reclaim_end: nr_reclaimed=30\n",
+		&g, &info), 5);
+	/* file order kept: a's isolate waited for its shrink event, b's too */
+	CU_ASSERT_EQUAL(g.ev[0].type, RR_EV_LRU_ISOLATE);
+	CU_ASSERT_EQUAL(g.ev[0].lru, RR_LRU_INACTIVE_FILE);
+	CU_ASSERT_EQUAL(g.ev[0].pid, 1);
+	CU_ASSERT_EQUAL(g.ev[1].lru, RR_LRU_ACTIVE_FILE);
+	CU_ASSERT_EQUAL(g.ev[1].pid, 2);
+	CU_ASSERT_EQUAL(g.ev[2].type, RR_EV_SHRINK_INACTIVE);
+	CU_ASSERT_EQUAL(g.ev[2].priority, 12);
+	CU_ASSERT_EQUAL(g.ev[3].type, RR_EV_SHRINK_ACTIVE);
+	CU_ASSERT_EQUAL(g.ev[3].priority, 11);
+	CU_ASSERT_EQUAL(g.ev[4].type, RR_EV_MEMCG_RECLAIM_END);
+	CU_ASSERT_EQUAL(g.ev[4].lost_before, 2);	/* the batch's two events */
+	CU_ASSERT_EQUAL(fp(&info, ISO, "lru", RR_FP_FLAGS_MISMATCH), 1);
+	CU_ASSERT_EQUAL(info.malformed_events, 2);
+	CU_ASSERT_EQUAL(info.nr_field_problems, 1);
+}
+
+/* <= v4.10: file= names the type; the list is the inactive one only when a
+ * shrink_inactive of the task follows */
+static void test_file_isolate(void)
+{
+	struct rr_trace_info info;
+	struct got g;
+
+	CU_ASSERT_EQUAL(read_text(
+		"  a-1 [000] 1.000000: mm_vmscan_lru_isolate: isolate_mode=0 classzone=3 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 file=0\n"
+		"  a-1 [000] 1.000001: mm_vmscan_lru_shrink_inactive: nid=0 zid=2 nr_scanned=32 nr_reclaimed=20 priority=12 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC\n"
+		/* shrink_active_list() of <= v4.10: no event of its own */
+		"  a-1 [000] 1.000002: mm_vmscan_lru_isolate: isolate_mode=0 classzone=3 order=0 nr_requested=16 nr_scanned=16 nr_skipped=0 nr_taken=16 file=1\n"
+		"  a-1 [000] 1.000003: mm_vmscan_lru_isolate: isolate_mode=0 classzone=3 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 file=1\n"
+		"  a-1 [000] 1.000004: mm_vmscan_lru_shrink_inactive: nid=0 zid=2 nr_scanned=32 nr_reclaimed=31 priority=11 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC\n"
+		/* the trace ends after an isolate: its list is not known */
+		"  a-1 [000] 1.000005: mm_vmscan_lru_isolate: isolate_mode=0 classzone=3 order=0 nr_requested=4 nr_scanned=4 nr_skipped=0 nr_taken=4 file=1\n",
+		&g, &info), 4);
+	CU_ASSERT_EQUAL(g.ev[0].lru, RR_LRU_INACTIVE_ANON);
+	CU_ASSERT_EQUAL(g.ev[1].nr_reclaimed, 20);
+	CU_ASSERT_EQUAL(g.ev[1].nr_activate, 0);	/* not printed: 0 assumed, counted */
+	CU_ASSERT_EQUAL(g.ev[2].lru, RR_LRU_INACTIVE_FILE);
+	CU_ASSERT_EQUAL(g.ev[2].nr_requested, 32);
+	CU_ASSERT_EQUAL(g.ev[2].lost_before, 1);	/* the 16-page batch */
+	CU_ASSERT_EQUAL(g.ev[3].priority, 11);
+	CU_ASSERT_EQUAL(fp(&info, ISO, "file", RR_FP_LIST_UNKNOWN), 2);
+	CU_ASSERT_EQUAL(fp(&info, SHI, "nr_activate", RR_FP_MISSING_ZERO), 2);
+	CU_ASSERT_EQUAL(info.malformed_events, 2);
+}
+
+/* missing and cut fields; -1 printed unsigned */
+static void test_strict_fields(void)
+{
+	struct rr_trace_info info;
+	struct got g;
+
+	CU_ASSERT_EQUAL(read_text(
+		/* no lru= or file=: not an inactive anon batch, dropped */
+		"  a-1 [000] 1.000000: mm_vmscan_lru_isolate: classzone=3 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32\n"
+		/* no priority=: kept, priority unknown (-1, not 0) */
+		"  a-1 [000] 1.000001: mm_vmscan_lru_isolate: classzone=3 order=0 nr_requested=8 nr_scanned=8 nr_skipped=0 nr_taken=8 lru=inactive_anon\n"
+		"  a-1 [000] 1.000002: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=8 nr_reclaimed=8 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC\n"
+		/* cut after nr_reclaimed=3, and a value cut: priority= */
+		"  a-1 [000] 1.000003: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=8 nr_reclaimed=3\n"
+		"  a-1 [000] 1.000004: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=8 nr_reclaimed=8 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority= flags=RECLAIM_WB_ANON\n"
+		"  a-1 [000] 1.000005: mm_vmscan_lru_shrink_active: nid=0 nr_taken=16 nr_active=0 nr_deactivated=16 nr_referenced=0 priority=12 flags=RECLAIM_WB_FI\n"
+		/* -1 printed unsigned: (u32)-1 and (u64)-1 */
+		"  a-1 [000] 1.000006: mm_vmscan_memcg_reclaim_end: nr_reclaimed=4294967295\n"
+		"  a-1 [000] 1.000007: mm_vmscan_direct_reclaim_end: nr_reclaimed=18446744073709551615\n"
+		"  a-1 [000] 1.000008: mm_vmscan_memcg_reclaim_end: nr_reclaimed=4294967294\n"
+		"  a-1 [000] 1.000009: mm_shrink_slab_start: super_cache_scan+0x0/0x1a0 0000000012345678: nid: 0 objects to shrink 0 gfp_flags GFP_KERNEL cache items 10 delta 0 total_scan 0 priority\n",
+		&g, &info), 4);
+	CU_ASSERT_EQUAL(g.ev[0].type, RR_EV_LRU_ISOLATE);
+	CU_ASSERT_EQUAL(g.ev[0].lru, RR_LRU_INACTIVE_ANON);
+	CU_ASSERT_EQUAL(g.ev[0].nr_requested, 8);
+	CU_ASSERT_EQUAL(g.ev[0].lost_before, 1);
+	CU_ASSERT_EQUAL(g.ev[1].type, RR_EV_SHRINK_INACTIVE);
+	CU_ASSERT_EQUAL(g.ev[1].priority, -1);
+	CU_ASSERT_EQUAL(g.ev[2].type, RR_EV_MEMCG_RECLAIM_END);
+	CU_ASSERT_EQUAL(g.ev[2].nr_reclaimed, 4294967294ULL);	/* a count, if a big one */
+	CU_ASSERT_EQUAL(g.ev[2].lost_before, 5);
+	CU_ASSERT_EQUAL(g.ev[3].type, RR_EV_SLAB_START);
+	CU_ASSERT_EQUAL(g.ev[3].priority, -1);
+	CU_ASSERT_EQUAL(fp(&info, ISO, "lru", RR_FP_MISSING), 1);
+	CU_ASSERT_EQUAL(fp(&info, SHI, "priority", RR_FP_MISSING_KEPT), 1);
+	CU_ASSERT_EQUAL(fp(&info, SHI, "flags", RR_FP_CUT), 1);
+	CU_ASSERT_EQUAL(fp(&info, SHI, "priority", RR_FP_UNPARSEABLE), 1);
+	CU_ASSERT_EQUAL(fp(&info, "mm_vmscan_lru_shrink_active", "flags", RR_FP_UNPARSEABLE), 1);
+	CU_ASSERT_EQUAL(fp(&info, "mm_vmscan_memcg_reclaim_end", "nr_reclaimed",
+			   RR_FP_SENTINEL), 1);
+	CU_ASSERT_EQUAL(fp(&info, "mm_vmscan_direct_reclaim_end", "nr_reclaimed",
+			   RR_FP_SENTINEL), 1);
+	CU_ASSERT_EQUAL(fp(&info, "mm_shrink_slab_start", "priority", RR_FP_MISSING_KEPT), 1);
+	CU_ASSERT_EQUAL(info.malformed_events, 6);
+	CU_ASSERT(rr_field_is_sentinel(F_NR_SCANNED, UINT32_MAX));
+	CU_ASSERT(!rr_field_is_sentinel(F_VAL, UINT64_MAX));	/* val=-1 is a delta */
+	CU_ASSERT(!rr_field_in_range(F_NR_TAKEN, UINT32_MAX));
+}
+
+/* shrink events alone are a trace (their isolates were not recorded) */
+static void test_shrink_only(void)
+{
+	struct rr_trace_info info;
+	struct got g;
+
+	CU_ASSERT_EQUAL(read_text(
+		"  a-1 [000] 1.000000: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=30 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=2 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC\n",
+		&g, &info), 1);
+	CU_ASSERT_EQUAL(g.ev[0].nr_reclaimed, 30);
+	CU_ASSERT_EQUAL(info.nr_field_problems, 0);
+}
+
+/* Every switch rr_kernel_model_init() derives changes at a release of the
+ * rule table, and the table's ranges hold what they say */
+static void test_rule_changes(void)
+{
+	static const int last_minor[] = { [4] = 20, [5] = 19, [6] = 18 };
+	struct rr_kernel_model prev, km;
+	const struct rr_rule_change *c;
+	char rel[16];
+	int prev_code = 0;
+
+	for (int major = 4; major <= 6; major++)
+		for (int minor = 0; minor <= last_minor[major]; minor++) {
+			int code = major * 100 + minor;
+
+			snprintf(rel, sizeof(rel), "%d.%d", major, minor);
+			CU_ASSERT_EQUAL_FATAL(rr_kernel_model_init(&km, rel), 0);
+			if (prev_code) {
+				bool differ = prev.denominator_plus_one != km.denominator_plus_one ||
+					prev.cost_fractions != km.cost_fractions ||
+					prev.cost_rotations_x32 != km.cost_rotations_x32 ||
+					prev.cost_zero_returns != km.cost_zero_returns ||
+					prev.cut_one_more_round != km.cut_one_more_round ||
+					prev.partial_walk != km.partial_walk ||
+					prev.full_walk_retry != km.full_walk_retry ||
+					prev.swappiness_max != km.swappiness_max ||
+					prev.proactive_swappiness_key != km.proactive_swappiness_key ||
+					prev.proactive_swappiness_max != km.proactive_swappiness_max ||
+					prev.kswapd_progress_max != km.kswapd_progress_max ||
+					prev.kswapd_cache_trim_retry != km.kswapd_cache_trim_retry;
+
+				if (differ && rr_rule_changes(prev_code, code, &c) != 1)
+					CU_FAIL("a kernel-model switch changes at a release the "
+						"rule table does not list");
+			}
+			prev = km;
+			prev_code = code;
+		}
+	/* the fixtures' ranges */
+	CU_ASSERT_EQUAL(rr_rule_changes(411, 501, &c), 1);	/* linux-4.19.txt */
+	CU_ASSERT_EQUAL(c[0].release, 420);
+	CU_ASSERT_EQUAL(rr_rule_changes(502, 517, &c), 4);	/* linux-5.4/5.15.txt */
+	CU_ASSERT_EQUAL(c[0].release, 506);
+	CU_ASSERT_EQUAL(c[3].release, 515);
+	CU_ASSERT_EQUAL(rr_rule_changes(518, 606, &c), 4);	/* linux-6.6.txt */
+	CU_ASSERT_EQUAL(rr_rule_changes(613, 618, &c), 2);	/* linux-6.18.txt */
+	CU_ASSERT_EQUAL(rr_rule_changes(612, 615, &c), 0);	/* one rule set */
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT_EQUAL(rr_rule_changes(618, 618, &c), 0);
+	rr_release_name(517, rel, sizeof(rel));
+	CU_ASSERT_STRING_EQUAL(rel, "5.17");
+}
+
 int register_trace_tests(void)
 {
 	CU_pSuite s = CU_add_suite("trace", NULL, NULL);
@@ -251,7 +446,12 @@ int register_trace_tests(void)
 	    !CU_add_test(s, "one printable line", test_one_line) ||
 	    !CU_add_test(s, "text line shapes", test_line_shapes) ||
 	    !CU_add_test(s, "how far a walk is", test_progress) ||
-	    !CU_add_test(s, "old field names, values no kernel prints", test_old_fields_and_bad_values))
+	    !CU_add_test(s, "old field names, values no kernel prints", test_old_fields_and_bad_values) ||
+	    !CU_add_test(s, "numeric lru= checked against the shrink flags", test_numeric_lru) ||
+	    !CU_add_test(s, "file= isolates of <= v4.10", test_file_isolate) ||
+	    !CU_add_test(s, "missing, cut and -1 fields, by field", test_strict_fields) ||
+	    !CU_add_test(s, "a trace of shrink events only", test_shrink_only) ||
+	    !CU_add_test(s, "the model's rule changes by release", test_rule_changes))
 		return -1;
 	return 0;
 }
