@@ -280,10 +280,16 @@ struct pass {
 	bool unskip[ATTR_CANDIDATES_MAX];
 	enum fit level;			/* the least fit a batch's memcg may have */
 	int first_min;			/* the first segment's least candidate */
+	bool first_ok[ATTR_CANDIDATES_MAX];	/* where the first visit may be */
+	int after_cursor;		/* the first candidate after the shared
+					 * position, -1 unknown */
 	uint8_t *fwd, *bwd;		/* (k + 1) x (m + 1) */
 	uint64_t (*poss)[ATTR_WORDS];	/* per batch: the candidates it may be */
 	int *path;			/* per batch: one whole fit */
 	int best_b, best_j;		/* bwd_fn()'s choice */
+	/* the walk began at a position other walks left (before v5.4; from
+	 * v6.11 but for kswapd): a suffix of the pre-order */
+	bool shared;
 };
 
 #define CELL(p, a, jj) ((size_t)(a) * (size_t)((p)->m + 1) + (size_t)(jj))
@@ -304,16 +310,23 @@ static void transitions(struct pass *p, size_t a, int jj,
 {
 	bool ok[ATTR_CANDIDATES_MAX];
 	struct seg g = { 0, 0, -1, false };
-	int lo = jj ? jj : p->first_min, hi = p->m;
+	int lo = jj, hi = p->m;
 
-	/* the candidates it may be: up to the first that may not be skipped
-	 * (before v5.4 a pass began where the shared position was: the
-	 * memcgs before its first visit were not skipped) */
-	for (int j = lo; j < p->m; j++) {
-		ok[j] = true;
-		if (p->unskip[j] && !(!jj && p->b->opts.shared_walk_cursor)) {
-			hi = j + 1;
-			break;
+	/* the candidates it may be: up to the first that may not be skipped;
+	 * the pass's first visit: where the walk may begin (first_ok) */
+	if (!jj) {
+		for (lo = 0; lo < p->m && !p->first_ok[lo]; lo++)
+			;
+		for (int j = lo; j < p->m; j++)
+			ok[j] = p->first_ok[j];
+		hi = p->m;
+	} else {
+		for (int j = lo; j < p->m; j++) {
+			ok[j] = true;
+			if (p->unskip[j]) {
+				hi = j + 1;
+				break;
+			}
 		}
 	}
 	for (size_t b = a; b < p->k; b++) {
@@ -483,6 +496,64 @@ static int finish(struct rr_builder *b, struct task *t, size_t i, uint64_t memcg
 	return ret;
 }
 
+/*
+ * The shared walk position under @root at @prio (before v5.4 one per
+ * priority, from v6.11 one per root): the memcg of the last batch of the
+ * latest pass, 0 not known.
+ */
+static uint64_t cursor_get(const struct rr_builder *b, uint64_t root_id, int prio)
+{
+	int key = b->opts.shared_walk_cursor ? prio : -1;
+
+	for (unsigned int i = 0; i < b->nr_attr_cursors; i++)
+		if (b->attr_cursors[i].root_id == root_id && b->attr_cursors[i].prio == key)
+			return b->attr_cursors[i].memcg_id;
+	return 0;
+}
+
+static void cursor_set(struct rr_builder *b, uint64_t root_id, int prio, uint64_t memcg_id)
+{
+	int key = b->opts.shared_walk_cursor ? prio : -1;
+	unsigned int i;
+
+	for (i = 0; i < b->nr_attr_cursors; i++)
+		if (b->attr_cursors[i].root_id == root_id && b->attr_cursors[i].prio == key)
+			break;
+	if (i == b->nr_attr_cursors) {
+		if (i == RR_ATTR_CURSORS)	/* (a full table: the oldest goes) */
+			i = b->attr_cursor_next++ % RR_ATTR_CURSORS;
+		else
+			b->nr_attr_cursors++;
+	}
+	b->attr_cursors[i].root_id = root_id;
+	b->attr_cursors[i].prio = key;
+	b->attr_cursors[i].memcg_id = memcg_id;
+}
+
+/* Where the pass's first visit with a batch may be (p->first_ok): after
+ * the walk's start, passing no memcg that surely gives a batch.  A full
+ * walk starts at the root; a shared one at the root (the last walk reached
+ * the end) or after the position the last one left, or, where that is not
+ * known, anywhere. */
+static void first_visits(struct pass *p, bool cursor_known)
+{
+	memset(p->first_ok, 0, sizeof(p->first_ok));
+	if (p->shared && (!cursor_known || p->after_cursor == -1)) {
+		for (int j = 0; j < p->m; j++)
+			p->first_ok[j] = true;
+		return;
+	}
+	for (int j = p->first_min; j < p->m; j++) {
+		p->first_ok[j] = true;
+		if (p->unskip[j])
+			break;
+	}
+	/* the last walk stopped at or after the earliest memcg its last batch
+	 * may have been on: this one may begin anywhere after that */
+	for (int j = p->shared && p->after_cursor >= 0 ? p->after_cursor : p->m; j < p->m; j++)
+		p->first_ok[j] = true;
+}
+
 /* The reclaim root of the pending pass's episode (once per episode). */
 static struct rr_memcg *pass_root(struct rr_builder *b, struct task *t)
 {
@@ -545,10 +616,15 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 		unsigned int n = 0;
 		uint64_t now = pb(p, 0)->ts_ns;
 		int prio = t->pend_prio;
+		uint64_t cursor = cursor_get(b, root->id, prio);
 
+		p->after_cursor = -1;
 		for (struct rr_memcg *x = root; x && n < ATTR_SCAN_MAX; x = walk_next(root, x), n++) {
 			bool any = false;
 			uint8_t f[RR_NR_EVICTABLE_LRU];
+
+			if (x->id == cursor)
+				p->after_cursor = -2;	/* the next candidate */
 
 			for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
 				f[l] = (uint8_t)list_fits(x, l, prio, now);
@@ -560,6 +636,8 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 				p->m = -1;
 				break;
 			}
+			if (p->after_cursor == -2)
+				p->after_cursor = p->m;
 			memcpy(p->fit[p->m], f, sizeof(f));
 			/* a memcg whose inactive file list surely gives a batch
 			 * at this priority, and nothing else can stop it: no swap
@@ -579,8 +657,10 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 			goto oom;
 		/* the root visited first, without a batch: a shrink_slab event
 		 * before the pass's first batch */
-		p->first_min = t->pend[0].slab_before && p->cand[0] == root &&
-			       !b->opts.shared_walk_cursor ? 1 : 0;
+		p->shared = b->opts.shared_walk_cursor ||
+			    (b->opts.partial_walk && p->ep->kind != RR_KIND_KSWAPD);
+		p->first_min = t->pend[0].slab_before && p->cand[0] == root ? 1 : 0;
+		first_visits(p, cursor_get(b, root->id, t->pend_prio) != 0);
 		for (p->level = FIT_MAYBE; p->level >= FIT_UNLIKELY; p->level--)
 			if (solve(p))
 				break;
@@ -589,6 +669,17 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 			for (int c = 0; c < p->m; c++)
 				fprintf(stderr, " %llu[f%d%d%d%d u%d]", (unsigned long long)p->cand[c]->id, p->fit[c][0], p->fit[c][1], p->fit[c][2], p->fit[c][3], p->unskip[c]);
 			fprintf(stderr, "\n");
+		}
+		if (p->level >= FIT_UNLIKELY && p->shared) {
+			/* the walk left the shared position at or after the
+			 * earliest memcg its last batch may have been on */
+			int last = 0;
+
+			while (last < p->m && !(p->poss[p->k - 1][last / 64] & (1ULL << (last % 64))))
+				last++;
+			cursor_set(b, root->id, t->pend_prio, last < p->m ? p->cand[last]->id : 0);
+		} else if (p->shared) {
+			cursor_set(b, root->id, t->pend_prio, 0);
 		}
 		if (p->level >= FIT_UNLIKELY) {
 			for (i = 0; i < p->k && !ret; i++) {

@@ -84,6 +84,8 @@ struct held_event {
 	char *str;
 };
 
+/* How many shared walk positions attribute.c keeps */
+#define RR_ATTR_CURSORS 64
 /* How many of the latest LRU deltas the builder keeps (a power of 2). */
 #define RR_RECENT_DELTAS 4096
 /* How many changes of the root memcg's cost pair the builder keeps. */
@@ -135,6 +137,9 @@ struct rr_builder {
 	 * when other tasks noted costs meanwhile (tasks.c) */
 	uint64_t page_size_bytes;	/* from the meta marker, 0 unknown */
 	bool tasks_in_snapshots;	/* the recorder lists each memcg's tasks */
+	/* attribute.c: the shared walk positions (root, priority or -1) */
+	struct { uint64_t root_id, memcg_id; int prio; } attr_cursors[RR_ATTR_CURSORS];
+	unsigned int nr_attr_cursors, attr_cursor_next;
 	struct rr_memcg *root_memcg;
 	struct { uint64_t ts_ns, anon, file; } root_costs[RR_ROOT_COSTS];
 	unsigned int root_costs_head, nr_root_costs;
@@ -159,6 +164,7 @@ int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 uint64_t rr_task_memcg(const struct rr_builder *b, int pid);
 int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id, uint64_t ts_ns);
 int rr_task_place(struct rr_builder *b, int pid, uint64_t memcg_id);
+int rr_task_inherit(struct rr_builder *b, int pid, uint64_t memcg_id);
 
 /* requests.c */
 int rr_episode_begin(struct rr_builder *b, struct task *t, enum rr_reclaim_kind kind,

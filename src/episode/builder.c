@@ -372,6 +372,12 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 		if (ev->cgroup_root != b->st.memory_root)
 			return 0;
 		return rr_task_set_memcg(b, ev->attach_pid, ev->id, ev->ts_ns);
+	case RR_EV_FORK: {
+		/* the child starts in its parent's memcg (copy_process()) */
+		uint64_t id = rr_task_memcg(b, ev->pid);
+
+		return id && ev->attach_pid > 0 ? rr_task_inherit(b, ev->attach_pid, id) : 0;
+	}
 	case RR_EV_MARKER:
 		b->stats.markers++;
 		return rr_builder_marker(b, ev);

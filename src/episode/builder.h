@@ -343,7 +343,8 @@ struct rr_builder_opts {
 	bool drop_memcg_events;
 	/* before v5.4 (1ba6fc9af35b): reclaimers shared one walk position per
 	 * (root, node, priority), so a pass visits a suffix of the pre-order,
-	 * not the whole walk from the root */
+	 * not the whole walk from the root (as partial_walk does from v6.11,
+	 * kswapd aside) */
 	bool shared_walk_cursor;
 };
 

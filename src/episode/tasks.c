@@ -115,6 +115,19 @@ int rr_task_place(struct rr_builder *b, int pid, uint64_t memcg_id)
 	return 0;
 }
 
+/* @pid was forked by a task of memcg @memcg_id: one task more there, none
+ * arrived from elsewhere (its parent's charges were there already). */
+int rr_task_inherit(struct rr_builder *b, int pid, uint64_t memcg_id)
+{
+	struct rr_memcg *m = rr_state_find(&b->st, memcg_id);
+
+	if (rr_task_place(b, pid, memcg_id))
+		return -1;
+	if (m && m->nr_tasks < UINT32_MAX)
+		m->nr_tasks++;
+	return 0;
+}
+
 /* A vmscan event of the task: later LRU deltas of it belong to the next
  * batch's lru_add_drain(). */
 void rr_task_drain_reset(struct task *t, uint64_t ts_ns)

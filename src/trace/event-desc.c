@@ -82,6 +82,10 @@ const struct rr_event_desc rr_known_events[] = {
 	  { [F_ROOT] = "dst_root", [F_LEVEL] = "dst_level", [F_ID] = "dst_id",
 	    [F_PID] = "pid", [F_STR] = "dst_path" },
 	  (1u << F_ROOT | 1u << F_LEVEL | 1u << F_ID | 1u << F_PID | 1u << F_STR), "comm" },
+	/* a child starts in its parent's cgroups, with no attach event: the
+	 * recorder takes it without the memcg: events (attribute.c) */
+	{ "sched", "sched_process_fork", RR_EV_FORK, { [F_PID] = "child_pid" },
+	  (1u << F_PID), "child_pid" },
 	{ "ftrace", "print", RR_EV_MARKER, { [F_STR] = "buf" }, 0, NULL },
 	/* the name /sys/kernel/tracing/trace prints for ftrace:print */
 	{ "ftrace", "tracing_mark_write", RR_EV_MARKER, { [F_STR] = "buf" }, 0, NULL },
@@ -114,6 +118,7 @@ static const char *const type_names[RR_EV__COUNT] = {
 	[RR_EV_CGROUP_RELEASE] = "cgroup_release",
 	[RR_EV_ATTACH] = "cgroup_attach_task",
 	[RR_EV_MARKER] = "print",
+	[RR_EV_FORK] = "sched_process_fork",
 };
 
 const char *rr_event_type_name(enum rr_event_type type)

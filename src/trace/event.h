@@ -38,6 +38,8 @@ enum rr_event_type {
 	RR_EV_CGROUP_RELEASE,
 	RR_EV_ATTACH,			/* cgroup:cgroup_attach_task */
 	RR_EV_MARKER,			/* ftrace:print (trace_marker lines) */
+	RR_EV_FORK,			/* sched:sched_process_fork: attach_pid the
+					 * child, pid the parent */
 	RR_EV__COUNT
 };
 
