@@ -283,7 +283,8 @@ struct pass {
 	bool first_ok[ATTR_CANDIDATES_MAX];	/* where the first visit may be */
 	int after_cursor;		/* the first candidate after the shared
 					 * position, -1 unknown */
-	uint8_t *fwd, *bwd;		/* (k + 1) x (m + 1) */
+	int32_t *fwd, *bwd;		/* (k + 1) x (m + 1): least costs */
+	int32_t opt, best_cost;		/* the least whole cost; bwd_fn()'s */
 	uint64_t (*poss)[ATTR_WORDS];	/* per batch: the candidates it may be */
 	int *path;			/* per batch: one whole fit */
 	int best_b, best_j;		/* bwd_fn()'s choice */
@@ -301,14 +302,16 @@ static const struct rr_batch *pb(const struct pass *p, size_t i)
 
 /*
  * Every segment [a, b) and candidate j that follows a candidate jj - 1 (jj
- * 0: the pass's start): @fn is called for each that the walk allows.  A
+ * 0: the pass's start): @fn is called for each that the walk allows, with
+ * its cost, the batches it puts on a memcg that only FIT_UNLIKELY fits.  A
  * memcg between two visits with a batch was visited without one: it may
  * not be one that surely scans its inactive file list (unskip).
  */
 static void transitions(struct pass *p, size_t a, int jj,
-			void (*fn)(struct pass *p, size_t a, int jj, size_t b, int j))
+			void (*fn)(struct pass *p, size_t a, int jj, size_t b, int j, int cost))
 {
 	bool ok[ATTR_CANDIDATES_MAX];
+	int cost[ATTR_CANDIDATES_MAX];
 	struct seg g = { 0, 0, -1, false };
 	int lo = jj, hi = p->m;
 
@@ -329,6 +332,8 @@ static void transitions(struct pass *p, size_t a, int jj,
 			}
 		}
 	}
+	for (int j = lo; j < hi; j++)
+		cost[j] = 0;
 	for (size_t b = a; b < p->k; b++) {
 		const struct rr_batch *bt = pb(p, b);
 		bool any = false;
@@ -336,42 +341,59 @@ static void transitions(struct pass *p, size_t a, int jj,
 		if (!seg_add(&g, bt, b == a, p->t->pend[b].slab_before))
 			break;
 		for (int j = lo; j < hi; j++) {
-			ok[j] = ok[j] && p->fit[j][bt->lru] >= p->level;
-			if (ok[j]) {
-				fn(p, a, jj, b + 1, j);
-				any = true;
-			}
+			ok[j] = ok[j] && p->fit[j][bt->lru] >= FIT_UNLIKELY;
+			if (!ok[j])
+				continue;
+			cost[j] += p->fit[j][bt->lru] == FIT_UNLIKELY;
+			fn(p, a, jj, b + 1, j, cost[j]);
+			any = true;
 		}
 		if (!any)
 			break;
 	}
 }
 
-static void fwd_fn(struct pass *p, size_t a, int jj, size_t b, int j)
+#define COST_NONE INT32_MAX
+
+static void fwd_fn(struct pass *p, size_t a, int jj, size_t b, int j, int cost)
 {
-	(void)a;
-	(void)jj;
-	p->fwd[CELL(p, b, j + 1)] = 1;
+	int32_t c = p->fwd[CELL(p, a, jj)] + cost;
+
+	if (c < p->fwd[CELL(p, b, j + 1)])
+		p->fwd[CELL(p, b, j + 1)] = c;
 }
 
-static void poss_fn(struct pass *p, size_t a, int jj, size_t b, int j)
+/* the least cost from boundary @a on after candidate jj - 1 (bwd) */
+static void bwd_fn(struct pass *p, size_t a, int jj, size_t b, int j, int cost)
 {
+	int32_t rest = p->bwd[CELL(p, b, j + 1)];
+
+	(void)a;
 	(void)jj;
-	if (p->bwd[CELL(p, b, j + 1)] != 1)
+	if (rest != COST_NONE && rest + cost < p->best_cost)
+		p->best_cost = rest + cost;
+}
+
+/* a step on a whole fit of least cost: its batches may be on @j */
+static void poss_fn(struct pass *p, size_t a, int jj, size_t b, int j, int cost)
+{
+	int32_t rest = p->bwd[CELL(p, b, j + 1)];
+
+	if (rest == COST_NONE || p->fwd[CELL(p, a, jj)] + cost + rest != p->opt)
 		return;
 	for (size_t i = a; i < b; i++)
 		p->poss[i][j / 64] |= 1ULL << (j % 64);
 }
 
-/* A step to a boundary from which a whole fit goes on (bwd 1; 2: none) */
-static void bwd_fn(struct pass *p, size_t a, int jj, size_t b, int j)
+/* the step of one least-cost whole fit from (a, jj): the memcg whose sizes
+ * fit best, then the first, then the longest visit */
+static void path_fn(struct pass *p, size_t a, int jj, size_t b, int j, int cost)
 {
+	int32_t rest = p->bwd[CELL(p, b, j + 1)];
 	int lru = pb(p, a)->lru;
 
-	(void)jj;
-	if (p->bwd[CELL(p, b, j + 1)] != 1)
+	if (rest == COST_NONE || p->fwd[CELL(p, a, jj)] + cost + rest != p->opt)
 		return;
-	/* the one whose sizes fit best, then the first, then the longest */
 	if (p->best_j < 0 || p->fit[j][lru] > p->fit[p->best_j][lru] ||
 	    (p->fit[j][lru] == p->fit[p->best_j][lru] &&
 	     (j < p->best_j || (j == p->best_j && (int)b > p->best_b)))) {
@@ -380,47 +402,49 @@ static void bwd_fn(struct pass *p, size_t a, int jj, size_t b, int j)
 	}
 }
 
-/* Solve the pass at p->level.  Return true when a whole fit exists. */
+/*
+ * Solve the pass: the assignments of its batches to the candidates that the
+ * walk allows, those with the fewest batches on a memcg a fresh snapshot
+ * found too small (p->opt of them).  Return true when one exists.
+ */
 static bool solve(struct pass *p)
 {
 	size_t cells = (p->k + 1) * (size_t)(p->m + 1);
 
-	memset(p->fwd, 0, cells);
-	memset(p->bwd, 0, cells);
+	for (size_t c = 0; c < cells; c++)
+		p->fwd[c] = p->bwd[c] = COST_NONE;
 	memset(p->poss, 0, p->k * sizeof(*p->poss));
-	p->fwd[CELL(p, 0, 0)] = 1;
+	p->fwd[CELL(p, 0, 0)] = 0;
 	for (size_t a = 0; a < p->k; a++)
 		for (int jj = 0; jj <= p->m; jj++)
-			if (p->fwd[CELL(p, a, jj)])
+			if (p->fwd[CELL(p, a, jj)] != COST_NONE)
 				transitions(p, a, jj, fwd_fn);
 	/* the pass may end after any candidate (the walk stops when reclaim
 	 * met its goal) */
 	for (int jj = 1; jj <= p->m; jj++)
-		p->bwd[CELL(p, p->k, jj)] = 1;
+		p->bwd[CELL(p, p->k, jj)] = 0;
 	for (size_t a = p->k; a-- > 0;) {
 		for (int jj = 0; jj <= p->m; jj++) {
-			if (!p->fwd[CELL(p, a, jj)])
+			if (p->fwd[CELL(p, a, jj)] == COST_NONE)
 				continue;
-			p->best_j = -1;
-			p->best_b = -1;
+			p->best_cost = COST_NONE;
 			transitions(p, a, jj, bwd_fn);
-			p->bwd[CELL(p, a, jj)] = p->best_j >= 0 ? 1 : 2;
+			p->bwd[CELL(p, a, jj)] = p->best_cost;
 		}
 	}
-	if (p->bwd[CELL(p, 0, 0)] != 1)
+	p->opt = p->bwd[CELL(p, 0, 0)];
+	if (p->opt == COST_NONE)
 		return false;
 	for (size_t a = 0; a < p->k; a++)
 		for (int jj = 0; jj <= p->m; jj++)
-			if (p->fwd[CELL(p, a, jj)] && p->bwd[CELL(p, a, jj)] == 1)
+			if (p->fwd[CELL(p, a, jj)] != COST_NONE)
 				transitions(p, a, jj, poss_fn);
-	/* one whole fit: the first memcg of the walk at each step, the
-	 * longest visit */
 	for (size_t a = 0; a < p->k;) {
 		int jj = a ? p->path[a - 1] + 1 : 0;
 
 		p->best_j = -1;
 		p->best_b = -1;
-		transitions(p, a, jj, bwd_fn);
+		transitions(p, a, jj, path_fn);
 		if (p->best_j < 0)
 			return false;	/* (cannot happen: bwd said so) */
 		for (size_t i = a; i < (size_t)p->best_b; i++)
@@ -649,8 +673,8 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 		}
 	}
 	if (p->m > 0 && p->k <= ATTR_PASS_BATCHES_MAX) {
-		p->fwd = malloc((p->k + 1) * (size_t)(p->m + 1));
-		p->bwd = malloc((p->k + 1) * (size_t)(p->m + 1));
+		p->fwd = malloc((p->k + 1) * (size_t)(p->m + 1) * sizeof(*p->fwd));
+		p->bwd = malloc((p->k + 1) * (size_t)(p->m + 1) * sizeof(*p->bwd));
 		p->poss = malloc(p->k * sizeof(*p->poss));
 		p->path = malloc(p->k * sizeof(*p->path));
 		if (!p->fwd || !p->bwd || !p->poss || !p->path)
@@ -661,9 +685,7 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 			    (b->opts.partial_walk && p->ep->kind != RR_KIND_KSWAPD);
 		p->first_min = t->pend[0].slab_before && p->cand[0] == root ? 1 : 0;
 		first_visits(p, cursor_get(b, root->id, t->pend_prio) != 0);
-		for (p->level = FIT_MAYBE; p->level >= FIT_UNLIKELY; p->level--)
-			if (solve(p))
-				break;
+		p->level = solve(p) ? FIT_UNLIKELY : FIT_NO;
 		if (getenv("RR_DEBUG_ATTR")) {
 			fprintf(stderr, "pass k=%zu prio=%d level=%d first_min=%d:", p->k, t->pend_prio, p->level, p->first_min);
 			for (int c = 0; c < p->m; c++)
@@ -684,8 +706,11 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 		if (p->level >= FIT_UNLIKELY) {
 			for (i = 0; i < p->k && !ret; i++) {
 				int j = p->path[i], alone = 0;
-				uint8_t basis = popcount_words(p->poss[i]) == 1 ? RR_ATTR_WALK :
-						RR_ATTR_AMBIGUOUS;
+				/* (one on a memcg a fresh snapshot found too small is
+				 * not sure either) */
+				uint8_t basis = popcount_words(p->poss[i]) == 1 &&
+						p->fit[j][pb(p, i)->lru] >= FIT_MAYBE ?
+						RR_ATTR_WALK : RR_ATTR_AMBIGUOUS;
 
 				/* the only memcg of the walk that can hold pages on
 				 * its list at all */

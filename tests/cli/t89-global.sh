@@ -86,7 +86,7 @@ if command -v trace-cmd >/dev/null; then
 	check_eq "text without memcg: lines and --drop-memcg-events infer alike" \
 		"$(jq -c '.input.stats.attribution | del(.checked)' "$TMP/nomemcg.json")" \
 		"$(jq -c '.input.stats.attribution | del(.checked)' "$TMP/dropped.json")"
-	check_eq "global-file without memcg: events: batches agree, wrong, ambiguous" "7235 5790 1 1444" \
+	check_eq "global-file without memcg: events: batches agree, wrong, ambiguous" "7235 5833 1 1401" \
 		"$(jq -r '.input.stats.attribution.checked | "\(.batches) \(.agree) \(.wrong) \(.ambiguous)"' "$TMP/dropped.json")"
 else
 	skip "trace-cmd missing: the text rendering without memcg events is not checked"
