@@ -6,6 +6,10 @@
 
 static const struct rr_rule_change changes[] = {
 	{ 420, "SCAN_FRACT rounds up for every memcg (68600f623d69)" },
+	{ 504, "a full memcg walk every pass: limit reclaim no longer stops at its goal, no "
+	       "shared position (1ba6fc9af35b)" },
+	{ 505, "cache trim and the anon/file balance decided at the reclaim root, not per "
+	       "lruvec (b91ac374346b)" },
 	{ 506, "SCAN_FRACT rounds down for online memcgs (76073c646f5f)" },
 	{ 508, "anon/file fractions from reclaim costs, swappiness up to 200 (a4fe1631f313)" },
 	{ 514, "memory.low scaling outside the low-reclaim retry (f56ce412a59d)" },

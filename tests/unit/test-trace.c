@@ -390,7 +390,7 @@ static void test_shrink_only(void)
 static void test_rule_changes(void)
 {
 	static const int last_minor[] = { [4] = 20, [5] = 19, [6] = 18 };
-	struct rr_kernel_model prev, km;
+	struct rr_kernel_model prev = { 0 }, km;
 	const struct rr_rule_change *c;
 	char rel[16];
 	int prev_code = 0;
@@ -413,7 +413,9 @@ static void test_rule_changes(void)
 					prev.proactive_swappiness_key != km.proactive_swappiness_key ||
 					prev.proactive_swappiness_max != km.proactive_swappiness_max ||
 					prev.kswapd_progress_max != km.kswapd_progress_max ||
-					prev.kswapd_cache_trim_retry != km.kswapd_cache_trim_retry;
+					prev.kswapd_cache_trim_retry != km.kswapd_cache_trim_retry ||
+					prev.limit_walk_stops != km.limit_walk_stops ||
+					prev.cache_trim_per_lruvec != km.cache_trim_per_lruvec;
 
 				if (differ && rr_rule_changes(prev_code, code, &c) != 1)
 					CU_FAIL("a kernel-model switch changes at a release the "
@@ -425,9 +427,10 @@ static void test_rule_changes(void)
 	/* the fixtures' ranges */
 	CU_ASSERT_EQUAL(rr_rule_changes(411, 501, &c), 1);	/* linux-4.19.txt */
 	CU_ASSERT_EQUAL(c[0].release, 420);
-	CU_ASSERT_EQUAL(rr_rule_changes(502, 517, &c), 4);	/* linux-5.4/5.15.txt */
-	CU_ASSERT_EQUAL(c[0].release, 506);
-	CU_ASSERT_EQUAL(c[3].release, 515);
+	CU_ASSERT_EQUAL(rr_rule_changes(502, 517, &c), 6);	/* linux-5.4/5.15.txt */
+	CU_ASSERT_EQUAL(c[0].release, 504);	/* the full walk (1ba6fc9af35b) */
+	CU_ASSERT_EQUAL(c[1].release, 505);	/* cache trim at the root (b91ac374346b) */
+	CU_ASSERT_EQUAL(c[5].release, 515);
 	CU_ASSERT_EQUAL(rr_rule_changes(518, 606, &c), 4);	/* linux-6.6.txt */
 	CU_ASSERT_EQUAL(rr_rule_changes(613, 618, &c), 2);	/* linux-6.18.txt */
 	CU_ASSERT_EQUAL(rr_rule_changes(612, 615, &c), 0);	/* one rule set */
