@@ -197,6 +197,8 @@ static struct rr_memcg *target(struct rr_builder *b, const struct rr_episode *ep
 	struct rr_memcg *m = NULL;
 
 	*basis = RR_ATTR_WALK;
+	if (ep->target_memcg_id && (m = rr_state_memcg(&b->st, ep->target_memcg_id)))
+		return m;	/* the begin event named it */
 	if (ep->kind == RR_KIND_PROACTIVE && ep->proactive_memcg_id)
 		return rr_state_find(&b->st, ep->proactive_memcg_id);
 	if (ep->kind == RR_KIND_MEMCG || ep->kind == RR_KIND_PROACTIVE) {
@@ -215,6 +217,13 @@ static struct rr_memcg *target(struct rr_builder *b, const struct rr_episode *ep
 	/* global reclaim, soft limit reclaim (a memcg of the whole tree), or a
 	 * limit reclaim whose task's memcg is not known: the whole tree */
 	m = rr_state_find(&b->st, RR_ROOT_MEMCG_ID);
+	if (!m && memcgs_known(b) && rr_kind_global(ep->kind)) {
+		/* (the root exists, whether the trace names it or not) */
+		m = rr_state_memcg(&b->st, RR_ROOT_MEMCG_ID);
+		if (m && !m->named && rr_state_name(&b->st, m, "/"))
+			return NULL;
+		return m;
+	}
 	if (!memcgs_known(b)) {
 		/* nothing names a memcg: the root stands for all (one lruvec, as
 		 * without CONFIG_MEMCG) */
@@ -578,6 +587,43 @@ static void first_visits(struct pass *p, bool cursor_known)
 		p->first_ok[j] = true;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	uint64_t x = (*(struct rr_memcg *const *)a)->id, y = (*(struct rr_memcg *const *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The subtrees the pass walks, in order: @root's; for global reclaim also
+ * those of memcgs whose parent the trace never gives (under the root in the
+ * kernel, where the trace does not say), by id.  *@out is allocated (NULL
+ * on ENOMEM); return how many.
+ */
+static size_t walk_tops(const struct rr_builder *b, struct rr_memcg *root,
+			const struct rr_episode *ep, struct rr_memcg ***out)
+{
+	struct rr_memcg *m, *tmp, **v;
+	size_t n = 1;
+
+	if (!rr_kind_global(ep->kind) || root->id != RR_ROOT_MEMCG_ID) {
+		*out = malloc(sizeof(**out));
+		if (*out)
+			(*out)[0] = root;
+		return 1;
+	}
+	v = malloc(((size_t)b->st.nr_memcgs + 1) * sizeof(*v));
+	*out = v;
+	if (!v)
+		return 0;
+	v[0] = root;
+	HASH_ITER(hh, b->st.by_id, m, tmp)
+		if (!m->parent && m != root && !m->release_ns && n <= b->st.nr_memcgs)
+			v[n++] = m;
+	qsort(v + 1, n - 1, sizeof(*v), cmp_id);
+	return n;
+}
+
 /* The reclaim root of the pending pass's episode (once per episode). */
 static struct rr_memcg *pass_root(struct rr_builder *b, struct task *t)
 {
@@ -643,7 +689,14 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 		uint64_t cursor = cursor_get(b, root->id, prio);
 
 		p->after_cursor = -1;
-		for (struct rr_memcg *x = root; x && n < ATTR_SCAN_MAX; x = walk_next(root, x), n++) {
+		struct rr_memcg **tops = NULL;
+		size_t nr_tops = walk_tops(b, root, p->ep, &tops);
+
+		if (!tops)
+			goto oom;
+		for (size_t ti = 0; ti < nr_tops && p->m >= 0; ti++)
+		for (struct rr_memcg *x = tops[ti]; x && n < ATTR_SCAN_MAX;
+		     x = walk_next(tops[ti], x), n++) {
 			bool any = false;
 			uint8_t f[RR_NR_EVICTABLE_LRU];
 
@@ -671,6 +724,7 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 					  !rr_memcg_protected(x);
 			p->cand[p->m++] = x;
 		}
+		free(tops);
 	}
 	if (p->m > 0 && p->k <= ATTR_PASS_BATCHES_MAX) {
 		p->fwd = malloc((p->k + 1) * (size_t)(p->m + 1) * sizeof(*p->fwd));

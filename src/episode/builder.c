@@ -277,7 +277,12 @@ static int task_event(struct rr_builder *b, const struct rr_event *ev)
 		if (!t)
 			return -1;
 		t->last_ts = ev->ts_ns;
-		return rr_task_isolate(b, t, ev);
+		ret = rr_task_isolate(b, t, ev);
+		/* an isolate that names its memcg (a memcg_id= field some kernels
+		 * print): as a memcg: event after it would */
+		if (!ret && ev->id && t->awaiting_memcg)
+			rr_task_attribute(b, t, ev->id);
+		return ret;
 	default:
 		return 0;
 	}
@@ -313,6 +318,8 @@ static int request_event(struct rr_builder *b, const struct rr_event *ev)
 		b->stats.begins[map[ev->type].kind]++;
 		ret = rr_episode_begin(b, t, map[ev->type].kind, ev->ts_ns);
 		if (!ret && t->ep) {
+			/* a begin that names the reclaim root (memcg_id=) */
+			t->ep->target_memcg_id = ev->id;
 			t->ep->order = ev->order;
 			t->ep->classzone = ev->classzone;
 			t->ep->nid = ev->nid;

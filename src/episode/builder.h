@@ -18,7 +18,8 @@
  * of a task), snapshot.c (the recorder's snapshots and markers applied to
  * the state),
  * infer.c (reclaim root, nr_to_reclaim, swap), siminput.c (the simulator's
- * input for an episode).
+ * input for an episode), attribute.c (each batch's memcg where the trace
+ * has no memcg: events).
  */
 #ifndef RR_EPISODE_BUILDER_H
 #define RR_EPISODE_BUILDER_H
@@ -212,6 +213,8 @@ struct rr_episode {
 	int order;
 	int classzone;			/* kswapd: the wake's zid; -1 not in the trace */
 	int nid;			/* kswapd, node reclaim: the node (begin event) */
+	uint64_t target_memcg_id;	/* the begin event's memcg_id= (the reclaim
+					 * root), 0 not in the record */
 	bool lost_events;		/* events were lost while it was open */
 	bool mglru;			/* MGLRU batches, or an MGLRU system with batches */
 	bool has_nr_reclaimed;

@@ -5,8 +5,10 @@
 #include <string.h>
 
 const struct rr_event_desc rr_known_events[] = {
-	{ "vmscan", "mm_vmscan_memcg_reclaim_begin", RR_EV_MEMCG_RECLAIM_BEGIN, {0},
-	  0, "gfp_flags" },
+	/* memcg_id: 7.1's begin events and some vendor kernels' name the
+	 * reclaim root (attribute.c) */
+	{ "vmscan", "mm_vmscan_memcg_reclaim_begin", RR_EV_MEMCG_RECLAIM_BEGIN,
+	  { [F_ID] = "memcg_id|memcg|cgroup_ino" }, 0, "gfp_flags" },
 	{ "vmscan", "mm_vmscan_memcg_reclaim_end", RR_EV_MEMCG_RECLAIM_END,
 	  { [F_NR_RECLAIMED] = "nr_reclaimed" }, (1u << F_NR_RECLAIMED), "nr_reclaimed" },
 	{ "vmscan", "mm_vmscan_memcg_softlimit_reclaim_begin", RR_EV_SOFTLIMIT_BEGIN, {0},
@@ -30,7 +32,8 @@ const struct rr_event_desc rr_known_events[] = {
 	{ "vmscan", "mm_vmscan_lru_isolate", RR_EV_LRU_ISOLATE,
 	  { [F_NR_REQUESTED] = "nr_requested", [F_NR_SCANNED] = "nr_scanned",
 	    [F_NR_TAKEN] = "nr_taken", [F_LRU] = "lru", [F_FILE] = "file",
-	    [F_ORDER] = "order", [F_CLASSZONE] = "highest_zoneidx|classzone|classzone_idx" },
+	    [F_ORDER] = "order", [F_CLASSZONE] = "highest_zoneidx|classzone|classzone_idx",
+	    [F_ID] = "memcg_id|memcg|cgroup_ino" },
 	  (1u << F_NR_REQUESTED | 1u << F_NR_SCANNED | 1u << F_NR_TAKEN | 1u << F_LRU),
 	  "lru|file" },
 	/* ≤ v4.10: the memcg flavour of the isolate event */

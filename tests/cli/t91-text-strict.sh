@@ -12,7 +12,7 @@ S='nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0'
 
 # -- which kernel -------------------------------------------------------------
 check_fails "compare: 5.4 formats fit 5.2 to 5.17, rules change inside: exit 2 naming file, range and rules" 2 \
-	"^reclaim-replay: $fix/linux-5.4.txt: the trace does not say which kernel made it; its event formats fit 5.2 to 5.17, .*5.6: SCAN_FRACT rounds down for online memcgs \(76073c646f5f\); 5.8: .*; 5.14: .*; 5.15: .*give --kernel RELEASE" \
+	"^reclaim-replay: $fix/linux-5.4.txt: the trace does not say which kernel made it; its event formats fit 5.2 to 5.17, .*5.4: a full memcg walk every pass.*\(1ba6fc9af35b\); 5.5: cache trim .*\(b91ac374346b\); 5.6: SCAN_FRACT rounds down for online memcgs \(76073c646f5f\); and 3 more\); give --kernel RELEASE" \
 	"$RR" compare -q "$fix/linux-5.4.txt"
 check_fails "compare: 4.19 formats fit 4.11 to 5.1 (4.20 rounds up)" 2 \
 	"linux-4.19.txt: .*fit 4.11 to 5.1, .*4.20: SCAN_FRACT rounds up for every memcg" \
@@ -27,7 +27,7 @@ check_eq "report: the header says the range" \
 	"$fix/linux-5.4.txt: text trace, kernel 5.17 (assumed: its event formats fit 5.2 to 5.17)" \
 	"$(head -1 "$TMP/r54.txt")"
 check "report: the assumption names the rule changes" \
-	grep -q "fit 5.2 to 5.17, inside which the model's rules change (5.6: SCAN_FRACT" "$TMP/r54.txt"
+	grep -q "fit 5.2 to 5.17, inside which the model's rules change (5.4: a full memcg walk" "$TMP/r54.txt"
 check "compare --kernel 5.4 replays it" sh -c \
 	"'$RR' compare -q --kernel 5.4 '$fix/linux-5.4.txt' -o '$TMP/c54.json' >/dev/null"
 check_eq "compare --kernel: the release is the option's" "5.4 option" \

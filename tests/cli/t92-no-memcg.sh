@@ -80,4 +80,13 @@ for gen in 4.19 5.4 5.15 6.6; do
 	check_eq "linux-$gen: every batch on a stand-in, said" "5" \
 		"$(jq -r '.input.stats.attribution.assumed' "$TMP/fx-$gen.json")"
 done
+# an event variant that names the memcg (memcg_id= on the isolate and the
+# begin event, as some kernels print): those batches are attributed by it;
+# the global ones may be the root's or that memcg's: ambiguous
+sed -E '/stress-4242.*mm_vmscan_(lru_isolate|memcg_reclaim_begin)/ s/$/ memcg_id=77/' \
+	"$TOP/tests/fixtures/text/linux-6.6.txt" >"$TMP/m77.txt"
+"$RR" report -q --json --kernel 6.6 "$TMP/m77.txt" >"$TMP/m77.json"
+check_eq "memcg_id= on the isolates: their 3 batches on memcg 77, the 2 global ones ambiguous" \
+	"77 5|0 2" \
+	"$(jq -r '"\([.cgroups[] | "\(.cgroup_id) \(.batches)"] | join(","))|\(.input.stats.attribution.walk) \(.input.stats.attribution.ambiguous)"' "$TMP/m77.json")"
 finish
