@@ -10,8 +10,10 @@
  *
  *  - the reclaim root: global reclaim's is the root memcg; limit
  *    reclaim's is the memcg of the task that charged (cgroup_attach_task,
- *    or the recorder's task markers), or its lowest ancestor whose limit
- *    it is over; a memory.reclaim write's is the memcg written to;
+ *    sched_process_fork, the recorder's tasks lines), or its lowest
+ *    ancestor whose limit it is over, or the one memcg with a limit; a
+ *    memory.reclaim write's is the memcg written to; a begin event's
+ *    memcg_id= where a kernel prints one;
  *  - the walk: shrink_node_memcgs() visits the root's subtree in pre-order
  *    (mem_cgroup_iter(), children by id), once per priority pass, and
  *    within a visit shrink_lruvec() takes the lists in enum order, each
@@ -24,13 +26,22 @@
  *    list holds fewer than 1 << priority pages gets none at that priority
  *    (get_scan_count(): lruvec_size >> priority).
  *
- * Where exactly one memcg of the walk can hold pages on the batch's list,
- * the batch is attributed exactly (RR_ATTR_SINGLE); where the walk's order
- * and the sizes leave one memcg, by the walk (RR_ATTR_WALK); where more
- * than one fits, the first in walk order is taken and the batch is marked
- * RR_ATTR_AMBIGUOUS, so that its call is not judged.  A trace that names
- * no memcg at all gets one stand-in memcg per reclaiming task (the
- * root for global reclaim): RR_ATTR_ASSUMED.
+ * The batches of one priority pass of a task wait (rr_attr_defer()) until
+ * the pass ends (a new priority, reclaim call or episode); then every
+ * assignment of them to the walk's memcgs that keeps these rules is
+ * weighed at once (rr_attr_flush(): a forward and a backward pass over
+ * (batch, candidate), the fewest batches on a memcg that a fresh snapshot
+ * found too small), and only then does the rest of each batch's close
+ * run (tasks.c rr_task_batch_memcg_close()), in order.  A batch that
+ * every such assignment puts on one memcg is attributed by the walk
+ * (RR_ATTR_WALK), or exactly (RR_ATTR_SINGLE) when that is the only memcg
+ * of the walk that can hold pages on its list; where more than one fits,
+ * the likeliest is taken and the batch marked RR_ATTR_AMBIGUOUS, so that
+ * its call is not judged and its size not raised by it.  A trace that
+ * names no memcg at all gets one stand-in memcg per reclaiming task (the
+ * root for global reclaim): RR_ATTR_ASSUMED.  From v6.11 (kswapd aside)
+ * and before v5.4 a walk begins where the last one on its root stopped
+ * (a shared position), not at the root.
  *
  * Sizes: each snapshot line sets a memcg's sizes; between snapshots a
  * size is the last snapshot's plus what the batches show (pages
@@ -287,7 +298,7 @@ struct pass {
 	struct rr_memcg *cand[ATTR_CANDIDATES_MAX];
 	uint8_t fit[ATTR_CANDIDATES_MAX][RR_NR_EVICTABLE_LRU];
 	bool unskip[ATTR_CANDIDATES_MAX];
-	enum fit level;			/* the least fit a batch's memcg may have */
+	bool solved;			/* a whole fit exists */
 	int first_min;			/* the first segment's least candidate */
 	bool first_ok[ATTR_CANDIDATES_MAX];	/* where the first visit may be */
 	int after_cursor;		/* the first candidate after the shared
@@ -507,13 +518,6 @@ static int finish(struct rr_builder *b, struct task *t, size_t i, uint64_t memcg
 			else if (basis != RR_ATTR_AMBIGUOUS)
 				b->stats.attr_wrong++;
 		}
-		if (getenv("RR_DEBUG_ATTR"))
-			fprintf(stderr, "attr ts=%llu pid=%d ep=%llu lru=%d prio=%d req=%llu pick=%llu truth=%llu basis=%d\n",
-				(unsigned long long)t->batch.ts_ns, t->pid,
-				(unsigned long long)ep->seq, t->batch.lru, t->batch.priority,
-				(unsigned long long)t->batch.nr_requested,
-				(unsigned long long)memcg_id, (unsigned long long)pd->truth_id,
-				basis);
 		rr_task_attribute(b, t, memcg_id);
 	}
 	ret = rr_task_batch_memcg_close(b, t, pd->has_ev ? &pd->ev : NULL);
@@ -739,14 +743,8 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 			    (b->opts.partial_walk && p->ep->kind != RR_KIND_KSWAPD);
 		p->first_min = t->pend[0].slab_before && p->cand[0] == root ? 1 : 0;
 		first_visits(p, cursor_get(b, root->id, t->pend_prio) != 0);
-		p->level = solve(p) ? FIT_UNLIKELY : FIT_NO;
-		if (getenv("RR_DEBUG_ATTR")) {
-			fprintf(stderr, "pass k=%zu prio=%d level=%d first_min=%d:", p->k, t->pend_prio, p->level, p->first_min);
-			for (int c = 0; c < p->m; c++)
-				fprintf(stderr, " %llu[f%d%d%d%d u%d]", (unsigned long long)p->cand[c]->id, p->fit[c][0], p->fit[c][1], p->fit[c][2], p->fit[c][3], p->unskip[c]);
-			fprintf(stderr, "\n");
-		}
-		if (p->level >= FIT_UNLIKELY && p->shared) {
+		p->solved = solve(p);
+		if (p->solved && p->shared) {
 			/* the walk left the shared position at or after the
 			 * earliest memcg its last batch may have been on */
 			int last = 0;
@@ -757,7 +755,7 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 		} else if (p->shared) {
 			cursor_set(b, root->id, t->pend_prio, 0);
 		}
-		if (p->level >= FIT_UNLIKELY) {
+		if (p->solved) {
 			for (i = 0; i < p->k && !ret; i++) {
 				int j = p->path[i], alone = 0;
 				/* (one on a memcg a fresh snapshot found too small is
