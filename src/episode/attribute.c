@@ -660,6 +660,11 @@ static struct rr_memcg *pass_root(struct rr_builder *b, struct task *t)
 	return t->attr_target ? rr_state_find(&b->st, t->attr_target) : NULL;
 }
 
+/*
+ * The pass of @t's waiting batches is over: attribute each (see the top of
+ * this file) and finish its close, in order.  Return 0, or -1 on ENOMEM or
+ * when the close failed (the builder's state is then out of memory).
+ */
 int rr_attr_flush(struct rr_builder *b, struct task *t)
 {
 	struct rr_memcg *root = t->nr_pend ? pass_root(b, t) : NULL;
@@ -806,6 +811,12 @@ out:
 	return ret;
 }
 
+/*
+ * The batch in flight of @t closed without a memcg: it waits for the end of
+ * its priority pass, with its shrink event @ev (NULL: none, an inactive
+ * batch that took nothing).  A batch of another episode, reclaim call or
+ * priority first ends the pass waiting.  Return 0, or -1 on ENOMEM.
+ */
 int rr_attr_defer(struct rr_builder *b, struct task *t, const struct rr_event *ev)
 {
 	struct rr_episode *ep = t->batch_ep;

@@ -71,32 +71,6 @@ uint64_t rr_task_memcg(const struct rr_builder *b, int pid)
 	return tm ? tm->memcg_id : 0;
 }
 
-int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id, uint64_t ts_ns)
-{
-	struct task_memcg *tm;
-	struct rr_memcg *m;
-
-	HASH_FIND_INT(b->task_memcgs, &pid, tm);
-	if (!tm) {
-		tm = calloc(1, sizeof(*tm));
-		if (!tm)
-			return -1;
-		tm->pid = pid;
-		HASH_ADD_INT(b->task_memcgs, pid, tm);
-	} else if (tm->memcg_id && (m = rr_state_find(&b->st, tm->memcg_id)) && m->nr_tasks) {
-		m->nr_tasks--;
-	}
-	tm->memcg_id = memcg_id;
-	/* the tasks known in each memcg: one without any cannot be charged
-	 * (attribute.c) */
-	m = rr_state_memcg(&b->st, memcg_id);
-	if (!m)
-		return -1;
-	m->nr_tasks++;
-	m->task_in_ns = ts_ns ? ts_ns : 1;
-	return 0;
-}
-
 /* @pid is in memcg @memcg_id, as a snapshot found it (not moved there
  * now: the memcg's counts and arrival time stay). */
 int rr_task_place(struct rr_builder *b, int pid, uint64_t memcg_id)
@@ -112,6 +86,25 @@ int rr_task_place(struct rr_builder *b, int pid, uint64_t memcg_id)
 		HASH_ADD_INT(b->task_memcgs, pid, tm);
 	}
 	tm->memcg_id = memcg_id;
+	return 0;
+}
+
+int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id, uint64_t ts_ns)
+{
+	uint64_t old = rr_task_memcg(b, pid);
+	struct rr_memcg *m = old ? rr_state_find(&b->st, old) : NULL;
+
+	if (m && m->nr_tasks)
+		m->nr_tasks--;
+	if (rr_task_place(b, pid, memcg_id))
+		return -1;
+	/* the tasks known in each memcg: one without any cannot be charged
+	 * (attribute.c) */
+	m = rr_state_memcg(&b->st, memcg_id);
+	if (!m)
+		return -1;
+	m->nr_tasks++;
+	m->task_in_ns = ts_ns ? ts_ns : 1;
 	return 0;
 }
 
