@@ -6,6 +6,9 @@
 # files and tmpfs mounts made here are removed on exit, also on failure.
 #
 #   traces/make-traces.sh [NAME...]   NAME: file-limit anon-swap offline-child offline-anon
+#   environment: OUT (default traces/), RECORD_OPTS (more record options,
+#   e.g. "--snapshot-interval 250": periodic snapshots, tasks lines and
+#   forks, for report --drop-memcg-events)
 #
 # Exits 77 with a SKIP line when not root.
 set -eu
@@ -34,7 +37,9 @@ swap_off() { swapoff "$swap"; rm -f "$swap"; swap=""; }
 record() {	# record NAME RECORD-OPTIONS... -- CMD...
 	local name=$1
 	shift
-	"$rr" record --force -o "$out/$name.dat" "$@"
+	# (RECORD_OPTS: more record options, e.g. --snapshot-interval 250)
+	# shellcheck disable=SC2086
+	"$rr" record --force -o "$out/$name.dat" ${RECORD_OPTS:-} "$@"
 }
 
 file_limit() {

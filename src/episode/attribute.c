@@ -258,6 +258,8 @@ static struct rr_memcg *target(struct rr_builder *b, const struct rr_episode *ep
  * ambiguous) */
 #define ATTR_PASS_BATCHES_MAX 4096
 #define ATTR_CANDIDATES_MAX 256
+/* A shared walk position at the end of the walk: the next starts at the root */
+#define ATTR_CURSOR_END UINT64_MAX
 #define ATTR_WORDS (ATTR_CANDIDATES_MAX / 64)
 
 /* The batches a..b-1 of the pass: can they be one shrink_lruvec() call? */
@@ -567,15 +569,27 @@ static void cursor_set(struct rr_builder *b, uint64_t root_id, int prio, uint64_
 	b->attr_cursors[i].memcg_id = memcg_id;
 }
 
+/* Is a task other than @t in a reclaim episode that walks a shared
+ * position (not kswapd's full walk, from v5.4)?  O(open episodes). */
+static bool others_walking(const struct rr_builder *b, const struct task *t)
+{
+	for (const struct rr_episode *ep = b->open; ep; ep = ep->open_next)
+		if (ep->pid != t->pid && ep->replayable &&
+		    (ep->kind != RR_KIND_KSWAPD || b->opts.shared_walk_cursor))
+			return true;
+	return false;
+}
+
 /* Where the pass's first visit with a batch may be (p->first_ok): after
  * the walk's start, passing no memcg that surely gives a batch.  A full
- * walk starts at the root; a shared one at the root (the last walk reached
- * the end) or after the position the last one left, or, where that is not
- * known, anywhere. */
-static void first_visits(struct pass *p, bool cursor_known)
+ * walk starts at the root; a shared one after the position the last one
+ * left (@cursor; ATTR_CURSOR_END: the last walk reached the end, this one
+ * starts at the root), or at the root, or, where that is not known (0),
+ * anywhere. */
+static void first_visits(struct pass *p, uint64_t cursor)
 {
 	memset(p->first_ok, 0, sizeof(p->first_ok));
-	if (p->shared && (!cursor_known || p->after_cursor == -1)) {
+	if (p->shared && cursor != ATTR_CURSOR_END && (!cursor || p->after_cursor < 0)) {
 		for (int j = 0; j < p->m; j++)
 			p->first_ok[j] = true;
 		return;
@@ -587,8 +601,9 @@ static void first_visits(struct pass *p, bool cursor_known)
 	}
 	/* the last walk stopped at or after the earliest memcg its last batch
 	 * may have been on: this one may begin anywhere after that */
-	for (int j = p->shared && p->after_cursor >= 0 ? p->after_cursor : p->m; j < p->m; j++)
-		p->first_ok[j] = true;
+	if (p->shared && cursor != ATTR_CURSOR_END)
+		for (int j = p->after_cursor; j < p->m; j++)
+			p->first_ok[j] = true;
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -661,13 +676,15 @@ static struct rr_memcg *pass_root(struct rr_builder *b, struct task *t)
 }
 
 /*
- * The pass of @t's waiting batches is over: attribute each (see the top of
- * this file) and finish its close, in order.  Return 0, or -1 on ENOMEM or
+ * The pass of @t's waiting batches is over (@last_pass: its reclaim call
+ * or episode ended too): attribute each (see the top of this file) and
+ * finish its close, in order.  Return 0, or -1 on ENOMEM or
  * when the close failed (the builder's state is then out of memory).
  */
-int rr_attr_flush(struct rr_builder *b, struct task *t)
+int rr_attr_flush(struct rr_builder *b, struct task *t, bool last_pass)
 {
 	struct rr_memcg *root = t->nr_pend ? pass_root(b, t) : NULL;
+	uint64_t cursor = 0;
 	struct pass *p = NULL;
 	uint8_t lists = 0;
 	int ret = 0;
@@ -695,11 +712,13 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 		unsigned int n = 0;
 		uint64_t now = pb(p, 0)->ts_ns;
 		int prio = t->pend_prio;
-		uint64_t cursor = cursor_get(b, root->id, prio);
-
-		p->after_cursor = -1;
 		struct rr_memcg **tops = NULL;
 		size_t nr_tops = walk_tops(b, root, p->ep, &tops);
+
+		/* another task walking a shared position meanwhile moves it: where
+		 * this walk began is not known then */
+		cursor = others_walking(b, t) ? 0 : cursor_get(b, root->id, prio);
+		p->after_cursor = -1;
 
 		if (!tops)
 			goto oom;
@@ -709,21 +728,19 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 			bool any = false;
 			uint8_t f[RR_NR_EVICTABLE_LRU];
 
-			if (x->id == cursor)
-				p->after_cursor = -2;	/* the next candidate */
-
 			for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
 				f[l] = (uint8_t)list_fits(x, l, prio, now);
 				any |= (lists & (1u << l)) && f[l] >= FIT_UNLIKELY;
 			}
+			/* the first candidate after the shared position */
+			if (x->id == cursor)
+				p->after_cursor = p->m + (any || x == root);
 			if (!any && !(x == root))
 				continue;
 			if (p->m == ATTR_CANDIDATES_MAX) {
 				p->m = -1;
 				break;
 			}
-			if (p->after_cursor == -2)
-				p->after_cursor = p->m;
 			memcpy(p->fit[p->m], f, sizeof(f));
 			/* a memcg whose inactive file list surely gives a batch
 			 * at this priority, and nothing else can stop it: no swap
@@ -747,9 +764,16 @@ int rr_attr_flush(struct rr_builder *b, struct task *t)
 		p->shared = b->opts.shared_walk_cursor ||
 			    (b->opts.partial_walk && p->ep->kind != RR_KIND_KSWAPD);
 		p->first_min = t->pend[0].slab_before && p->cand[0] == root ? 1 : 0;
-		first_visits(p, cursor_get(b, root->id, t->pend_prio) != 0);
+		first_visits(p, cursor);
 		p->solved = solve(p);
-		if (p->solved && p->shared) {
+		if (p->shared && others_walking(b, t)) {
+			cursor_set(b, root->id, t->pend_prio, 0);
+		} else if (p->shared && !last_pass && b->opts.partial_walk &&
+			   !b->opts.shared_walk_cursor) {
+			/* a pass that did not meet the goal (another followed):
+			 * the partial walk went to the end (shrink_node_memcgs()) */
+			cursor_set(b, root->id, t->pend_prio, ATTR_CURSOR_END);
+		} else if (p->solved && p->shared) {
 			/* the walk left the shared position at or after the
 			 * earliest memcg its last batch may have been on */
 			int last = 0;
@@ -825,7 +849,7 @@ int rr_attr_defer(struct rr_builder *b, struct task *t, const struct rr_event *e
 
 	if (t->nr_pend && (t->pend_ep != ep || t->pend_call != t->batch.call ||
 			   (prio >= 0 && t->pend_prio >= 0 && prio != t->pend_prio)) &&
-	    rr_attr_flush(b, t))
+	    rr_attr_flush(b, t, t->pend_ep != ep || t->pend_call != t->batch.call))
 		return -1;
 	if (!t->nr_pend) {
 		t->pend_ep = ep;
@@ -875,7 +899,7 @@ int rr_attr_visit_end(struct rr_builder *b, struct task *t, int priority)
 		return 0;
 	if (t->nr_pend && (t->pend_ep != t->ep || (priority >= 0 && t->pend_prio >= 0 &&
 						   priority != t->pend_prio)) &&
-	    rr_attr_flush(b, t))
+	    rr_attr_flush(b, t, t->pend_ep != t->ep))
 		return -1;
 	t->slab_seen = true;
 	t->slab_prio = priority;

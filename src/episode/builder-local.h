@@ -195,7 +195,7 @@ struct rr_memcg *rr_infer_batches_root(struct rr_builder *b, const struct rr_epi
 
 /* attribute.c: attribution without memcg: events */
 int rr_attr_defer(struct rr_builder *b, struct task *t, const struct rr_event *ev);
-int rr_attr_flush(struct rr_builder *b, struct task *t);
+int rr_attr_flush(struct rr_builder *b, struct task *t, bool last_pass);
 int rr_attr_visit_end(struct rr_builder *b, struct task *t, int priority);
 int rr_attr_batch_effects(struct rr_builder *b, struct task *t, const struct rr_event *ev);
 int rr_task_batch_memcg_close(struct rr_builder *b, struct task *t, const struct rr_event *ev);

@@ -238,7 +238,7 @@ static int pop(struct rr_builder *b, struct task *t, uint64_t end_ns)
 	struct rr_episode *ep = t->ep;
 
 	/* its batches waiting for their memcg (attribute.c) */
-	if (t->nr_pend && t->pend_ep == ep && rr_attr_flush(b, t))
+	if (t->nr_pend && t->pend_ep == ep && rr_attr_flush(b, t, true))
 		return -1;
 	t->ep = ep->outer;
 	ep->outer = NULL;
