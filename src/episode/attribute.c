@@ -140,13 +140,6 @@ static bool memcgs_known(const struct rr_builder *b)
 	return false;
 }
 
-/*
- * The memcg whose limit a limit reclaim of a task in @m is for: the
- * lowest of @m and its ancestors with a limit whose usage, as the last
- * snapshot's hierarchical sizes give it, is within a tenth of that limit
- * (try_charge_memcg(): mem_over_limit is the counter that failed); else
- * the lowest with a limit; else @m.
- */
 /* @m's usage as its last snapshot's hierarchical sizes give it, in
  * thousandths of its limit; 0 when not known */
 static uint64_t usage_permille(const struct rr_memcg *m, uint64_t page)
@@ -160,6 +153,13 @@ static uint64_t usage_permille(const struct rr_memcg *m, uint64_t page)
 	return pages * page / ((uint64_t)m->limit_bytes / 1000 + 1);
 }
 
+/*
+ * The memcg whose limit a limit reclaim of a task in @m is for: the
+ * lowest of @m and its ancestors with a limit whose usage, as the last
+ * snapshot's hierarchical sizes give it, is within a tenth of that limit
+ * (try_charge_memcg(): mem_over_limit is the counter that failed); else
+ * the lowest with a limit; else @m.
+ */
 static struct rr_memcg *over_limit(const struct rr_builder *b, struct rr_memcg *m)
 {
 	uint64_t page = b->page_size_bytes ? b->page_size_bytes : 4096;
@@ -181,12 +181,16 @@ static struct rr_memcg *over_limit(const struct rr_builder *b, struct rr_memcg *
  * with a limit (not the root), the only one, or the one whose last
  * snapshot's usage is nearest its limit; NULL when no memcg has one.
  */
-static struct rr_memcg *limited(const struct rr_builder *b)
+static struct rr_memcg *limited(struct rr_builder *b)
 {
 	uint64_t page = b->page_size_bytes ? b->page_size_bytes : 4096;
 	struct rr_memcg *m, *tmp, *best = NULL;
 	uint64_t best_permille = 0;
 
+	/* (once per change of the table or of the snapshots' sizes: a trace of
+	 * 10^5 memcgs asks for every episode) */
+	if (b->attr_limited_key == b->st.nr_memcgs + (b->stats.attr_snapshot_sizes << 32) + 1)
+		return b->attr_limited_id ? rr_state_find(&b->st, b->attr_limited_id) : NULL;
 	HASH_ITER(hh, b->st.by_id, m, tmp) {
 		uint64_t pm;
 
@@ -198,6 +202,8 @@ static struct rr_memcg *limited(const struct rr_builder *b)
 			best_permille = pm;
 		}
 	}
+	b->attr_limited_key = b->st.nr_memcgs + (b->stats.attr_snapshot_sizes << 32) + 1;
+	b->attr_limited_id = best ? best->id : 0;
 	return best;
 }
 

@@ -140,6 +140,7 @@ struct rr_builder {
 	/* attribute.c: the shared walk positions (root, priority or -1) */
 	struct { uint64_t root_id, memcg_id; int prio; } attr_cursors[RR_ATTR_CURSORS];
 	unsigned int nr_attr_cursors, attr_cursor_next;
+	uint64_t attr_limited_key, attr_limited_id;	/* limited()'s last answer */
 	struct rr_memcg *root_memcg;
 	struct { uint64_t ts_ns, anon, file; } root_costs[RR_ROOT_COSTS];
 	unsigned int root_costs_head, nr_root_costs;
