@@ -260,9 +260,10 @@ static struct rr_memcg *target(struct rr_builder *b, const struct rr_episode *ep
 /* ---- the priority pass: which memcg each of its batches scanned ---- */
 
 /* The most batches of one pass and candidate memcgs the exact solution
- * takes (beyond, each batch gets the first memcg that fits, marked
+ * takes (its time grows with batches^2 x candidates; beyond, a batch gets
+ * the only memcg that can hold its list, else the first that fits, marked
  * ambiguous) */
-#define ATTR_PASS_BATCHES_MAX 4096
+#define ATTR_PASS_BATCHES_MAX 1024
 #define ATTR_CANDIDATES_MAX 256
 /* A shared walk position at the end of the walk: the next starts at the root */
 #define ATTR_CURSOR_END UINT64_MAX
@@ -307,11 +308,13 @@ struct pass {
 	uint8_t fit[ATTR_CANDIDATES_MAX][RR_NR_EVICTABLE_LRU];
 	bool unskip[ATTR_CANDIDATES_MAX];
 	bool solved;			/* a whole fit exists */
+	bool solved_skipped;		/* too many batches to solve */
 	int first_min;			/* the first segment's least candidate */
 	bool first_ok[ATTR_CANDIDATES_MAX];	/* where the first visit may be */
 	int after_cursor;		/* the first candidate after the shared
 					 * position, -1 unknown */
 	int32_t *fwd, *bwd;		/* (k + 1) x (m + 1): least costs */
+	int32_t *diff;			/* (k + 1) x m: poss_fn()'s ranges */
 	int32_t opt, best_cost;		/* the least whole cost; bwd_fn()'s */
 	uint64_t (*poss)[ATTR_WORDS];	/* per batch: the candidates it may be */
 	int *path;			/* per batch: one whole fit */
@@ -409,8 +412,9 @@ static void poss_fn(struct pass *p, size_t a, int jj, size_t b, int j, int cost)
 
 	if (rest == COST_NONE || p->fwd[CELL(p, a, jj)] + cost + rest != p->opt)
 		return;
-	for (size_t i = a; i < b; i++)
-		p->poss[i][j / 64] |= 1ULL << (j % 64);
+	/* (batches a..b-1: a difference array, summed after, keeps this O(1)) */
+	p->diff[a * (size_t)p->m + (size_t)j]++;
+	p->diff[b * (size_t)p->m + (size_t)j]--;
 }
 
 /* the step of one least-cost whole fit from (a, jj): the memcg whose sizes
@@ -463,10 +467,20 @@ static bool solve(struct pass *p)
 	p->opt = p->bwd[CELL(p, 0, 0)];
 	if (p->opt == COST_NONE)
 		return false;
+	memset(p->diff, 0, (p->k + 1) * (size_t)p->m * sizeof(*p->diff));
 	for (size_t a = 0; a < p->k; a++)
 		for (int jj = 0; jj <= p->m; jj++)
 			if (p->fwd[CELL(p, a, jj)] != COST_NONE)
 				transitions(p, a, jj, poss_fn);
+	for (int j = 0; j < p->m; j++) {
+		int64_t run = 0;
+
+		for (size_t i = 0; i < p->k; i++) {
+			run += p->diff[i * (size_t)p->m + (size_t)j];
+			if (run > 0)
+				p->poss[i][j / 64] |= 1ULL << (j % 64);
+		}
+	}
 	for (size_t a = 0; a < p->k;) {
 		int jj = a ? p->path[a - 1] + 1 : 0;
 
@@ -758,12 +772,16 @@ int rr_attr_flush(struct rr_builder *b, struct task *t, bool last_pass)
 		}
 		free(tops);
 	}
+	/* (too big to solve: the walk's rules are not checked, only a list
+	 * that one memcg alone can hold decides) */
+	p->solved_skipped = p->m > 0 && p->k > ATTR_PASS_BATCHES_MAX;
 	if (p->m > 0 && p->k <= ATTR_PASS_BATCHES_MAX) {
 		p->fwd = malloc((p->k + 1) * (size_t)(p->m + 1) * sizeof(*p->fwd));
 		p->bwd = malloc((p->k + 1) * (size_t)(p->m + 1) * sizeof(*p->bwd));
 		p->poss = malloc(p->k * sizeof(*p->poss));
 		p->path = malloc(p->k * sizeof(*p->path));
-		if (!p->fwd || !p->bwd || !p->poss || !p->path)
+		p->diff = malloc((p->k + 1) * (size_t)p->m * sizeof(*p->diff));
+		if (!p->fwd || !p->bwd || !p->poss || !p->path || !p->diff)
 			goto oom;
 		/* the root visited first, without a batch: a shrink_slab event
 		 * before the pass's first batch */
@@ -815,12 +833,21 @@ int rr_attr_flush(struct rr_builder *b, struct task *t, bool last_pass)
 	 * marked ambiguous */
 	for (i = 0; i < t->nr_pend && !ret; i++) {
 		struct rr_memcg *pick = NULL;
-		int lru = pb(p, i)->lru;
+		int lru = pb(p, i)->lru, fits = 0;
 
-		for (int c = 0; c < p->m && !pick; c++)
-			if (p->fit[c][lru] >= FIT_UNLIKELY)
-				pick = p->cand[c];
-		ret = finish(b, t, i, (pick ? pick : root)->id, RR_ATTR_AMBIGUOUS);
+		int best = -1;
+
+		/* (the likeliest: the best fit, then the first) */
+		for (int c = 0; c < p->m; c++) {
+			if (p->fit[c][lru] < FIT_UNLIKELY)
+				continue;
+			if (best < 0 || p->fit[c][lru] > p->fit[best][lru])
+				best = c;
+			fits++;
+		}
+		pick = best >= 0 ? p->cand[best] : NULL;
+		ret = finish(b, t, i, (pick ? pick : root)->id,
+			     fits == 1 && p->solved_skipped ? RR_ATTR_SINGLE : RR_ATTR_AMBIGUOUS);
 	}
 	goto out;
 oom:
@@ -832,6 +859,7 @@ out:
 		free(p->bwd);
 		free(p->poss);
 		free(p->path);
+		free(p->diff);
 		free(p);
 	}
 	t->nr_pend = 0;
