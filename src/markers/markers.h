@@ -63,7 +63,7 @@ enum rr_marker_kind {
 					 * after its zones (node vmstat) */
 	RR_MARKER_TASKS,		/* "tasks memcg=ID threads=N left_out=N
 					 * pids=P,P,...": the threads of one memcg
-					 * in a snapshot (recorders from 0.3 on,
+					 * in a snapshot (recorders from 0.4 on,
 					 * without memcg events) */
 	RR_MARKER_OTHER,		/* our prefix, a keyword this version ignores */
 };
@@ -80,7 +80,7 @@ struct rr_marker_meta {
 	char mglru[32];			/* /sys/kernel/mm/lru_gen/enabled, "absent",
 					 * "unknown"; "" if the key is missing */
 	long long buffer_kb, duration_s;	/* recorder options; -1 absent */
-	/* whether the memcg: events were recorded (recorders from 0.3 on):
+	/* whether the memcg: events were recorded (recorders from 0.4 on):
 	 * "on", "off" (record --no-memcg-events), "absent" (the kernel has
 	 * none, Linux before 6.13); "" when the key is missing (on) */
 	char memcg_events[16];
