@@ -383,5 +383,14 @@ void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 		rr_memcg_mut(&b->st, m)->lru_low[l] = t->batch_sum - need;
 		m->lru_from_isolate = true;
 		b->stats.lru_isolate_bounds++;
+		/* without memcg: events the sizes are the last snapshot's less
+		 * what the batches took: the batch proves them short (pages
+		 * charged since, unseen); its call is not judged on them (the
+		 * next ones read the raised bound) */
+		if (b->stats.attr_inferred && t->batch_ep && t->batch_ep->replayable &&
+		    t->batch_ep->ctx && t->batch_ep->ctx[t->batch_index].valid) {
+			t->batch_ep->ctx[t->batch_index].size_disproved = true;
+			b->stats.lru_sizes_raised++;
+		}
 	}
 }
