@@ -56,8 +56,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The most memcgs one batch's attribution looks at (a walk of 10^5
- * memcgs must not cost 10^5 steps per batch) */
+/* The most memcgs a pass's attribution looks at (a walk of 10^5 memcgs
+ * must not cost 10^5 steps a pass) */
 #define ATTR_SCAN_MAX 4096
 /* A snapshot's "this list is empty" is trusted for this long; after it,
  * pages may have been charged that no event shows */
@@ -308,7 +308,10 @@ struct pass {
 	uint8_t fit[ATTR_CANDIDATES_MAX][RR_NR_EVICTABLE_LRU];
 	bool unskip[ATTR_CANDIDATES_MAX];
 	bool solved;			/* a whole fit exists */
-	bool solved_skipped;		/* too many batches to solve */
+	bool too_many;			/* more candidates than ATTR_CANDIDATES_MAX */
+	bool others;			/* another task walked meanwhile */
+	uint64_t cursor;		/* the shared position: 0 unknown,
+					 * ATTR_CURSOR_END the walk's end */
 	int first_min;			/* the first segment's least candidate */
 	bool first_ok[ATTR_CANDIDATES_MAX];	/* where the first visit may be */
 	int after_cursor;		/* the first candidate after the shared
@@ -606,8 +609,10 @@ static bool others_walking(const struct rr_builder *b, const struct task *t)
  * left (@cursor; ATTR_CURSOR_END: the last walk reached the end, this one
  * starts at the root), or at the root, or, where that is not known (0),
  * anywhere. */
-static void first_visits(struct pass *p, uint64_t cursor)
+static void first_visits(struct pass *p)
 {
+	uint64_t cursor = p->cursor;
+
 	memset(p->first_ok, 0, sizeof(p->first_ok));
 	if (p->shared && cursor != ATTR_CURSOR_END && (!cursor || p->after_cursor < 0)) {
 		for (int j = 0; j < p->m; j++)
@@ -671,21 +676,9 @@ static struct rr_memcg *pass_root(struct rr_builder *b, struct task *t)
 	if (t->attr_ep_seq != ep->seq) {
 		struct rr_memcg *r;
 
-		/* cgroup v1 events held back until a memcg: event names the
-		 * memory hierarchy, which none will: the only hierarchy among
-		 * them is it */
-		if (b->st.memory_root < 0 && b->nr_held) {
-			int hier = b->held[0].ev.cgroup_root;
-			size_t i;
-
-			for (i = 1; i < b->nr_held && b->held[i].ev.cgroup_root == hier; i++)
-				;
-			if (i == b->nr_held) {
-				b->stats.attr_hierarchy_inferred = true;
-				if (rr_builder_replay_held(b, hier))
-					b->st.oom = true;
-			}
-		}
+		/* (cgroup v1 events held for a memcg: event that will not come) */
+		if (rr_builder_resolve_only_hierarchy(b))
+			b->st.oom = true;
 		t->attr_ep_seq = ep->seq;
 		r = target(b, ep, t->pid, &t->attr_target_basis);
 		t->attr_target = r ? r->id : 0;
@@ -696,53 +689,38 @@ static struct rr_memcg *pass_root(struct rr_builder *b, struct task *t)
 }
 
 /*
- * The pass of @t's waiting batches is over (@last_pass: its reclaim call
- * or episode ended too): attribute each (see the top of this file) and
- * finish its close, in order.  Return 0, or -1 on ENOMEM or
- * when the close failed (the builder's state is then out of memory).
+ * The pass's candidates: the memcgs of its walk that may hold pages on one
+ * of its lists, in walk order, with their fits; the root always.  At most
+ * ATTR_CANDIDATES_MAX (else p->too_many).  Return -1 on ENOMEM.
  */
-int rr_attr_flush(struct rr_builder *b, struct task *t, bool last_pass)
+static int candidates(struct pass *p, struct rr_builder *b, struct task *t, struct rr_memcg *root)
 {
-	struct rr_memcg *root = t->nr_pend ? pass_root(b, t) : NULL;
-	uint64_t cursor = 0;
-	struct pass *p = NULL;
+	uint64_t now, cursor;
+	struct rr_memcg **tops = NULL;
+	size_t nr_tops;
+	unsigned int n = 0;
 	uint8_t lists = 0;
-	int ret = 0;
-	size_t i;
+	int prio = t->pend_prio;
 
-	if (!t->nr_pend)
-		return 0;
-	if (!root || t->attr_target_basis == RR_ATTR_ASSUMED) {
-		for (i = 0; i < t->nr_pend && !ret; i++)
-			ret = finish(b, t, i, root ? root->id : 0, RR_ATTR_ASSUMED);
-		goto out;
-	}
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		goto oom;
 	p->b = b;
 	p->t = t;
 	p->ep = t->pend_ep;
 	p->k = t->nr_pend;
-	for (i = 0; i < p->k; i++)
+	for (size_t i = 0; i < p->k; i++)
 		lists |= 1u << pb(p, i)->lru;
-	/* the candidates: the memcgs of the walk that may hold pages on a
-	 * list of the pass */
-	{
-		unsigned int n = 0;
-		uint64_t now = pb(p, 0)->ts_ns;
-		int prio = t->pend_prio;
-		struct rr_memcg **tops = NULL;
-		size_t nr_tops = walk_tops(b, root, p->ep, &tops);
-
-		/* another task walking a shared position meanwhile moves it: where
-		 * this walk began is not known then */
-		cursor = others_walking(b, t) ? 0 : cursor_get(b, root->id, prio);
-		p->after_cursor = -1;
-
-		if (!tops)
-			goto oom;
-		for (size_t ti = 0; ti < nr_tops && p->m >= 0; ti++)
+	now = pb(p, 0)->ts_ns;
+	p->shared = b->opts.shared_walk_cursor ||
+		    (b->opts.partial_walk && p->ep->kind != RR_KIND_KSWAPD);
+	/* another task walking a shared position meanwhile moves it: where
+	 * this walk began is not known then */
+	p->others = p->shared && others_walking(b, t);
+	cursor = p->shared && !p->others ? cursor_get(b, root->id, prio) : 0;
+	p->cursor = cursor;
+	p->after_cursor = -1;
+	nr_tops = walk_tops(b, root, p->ep, &tops);
+	if (!tops)
+		return -1;
+	for (size_t ti = 0; ti < nr_tops && !p->too_many; ti++) {
 		for (struct rr_memcg *x = tops[ti]; x && n < ATTR_SCAN_MAX;
 		     x = walk_next(tops[ti], x), n++) {
 			bool any = false;
@@ -755,27 +733,73 @@ int rr_attr_flush(struct rr_builder *b, struct task *t, bool last_pass)
 			/* the first candidate after the shared position */
 			if (x->id == cursor)
 				p->after_cursor = p->m + (any || x == root);
-			if (!any && !(x == root))
+			if (!any && x != root)
 				continue;
 			if (p->m == ATTR_CANDIDATES_MAX) {
-				p->m = -1;
+				p->too_many = true;
 				break;
 			}
 			memcpy(p->fit[p->m], f, sizeof(f));
-			/* a memcg whose inactive file list surely gives a batch
-			 * at this priority, and nothing else can stop it: no swap
+			/* a memcg whose inactive file list surely gives a batch at
+			 * this priority, and nothing else can stop it: no swap
 			 * (get_scan_count(): SCAN_FILE) */
 			p->unskip[p->m] = prio >= 0 && f[RR_LRU_INACTIVE_FILE] == FIT_YES &&
 					  swap_absent(b) && x->v.online && !x->v.rmdir_ns &&
 					  !rr_memcg_protected(x);
 			p->cand[p->m++] = x;
 		}
-		free(tops);
 	}
-	/* (too big to solve: the walk's rules are not checked, only a list
-	 * that one memcg alone can hold decides) */
-	p->solved_skipped = p->m > 0 && p->k > ATTR_PASS_BATCHES_MAX;
-	if (p->m > 0 && p->k <= ATTR_PASS_BATCHES_MAX) {
+	free(tops);
+	return 0;
+}
+
+/*
+ * Where the solved pass left the shared walk position (@last_pass: its
+ * episode or reclaim call ended with it).
+ */
+static void leave_cursor(struct pass *p, const struct rr_memcg *root, bool last_pass)
+{
+	struct rr_builder *b = p->b;
+	int prio = p->t->pend_prio, last = 0;
+
+	if (p->others || !p->solved) {
+		cursor_set(b, root->id, prio, 0);
+	} else if (!last_pass && b->opts.partial_walk && !b->opts.shared_walk_cursor) {
+		/* a pass that did not meet the goal (another followed): the
+		 * partial walk went to the end (shrink_node_memcgs()) */
+		cursor_set(b, root->id, prio, ATTR_CURSOR_END);
+	} else {
+		/* at or after the earliest memcg its last batch may be on */
+		while (last < p->m && !(p->poss[p->k - 1][last / 64] & (1ULL << (last % 64))))
+			last++;
+		cursor_set(b, root->id, prio, last < p->m ? p->cand[last]->id : 0);
+	}
+}
+
+/*
+ * The pass of @t's waiting batches is over (@last_pass: its reclaim call
+ * or episode ended too): attribute each (see the top of this file) and
+ * finish its close, in order.  Return 0, or -1 on ENOMEM or
+ * when the close failed (the builder's state is then out of memory).
+ */
+int rr_attr_flush(struct rr_builder *b, struct task *t, bool last_pass)
+{
+	struct rr_memcg *root = t->nr_pend ? pass_root(b, t) : NULL;
+	struct pass *p = NULL;
+	int ret = 0;
+	size_t i;
+
+	if (!t->nr_pend)
+		return 0;
+	if (!root || t->attr_target_basis == RR_ATTR_ASSUMED) {
+		for (i = 0; i < t->nr_pend && !ret; i++)
+			ret = finish(b, t, i, root ? root->id : 0, RR_ATTR_ASSUMED);
+		goto out;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p || candidates(p, b, t, root))
+		goto oom;
+	if (p->m && !p->too_many && p->k <= ATTR_PASS_BATCHES_MAX) {
 		p->fwd = malloc((p->k + 1) * (size_t)(p->m + 1) * sizeof(*p->fwd));
 		p->bwd = malloc((p->k + 1) * (size_t)(p->m + 1) * sizeof(*p->bwd));
 		p->poss = malloc(p->k * sizeof(*p->poss));
@@ -785,59 +809,18 @@ int rr_attr_flush(struct rr_builder *b, struct task *t, bool last_pass)
 			goto oom;
 		/* the root visited first, without a batch: a shrink_slab event
 		 * before the pass's first batch */
-		p->shared = b->opts.shared_walk_cursor ||
-			    (b->opts.partial_walk && p->ep->kind != RR_KIND_KSWAPD);
 		p->first_min = t->pend[0].slab_before && p->cand[0] == root ? 1 : 0;
-		first_visits(p, cursor);
+		first_visits(p);
 		p->solved = solve(p);
-		if (p->shared && others_walking(b, t)) {
-			cursor_set(b, root->id, t->pend_prio, 0);
-		} else if (p->shared && !last_pass && b->opts.partial_walk &&
-			   !b->opts.shared_walk_cursor) {
-			/* a pass that did not meet the goal (another followed):
-			 * the partial walk went to the end (shrink_node_memcgs()) */
-			cursor_set(b, root->id, t->pend_prio, ATTR_CURSOR_END);
-		} else if (p->solved && p->shared) {
-			/* the walk left the shared position at or after the
-			 * earliest memcg its last batch may have been on */
-			int last = 0;
-
-			while (last < p->m && !(p->poss[p->k - 1][last / 64] & (1ULL << (last % 64))))
-				last++;
-			cursor_set(b, root->id, t->pend_prio, last < p->m ? p->cand[last]->id : 0);
-		} else if (p->shared) {
-			cursor_set(b, root->id, t->pend_prio, 0);
-		}
-		if (p->solved) {
-			for (i = 0; i < p->k && !ret; i++) {
-				int j = p->path[i], alone = 0;
-				/* (one on a memcg a fresh snapshot found too small is
-				 * not sure either) */
-				uint8_t basis = popcount_words(p->poss[i]) == 1 &&
-						p->fit[j][pb(p, i)->lru] >= FIT_MAYBE ?
-						RR_ATTR_WALK : RR_ATTR_AMBIGUOUS;
-
-				/* the only memcg of the walk that can hold pages on
-				 * its list at all */
-				for (int c = 0; c < p->m; c++)
-					alone += p->fit[c][pb(p, i)->lru] >= FIT_UNLIKELY;
-				if (alone == 1 && basis == RR_ATTR_WALK)
-					basis = RR_ATTR_SINGLE;
-				ret = finish(b, t, i, p->cand[j]->id, basis);
-			}
-			goto out;
-		}
 	}
-	/* no whole fit (events lost, sizes the snapshots got wrong), or too
-	 * big to solve: the first memcg of the walk that can hold the list,
-	 * marked ambiguous */
-	for (i = 0; i < t->nr_pend && !ret; i++) {
-		struct rr_memcg *pick = NULL;
-		int lru = pb(p, i)->lru, fits = 0;
+	if (p->shared)	/* (an unsolved pass leaves it unknown) */
+		leave_cursor(p, root, last_pass);
+	for (i = 0; i < p->k && !ret; i++) {
+		int lru = pb(p, i)->lru, fits = 0, best = -1;
+		uint8_t basis = RR_ATTR_AMBIGUOUS;
 
-		int best = -1;
-
-		/* (the likeliest: the best fit, then the first) */
+		/* how many memcgs of the walk can hold pages on its list at all;
+		 * the likeliest of them (the best fit, then the first) */
 		for (int c = 0; c < p->m; c++) {
 			if (p->fit[c][lru] < FIT_UNLIKELY)
 				continue;
@@ -845,9 +828,18 @@ int rr_attr_flush(struct rr_builder *b, struct task *t, bool last_pass)
 				best = c;
 			fits++;
 		}
-		pick = best >= 0 ? p->cand[best] : NULL;
-		ret = finish(b, t, i, (pick ? pick : root)->id,
-			     fits == 1 && p->solved_skipped ? RR_ATTR_SINGLE : RR_ATTR_AMBIGUOUS);
+		if (p->solved) {
+			/* every least-cost assignment puts it there, on a memcg a
+			 * fresh snapshot did not find too small */
+			best = p->path[i];
+			if (popcount_words(p->poss[i]) == 1 && p->fit[best][lru] >= FIT_MAYBE)
+				basis = RR_ATTR_WALK;
+		}
+		/* (unsolved: no whole fit, events lost or sizes the snapshots
+		 * got wrong; or too big to solve) */
+		if (fits == 1 && (basis == RR_ATTR_WALK || !p->solved))
+			basis = RR_ATTR_SINGLE;
+		ret = finish(b, t, i, best >= 0 ? p->cand[best]->id : root->id, basis);
 	}
 	goto out;
 oom:

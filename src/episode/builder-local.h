@@ -205,5 +205,7 @@ struct rr_memcg *rr_preorder_next(struct rr_memcg *m);
 
 /* builder.c */
 int rr_builder_replay_held(struct rr_builder *b, int root);
+int rr_builder_resolve_only_hierarchy(struct rr_builder *b);
+void rr_builder_infer_attribution(struct rr_builder *b);
 
 #endif

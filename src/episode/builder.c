@@ -27,10 +27,11 @@ struct rr_builder *rr_builder_new(const struct rr_builder_opts *opts,
 		return NULL;
 	b->stats.swap_from_meta = -1;
 	b->opts = *opts;
-	b->stats.attr_inferred = opts->infer_attribution || opts->drop_memcg_events;
 	b->cb = cb;
 	b->ctx = ctx;
 	rr_state_init(&b->st);
+	if (opts->infer_attribution || opts->drop_memcg_events)
+		rr_builder_infer_attribution(b);
 	return b;
 }
 
@@ -179,6 +180,33 @@ static int resolve_memory_root(struct rr_builder *b, uint64_t id)
 	if (root < 0)
 		return 0;
 	return rr_builder_replay_held(b, root);
+}
+
+/*
+ * No memcg: event will name the memory hierarchy (a trace without them):
+ * where every held cgroup event is of one hierarchy, that is it (said in
+ * the output).  Return -1 on ENOMEM.
+ */
+int rr_builder_resolve_only_hierarchy(struct rr_builder *b)
+{
+	size_t i;
+
+	if (b->st.memory_root >= 0 || !b->nr_held)
+		return 0;
+	for (i = 1; i < b->nr_held && b->held[i].ev.cgroup_root == b->held[0].ev.cgroup_root; i++)
+		;
+	if (i < b->nr_held)
+		return 0;
+	b->stats.attr_hierarchy_inferred = true;
+	return rr_builder_replay_held(b, b->held[0].ev.cgroup_root);
+}
+
+/* The trace has no memcg: events (or they are dropped): infer each batch's
+ * memcg, and keep the sizes from the snapshots and the batches. */
+void rr_builder_infer_attribution(struct rr_builder *b)
+{
+	b->stats.attr_inferred = true;
+	b->st.sizes_without_deltas = true;
 }
 
 /* ---- dispatch ---- */
@@ -354,17 +382,6 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	case RR_EV_KSWAPD_SLEEP:
 		return request_event(b, ev);
 	case RR_EV_CGROUP_MKDIR:
-		if (b->stats.attr_inferred) {
-			/* made empty, then charged without a delta in the trace:
-			 * its sizes are lower bounds from here on */
-			int ret = rr_state_apply(&b->st, ev);
-			struct rr_memcg *m = rr_state_find(&b->st, ev->id);
-
-			if (!ret && m && m->created_ns == (ev->ts_ns ? ev->ts_ns : 1))
-				rr_memcg_mut(&b->st, m)->baseline_known = false;
-			return ret;
-		}
-		return rr_state_apply(&b->st, ev);
 	case RR_EV_CGROUP_RMDIR:
 	case RR_EV_CGROUP_RELEASE:
 	case RR_EV_FLUSH:
@@ -410,6 +427,7 @@ int rr_builder_feed(struct rr_builder *b, const struct rr_event *ev)
 	if (b->opts.drop_memcg_events && (ev->type == RR_EV_MOD_LRUVEC ||
 					  ev->type == RR_EV_COUNT_EVENTS ||
 					  ev->type == RR_EV_FLUSH)) {
+		b->stats.memcg_events_dropped++;
 		if (ev->type != RR_EV_FLUSH)
 			rr_attr_truth(b, ev);
 		return 0;

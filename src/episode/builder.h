@@ -404,6 +404,7 @@ struct rr_builder_stats {
 	/* the v1 memory hierarchy taken as the only one in the cgroup events */
 	bool attr_hierarchy_inferred;
 	uint64_t attr[RR_ATTR__COUNT];
+	uint64_t memcg_events_dropped;	/* --drop-memcg-events: how many */
 	uint64_t attr_checked, attr_agree, attr_wrong;
 	uint64_t attr_ambiguous_agree;	/* of the ambiguous, the first fit was right */
 	uint64_t attr_targets_assumed;	/* episodes whose reclaim root is a stand-in */

@@ -34,7 +34,7 @@ static void on_meta(struct rr_builder *b, const struct rr_marker_meta *meta)
 	/* a recording without the memcg: events (record --no-memcg-events,
 	 * or a kernel before 6.13): its snapshots list each memcg's tasks */
 	if (!strcmp(meta->memcg_events, "off") || !strcmp(meta->memcg_events, "absent")) {
-		b->stats.attr_inferred = true;
+		rr_builder_infer_attribution(b);
 		b->tasks_in_snapshots = true;
 	}
 	if (meta->kernel_release[0])
@@ -317,7 +317,7 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 		/* a recording made without memcg: events (record
 		 * --no-memcg-events, or a kernel before 6.13) */
 		if (!memmem(ev->str, (size_t)ev->str_len, "memcg:", 6))
-			b->stats.attr_inferred = true;
+			rr_builder_infer_attribution(b);
 		return 0;
 	case RR_MARKER_SNAPSHOT_BEGIN:
 		if (!strcmp(mk.snapshot.when, "periodic"))

@@ -693,10 +693,12 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 			m = memcg_new(st, ev->id);
 			if (!m)
 				return -1;
-			/* created in the trace: born now, everything starts at 0 */
+			/* created in the trace: born now, everything starts at 0
+			 * (exact while deltas follow it; without them, charged
+			 * unseen: lower bounds) */
 			m->born_epoch = st->epoch;
 			m->saved_epoch = st->epoch;	/* no open epoch sees it */
-			m->v.baseline_known = true;
+			m->v.baseline_known = !st->sizes_without_deltas;
 			m->v.rstat_valid = true;
 			m->created_ns = ev->ts_ns ? ev->ts_ns : 1;
 		}

@@ -213,6 +213,9 @@ struct rr_state {
 	/* zones, nodes, vm sysctls and memcgs' hierarchical sizes from the
 	 * snapshots (nodes.h); NULL until a snapshot gave one */
 	struct rr_nodes *nodes;
+	/* no memcg: events keep the sizes (attribute.c): each memcg's are its
+	 * last snapshot's less what the batches took, lower bounds */
+	bool sizes_without_deltas;
 };
 
 void rr_state_init(struct rr_state *st);

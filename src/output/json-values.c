@@ -64,7 +64,7 @@ static json_t *stats_json(const struct rr_input_desc *in)
 		json_object_set_new(a, "snapshot_size_lines", rr_json_u64(bs->attr_snapshot_sizes));
 		json_object_set_new(a, "periodic_snapshots", rr_json_u64(bs->attr_periodic_snapshots));
 		json_object_set_new(a, "hierarchy_inferred", json_boolean(bs->attr_hierarchy_inferred));
-		if (in->drop_memcg_events) {
+		if (in->drop_memcg_events && bs->memcg_events_dropped) {
 			json_t *c = json_object();
 
 			json_object_set_new(c, "batches", rr_json_u64(bs->attr_checked));

@@ -28,7 +28,8 @@ struct cg {
 	char *path;
 	bool known, online, released;
 	bool dying;		/* not in the whole-tree snapshot: dying, inferred */
-	const char *lru_source;		/* "exact", "deltas", "isolate" */
+	const char *lru_source;		/* "exact", "deltas", "isolate+deltas",
+					 * "isolate", "snapshot+batches", "batches" */
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
 	uint64_t isolate_bound[RR_NR_EVICTABLE_LRU];	/* max nr_requested << priority */
 	int swappiness;			/* -1 unknown */
@@ -212,6 +213,12 @@ static void final_state(struct rr_report *r, const struct rr_state *st)
 		}
 		c->lru_source = m->v.baseline_known ? "exact" : m->lru_from_isolate ? "isolate+deltas" :
 				deltas ? "deltas" : "isolate";
+		/* no memcg: events: the last snapshot's sizes less what the
+		 * batches took, or only what they prove (attribute.c) */
+		if (st->sizes_without_deltas) {
+			c->lru_source = m->sizes_snap_ns ? "snapshot+batches" : "batches";
+			continue;
+		}
 		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
 			if (m->v.baseline_known && m->v.lru_low[l] < 0) {
 				/* created in the trace, yet a list went below 0
@@ -460,7 +467,7 @@ static json_t *inferred_json(const struct rr_report *r, const struct rr_trace_in
 			     const json_t *assumed)
 {
 	json_t *arr = json_array();
-	size_t nc = 0, ni = 0, nd = 0, nd2 = 0;
+	size_t nc = 0, ni = 0, nd = 0, nd2 = 0, ns = 0, nb = 0;
 	struct cg *c, *tmp;
 	char buf[256];
 
@@ -477,6 +484,21 @@ static json_t *inferred_json(const struct rr_report *r, const struct rr_trace_in
 			nd++;
 		else if (!c->lru_source || !strcmp(c->lru_source, "isolate"))
 			ni++;
+		else if (!strcmp(c->lru_source, "snapshot+batches"))
+			ns++;
+		else if (!strcmp(c->lru_source, "batches"))
+			nb++;
+	}
+	if (ns) {
+		snprintf(buf, sizeof(buf), "LRU sizes of %zu of %zu cgroups: no memcg: events; "
+			 "the last snapshot's sizes less what the batches since took, raised to "
+			 "nr_requested << priority of the batches (lower bounds)", ns, nc);
+		json_array_append_new(arr, json_string(buf));
+	}
+	if (nb) {
+		snprintf(buf, sizeof(buf), "LRU sizes of %zu of %zu cgroups: no memcg: events and "
+			 "no snapshot; lower bounds nr_requested << priority from the batches", nb, nc);
+		json_array_append_new(arr, json_string(buf));
 	}
 	if (nd) {
 		snprintf(buf, sizeof(buf), "LRU sizes of %zu of %zu cgroups: no snapshot; the "

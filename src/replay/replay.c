@@ -716,8 +716,10 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 		if (st->memory_root != 0 || !st->default_swappiness_known)
 			ASSUME("v1 per-memcg swappiness not in the trace: 60 (vm_swappiness "
 			       "default) assumed, inherited at mkdir (report --fidelity fits it)");
-		ASSUME("memcgs that predate the trace: LRU sizes are the smallest start values "
-		       "that keep every running sum >= 0");
+		/* (without memcg: events the sizes are said with the inference) */
+		if (!bs->attr_inferred)
+			ASSUME("memcgs that predate the trace: LRU sizes are the smallest start "
+			       "values that keep every running sum >= 0");
 		if (bs->lru_isolate_bounds)
 			ASSUME("memcgs that predate the trace: start sizes raised to nr_requested << "
 			       "priority of their batches (no memory.low/min protection assumed)");
@@ -733,6 +735,8 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 		uint64_t n = bs->attr[RR_ATTR_SINGLE] + bs->attr[RR_ATTR_WALK] +
 			     bs->attr[RR_ATTR_AMBIGUOUS] + bs->attr[RR_ATTR_ASSUMED];
 
+		bool had_events = bs->memcg_events_dropped > 0;
+
 		snprintf(r->attr_note, sizeof(r->attr_note),
 			 "no memcg: events (%s): the memcg of each of %llu batches inferred: "
 			 "%llu the only memcg of the walk holding pages on the list, %llu by the "
@@ -740,8 +744,9 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 			 "calls not judged), %llu a stand-in (the trace names no memcg); sizes "
 			 "from %llu snapshot lines%s plus what the batches show (lower bounds; "
 			 "docs/kernel-model.md section 24)",
-			 r->o->drop_memcg_events ? "dropped by --drop-memcg-events" :
-			 "kernels before 6.13 have none", (unsigned long long)n,
+			 had_events ? "dropped by --drop-memcg-events" :
+			 "kernels before 6.13 have none, record --no-memcg-events leaves them off",
+			 (unsigned long long)n,
 			 (unsigned long long)bs->attr[RR_ATTR_SINGLE],
 			 (unsigned long long)bs->attr[RR_ATTR_WALK],
 			 (unsigned long long)bs->attr[RR_ATTR_AMBIGUOUS],
@@ -750,7 +755,10 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 			 bs->attr_periodic_snapshots ? ", periodic ones among them" :
 			 ", no periodic ones");
 		ASSUME(r->attr_note);
-		if (r->o->drop_memcg_events) {
+		if (r->o->drop_memcg_events && !had_events) {
+			ASSUME("--drop-memcg-events: the trace has no memcg: events; the inference "
+			       "is not checked");
+		} else if (r->o->drop_memcg_events) {
 			snprintf(r->attr_check_note, sizeof(r->attr_check_note),
 				 "attribution checked against the dropped memcg: events: %llu of "
 				 "%llu batches agree, %llu wrong, %llu ambiguous (%llu of them "

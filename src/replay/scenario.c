@@ -71,6 +71,11 @@ int rr_replay_scenario(struct replay *r)
 			     "(a scenario's \"outcome\" key chooses its model)");
 		goto out;
 	}
+	if (r->o->drop_memcg_events) {
+		rr_error_set(r->err, r->o->trace_path, "is a scenario: --drop-memcg-events is for "
+			     "traces (a scenario has no events)");
+		goto out;
+	}
 	if (rr_kernel_model_init(&r->km, r->o->kernel_release ? r->o->kernel_release : sc.kernel)) {
 		rr_error_set(r->err, r->o->trace_path, "kernel: '%s' is not a release MAJOR.MINOR "
 			     "of 4.0 or later", sc.kernel);

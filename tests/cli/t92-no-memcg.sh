@@ -19,13 +19,20 @@ check_eq "multi-nomemcg: batches by basis (single walk ambiguous assumed)" "0 96
 check_eq "multi-nomemcg: periodic snapshots read" 3 \
 	"$(jq -r '.input.stats.attribution.periodic_snapshots' "$TMP/multi.json")"
 check "multi-nomemcg: the inference is among the inputs listed" \
-	jq -e '.input.assumptions | any(test("no memcg: events \\(kernels before 6.13 have none\\): the memcg of each of 978 batches inferred"))' "$TMP/multi.json"
+	jq -e '.input.assumptions | any(test("no memcg: events \\(kernels before 6.13 have none, record --no-memcg-events leaves them off\\): the memcg of each of 978 batches inferred"))' "$TMP/multi.json"
 "$RR" report -q --json --fidelity "$f" >"$TMP/multi-r.json"
 check_eq "multi-nomemcg: batches of A and B (the walk's two children)" "119 859" \
 	"$(jq -r '[.cgroups[] | select(.path | test("rr-multi/[AB]$")) | .batches] | join(" ")' "$TMP/multi-r.json")"
 check_eq "multi-nomemcg: judged calls, within one batch, not judged (ambiguous, stale sizes)" \
 	"183 183 9 107" \
 	"$(jq -r '.fidelity | "\(.decisions_checked) \(.within_one_batch) \(.unchecked_reasons.attribution_ambiguous) \(.unchecked_reasons.sizes_stale)"' "$TMP/multi-r.json")"
+# the sizes are said as what they are: the last snapshot's less the batches
+check_eq "multi-nomemcg: the cgroups' size source" "snapshot+batches snapshot+batches" \
+	"$(jq -r '[.cgroups[] | select(.path | test("rr-multi/[AB]$")) | .lru_pages.source] | join(" ")' "$TMP/multi-r.json")"
+# --drop-memcg-events on a trace that has none: nothing to check, said so
+"$RR" report -q --json --drop-memcg-events "$f" >"$TMP/multi-d.json"
+check_eq "multi-nomemcg --drop-memcg-events: not checked, said, no check counts" "true null" \
+	"$(jq -r '"\(.inferred_inputs | any(test("--drop-memcg-events: the trace has no memcg: events; the inference is not checked"))) \(.input.stats.attribution.checked)"' "$TMP/multi-d.json")"
 check "multi-nomemcg: report's JSON valid against the report schema" \
 	/usr/bin/python3 "$TOP/tests/validate-schema.py" "$TOP/schema/reclaim-replay-report.schema.json" "$TMP/multi-r.json"
 check "multi-nomemcg: compare's JSON valid against the diff schema" \
@@ -79,6 +86,9 @@ for gen in 4.19 5.4 5.15 6.6; do
 		"$(jq -r '"\(.summary.episodes_replayed) \(.summary.episodes_skipped)"' "$TMP/fx-$gen.json")"
 	check_eq "linux-$gen: every batch on a stand-in, said" "5" \
 		"$(jq -r '.input.stats.attribution.assumed' "$TMP/fx-$gen.json")"
+	"$RR" report -q --json --kernel "$gen" "$TOP/tests/fixtures/text/linux-$gen.txt" >"$TMP/fr-$gen.json"
+	check_eq "linux-$gen: sizes from the batches alone (no snapshot, no deltas)" "batches batches" \
+		"$(jq -r '[.cgroups[] | .lru_pages.source] | join(" ")' "$TMP/fr-$gen.json")"
 done
 # an event variant that names the memcg (memcg_id= on the isolate and the
 # begin event, as some kernels print): those batches are attributed by it;
@@ -89,4 +99,11 @@ sed -E '/stress-4242.*mm_vmscan_(lru_isolate|memcg_reclaim_begin)/ s/$/ memcg_id
 check_eq "memcg_id= on the isolates: their 3 batches on memcg 77, the 2 global ones ambiguous" \
 	"77 5|0 2" \
 	"$(jq -r '"\([.cgroups[] | "\(.cgroup_id) \(.batches)"] | join(","))|\(.input.stats.attribution.walk) \(.input.stats.attribution.ambiguous)"' "$TMP/m77.json")"
+# on a scenario it means nothing: a one-line error naming the file, exit 1
+"$RR" compare -q --drop-memcg-events "$TOP/scenarios/before-v5.5.json" >"$TMP/sc.out" 2>"$TMP/sc.err"
+check_eq "--drop-memcg-events on a scenario: exit 1" 1 "$?"
+check_eq "--drop-memcg-events on a scenario: the error" \
+	"reclaim-replay: $TOP/scenarios/before-v5.5.json: is a scenario: --drop-memcg-events is for traces (a scenario has no events)" \
+	"$(cat "$TMP/sc.err")"
+check_eq "--drop-memcg-events on a scenario: nothing on stdout" "" "$(cat "$TMP/sc.out")"
 finish
