@@ -445,6 +445,14 @@ static int setup_events(struct rec *r)
 	 * trace does not give yet) */
 	if (write_meta(r, lruvec, events) || snapshot(r, "zones", NULL, NULL))
 		return -1;
+	/* the events start together: tracefs enables one event at a time, a
+	 * few ms each, and a trace whose vmscan events came before its memcg
+	 * ones began with batches no memcg event placed (tracing is off until
+	 * every event and filter is set; the markers above were written) */
+	if (tracefs_trace_off(r->inst) < 0) {
+		rr_error_set(r->err, tracefs_instance_get_name(r->inst), "cannot turn tracing off");
+		return -1;
+	}
 	for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i += 2) {
 		/* vmscan and the memcg events are needed; cgroup events help
 		 * (cgroup_attach_task says where a task moves, also on kernels
@@ -484,6 +492,10 @@ static int setup_events(struct rec *r)
 			*ev++ = 0;
 		if (enable(r, sys, ev, false, enabled, sizeof(enabled)))
 			return -1;
+	}
+	if (tracefs_trace_on(r->inst) < 0) {
+		rr_error_set(r->err, tracefs_instance_get_name(r->inst), "cannot turn tracing on");
+		return -1;
 	}
 	rr_marker_format_events(line, sizeof(line), enabled);
 	return marker(r, line);

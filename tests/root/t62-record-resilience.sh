@@ -54,12 +54,36 @@ run() {
 	wait $last
 	rc=$?
 }
+# wait_until CMD...: poll CMD for up to 30 s (a recorder built with
+# sanitizers on a loaded machine takes over a second to set up: a signal
+# sent after a fixed sleep found CMD not yet ready)
+wait_until() {
+	local i
+	for i in $(seq 300); do
+		"$@" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "    | waited 30 s for: $*"
+	return 1
+}
+# recording: the instance of the recorder $last has its events on
+recording() { [ "$(cat "$tr/instances/reclaim-replay-$last/tracing_on")" = 1 ] &&
+	[ "$(cat "$tr/instances/reclaim-replay-$last/events/vmscan/enable")" = 1 ]; }
+# in_cgroup DIR COMM: a task named COMM is in the cgroup DIR
+in_cgroup() {
+	local p
+	for p in $(cat "$1/cgroup.procs"); do
+		[ "$(cat "/proc/$p/comm")" = "$2" ] && return 0
+	done
+	return 1
+}
 said() { grep -Eq -- "$1" "$TMP/rec.err" || { sed 's/^/    | /' "$TMP/rec.err" | head -5; return 1; }; }
 events() { "$RR" report --json "$1" 2>/dev/null | jq -r '.input.stats.events // 0'; }
 
 # 1. SIGINT ends a recording of neither CMD nor --duration normally
 rec -q -o "$TMP/int.dat"
-sleep 1
+wait_until recording
+sleep 0.5
 kill -INT $last
 wait $last; rc=$?
 check_eq "SIGINT with no CMD: exit 0" 0 "$rc"
@@ -67,7 +91,8 @@ check "SIGINT with no CMD: the trace has events ($(events "$TMP/int.dat"))" test
 
 # 2. SIGTERM cuts a workload short: trace kept, exit 128 + 15
 rec -q --cgroup "$cg" -o "$TMP/term.dat" -- sleep 30
-sleep 1
+wait_until in_cgroup "$own/$cg" sleep
+sleep 0.5
 kill -TERM $last
 wait $last; rc=$?
 check_eq "SIGTERM with CMD: exit 143" 143 "$rc"
@@ -83,7 +108,9 @@ rec -q --cgroup "$cg" -o "$TMP/ign.dat" -- sh -c 'trap "" TERM
 	mkdir "$RECLAIM_REPLAY_CGROUP/sub"
 	sh -c "echo \$\$ >\"\$RECLAIM_REPLAY_CGROUP/sub/cgroup.procs\"; trap \"\" TERM; exec sleep 60" &
 	sleep 30'
-sleep 1
+# (ready when the task in sub is sleep: it ignored SIGTERM before exec)
+wait_until in_cgroup "$own/$cg/sub" sleep
+sleep 0.5
 t0=$(date +%s%N)
 kill -INT $last
 wait $last; rc=$?
