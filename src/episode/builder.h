@@ -204,6 +204,9 @@ struct rr_episode {
 	int pid;
 	uint64_t start_ns, end_ns;	/* start: begin event, or first event seen */
 	bool no_begin;			/* started before the trace (end without begin) */
+	/* began before the recorder's start snapshot ended (a trace with its
+	 * meta marker): the sizes it read are not in the trace yet */
+	bool before_start_snapshot;
 	bool no_end;			/* no end event: the trace stopped, or the
 					 * end was lost (a begin of the same task
 					 * or an outer end came first) */

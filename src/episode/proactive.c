@@ -108,6 +108,7 @@ int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep)
 	r->kind = RR_KIND_PROACTIVE;
 	r->pid = ep->pid;
 	r->start_ns = ep->start_ns;
+	r->before_start_snapshot = ep->before_start_snapshot;
 	r->run_last_end_ns = ep->end_ns;
 	r->replayable = true;
 	r->epoch = ep->epoch;		/* lent by the first call (requests.c) */

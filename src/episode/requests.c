@@ -134,6 +134,7 @@ static struct rr_episode *push(struct rr_builder *b, struct task *t,
 	ep->kind = kind;
 	ep->pid = t->pid;
 	ep->start_ns = ts_ns;
+	ep->before_start_snapshot = b->stats.meta_seen && !b->start_snapshot_ns;
 	ep->outer = t->ep;
 	ep->parent_seq = t->ep ? t->ep->seq : 0;
 	ep->depth = t->ep ? t->ep->depth + 1 : 0;
@@ -261,6 +262,25 @@ struct rr_episode *rr_episode_new(struct rr_builder *b)
 }
 
 /*
+ * An episode that began before the recorder's start snapshot: did one of
+ * its batches reclaim from a memcg whose sizes were not known when it
+ * began (no snapshot line yet, not made in the trace)?  Those are lower
+ * bounds: its replay would read them (docs/kernel-model.md §18).
+ */
+static bool read_unknown_sizes(const struct rr_builder *b, const struct rr_episode *ep)
+{
+	for (size_t i = 0; i < ep->nr_batches; i++) {
+		const struct rr_memcg *m = ep->batches[i].memcg_id ?
+					   rr_state_find(&b->st, ep->batches[i].memcg_id) : NULL;
+
+		if (m && rr_memcg_in_epoch(m, ep->epoch) &&
+		    !rr_memcg_at(m, ep->epoch)->baseline_known)
+			return true;
+	}
+	return false;
+}
+
+/*
  * A closed episode (unlinked from its task) to the callback: its inferred
  * inputs first, its start state released after.  A memory.reclaim call
  * gives its batches to its write (marked or inferred, proactive.c).
@@ -308,6 +328,8 @@ int rr_episode_hand_over(struct rr_builder *b, struct rr_episode *ep)
 			for (size_t i = 0; ep->ctx && b->start_snapshot_ns && i < ep->nr_batches &&
 			     ep->batches[i].ts_ns < b->start_snapshot_ns; i++)
 				ep->ctx[i].valid = false;
+			if (ep->before_start_snapshot)
+				ep->before_start_snapshot = read_unknown_sizes(b, ep);
 			rr_infer_episode(b, ep);
 			root = ep->root_memcg_id ? rr_state_find(&b->st, ep->root_memcg_id) : NULL;
 		}

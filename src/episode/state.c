@@ -444,6 +444,16 @@ uint64_t rr_vals_lru_pages(const struct rr_memcg_vals *v, int lru)
 	return n > 0 ? (uint64_t)n : 0;
 }
 
+unsigned int rr_state_nr_sizes_unread(const struct rr_state *st)
+{
+	struct rr_memcg *m, *tmp;
+	unsigned int n = 0;
+
+	HASH_ITER(hh, st->by_id, m, tmp)
+		n += !m->v.baseline_known && !m->standin && m->id != RR_ROOT_MEMCG_ID;
+	return n;
+}
+
 bool rr_vals_online_at(const struct rr_memcg_vals *v, uint64_t ts_ns,
 		       uint64_t offline_delay_ns, bool *in_window)
 {

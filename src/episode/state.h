@@ -308,6 +308,11 @@ static inline uint64_t rr_memcg_lru_pages(const struct rr_memcg *m, int lru)
 	return rr_vals_lru_pages(&m->v, lru);
 }
 
+/* Memcgs whose start sizes the trace does not give (no snapshot line
+ * read them, not made in the trace): their lists are lower bounds.  The
+ * root and stand-ins are not counted. */
+unsigned int rr_state_nr_sizes_unread(const struct rr_state *st);
+
 /* Is the memcg online at @ts_ns?  The css goes offline some time after
  * cgroup_rmdir that no event marks: online until @offline_delay_ns after
  * the rmdir (then *@in_window is set: a guess), unless the recorded

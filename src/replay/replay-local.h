@@ -34,6 +34,7 @@ struct replay {
 	 * change: rr_replay() returns RR_REPLAY_NEEDS_KERNEL */
 	bool needs_kernel;
 	char raised_note[256];		/* sizes the batches disproved */
+	char unread_note[320];		/* memcgs no snapshot read (global) */
 	char attr_note[640];		/* attribution without memcg: events */
 	char attr_check_note[320];	/* ... checked against dropped events */
 	char page_size_note[160];	/* the page-size assumption, if any */

@@ -506,6 +506,19 @@ static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 	}
 	if (ep->proactive)
 		return proactive_call(r, ep, st);
+	/* the sizes at its start are lower bounds until the start snapshot
+	 * fixes them (docs/kernel-model.md §18): no replay on them; its calls
+	 * are still checked one by one (those before the snapshot are not
+	 * judged) */
+	if (ep->before_start_snapshot) {
+		if (ep->kind != RR_KIND_PROACTIVE && !ep->mglru &&
+		    !rr_builder_stats(r->builder)->mglru_from_meta && !r->o->outcome_exact &&
+		    fidelity(r, ep, st, NULL, NULL))
+			return -1;
+		return rr_replay_emit(r, ep, NULL,
+				      "began before the recorder's start snapshot: the memcg sizes "
+				      "it read are not in the trace");
+	}
 	if (ep->kind == RR_KIND_PROACTIVE) {
 		const char *why = proactive_prepare(r, ep);
 
@@ -723,6 +736,22 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 		if (bs->lru_isolate_bounds)
 			ASSUME("memcgs that predate the trace: start sizes raised to nr_requested << "
 			       "priority of their batches (no memory.low/min protection assumed)");
+	}
+	/* a global walk visits every memcg, also those the recorder could not
+	 * read (another cgroup namespace: other containers' memcgs) */
+	if (bs->snapshot_memcgs && !bs->attr_inferred &&
+	    (bs->episodes[RR_KIND_KSWAPD] || bs->episodes[RR_KIND_DIRECT] ||
+	     bs->episodes[RR_KIND_NODE])) {
+		unsigned int n = rr_state_nr_sizes_unread(st);
+
+		if (n) {
+			snprintf(r->unread_note, sizeof(r->unread_note),
+				 "global reclaim: %u memcgs the snapshots did not read (outside "
+				 "the recorder's view, or dying): their LRU sizes are lower bounds "
+				 "(the smallest start values that keep every running sum >= 0, "
+				 "raised to nr_requested << priority of their batches)", n);
+			ASSUME(r->unread_note);
+		}
 	}
 	if (bs->lru_sizes_raised) {
 		snprintf(r->raised_note, sizeof(r->raised_note), "%llu batches asked for more than size >> priority of "

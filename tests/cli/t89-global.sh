@@ -81,8 +81,24 @@ if command -v trace-cmd >/dev/null; then
 		>"$TMP/nomemcg.txt"
 	"$RR" compare -q --kernel 6.18 "$TMP/nomemcg.txt" -o "$TMP/nomemcg.json" >/dev/null 2>&1
 	"$RR" compare -q --drop-memcg-events "$G/global-file.dat" -o "$TMP/dropped.json" >/dev/null 2>&1
-	check_eq "without memcg: events, every global episode replays" "408 0" \
+	check_eq "without memcg: events, every global episode after the start snapshot replays" "406 2" \
 		"$(jq -r '"\(.summary.episodes_replayed) \(.summary.episodes_skipped)"' "$TMP/nomemcg.json")"
+	# an episode that began before the recorder's start snapshot read
+	# sizes the trace gives only later: not replayed (0.4.1; on a slow
+	# machine such runs were replayed on lower bounds, went to priority
+	# 11 and reclaimed three times what the recording did, at priority 12)
+	"$RR" compare -q --all-episodes -p kernel -o "$TMP/all.json" "$G/global-file.dat" >/dev/null 2>&1
+	snap_ns=$(trace-cmd report -t "$G/global-file.dat" 2>/dev/null |
+		sed -n 's/.* \([0-9]*\)\.\([0-9]\{9\}\): print: .*reclaim-replay: snapshot end when=start .*/\1\2/p' | head -1)
+	check_eq "global-file: 2 episodes began before the start snapshot, not replayed" 2 \
+		"$(jq '[.episodes[] | select(.skip_reason // "" | startswith("began before the recorder"))] | length' "$TMP/all.json")"
+	check_eq "... each of them began before the snapshot ended, every other after" "" \
+		"$(jq -r --argjson s "${snap_ns:-0}" '.episodes[] | select((.skip_reason // "" |
+			startswith("began before the recorder")) != (.start_ns < $s)) | .id' "$TMP/all.json")"
+	check_eq "... the same without memcg: events" \
+		"$(jq -c '[.episodes[] | select(.skip_reason // "" | startswith("began before the recorder")) | .id]' "$TMP/all.json")" \
+		"$("$RR" compare -q --all-episodes -p kernel --drop-memcg-events -o - "$G/global-file.dat" 2>/dev/null |
+			jq -c '[.episodes[] | select(.skip_reason // "" | startswith("began before the recorder")) | .id]')"
 	check_eq "text without memcg: lines and --drop-memcg-events infer alike" \
 		"$(jq -c '.input.stats.attribution | del(.checked)' "$TMP/nomemcg.json")" \
 		"$(jq -c '.input.stats.attribution | del(.checked)' "$TMP/dropped.json")"
