@@ -505,6 +505,7 @@ static int kind_add(struct rr_kind_totals *k, const struct rr_episode_diff *d)
 			   d->over_reclaim[i], r->eagain);
 		detail_add(&k->policy[i], r->nr_scanned_type_pages, r->nr_reclaimed_type_pages,
 			   memcgs_with_targets(r), r->lowest_priority);
+		k->policy[i].balance_undecidable += r->kswapd_balance_undecidable;
 	}
 	if (d->has_recording) {
 		const struct rr_recorded_episode *r = &d->recorded;

@@ -137,6 +137,9 @@ struct rr_kind_counts {
 	uint64_t nr_scanned_type[RR_NR_LRU_TYPES], nr_reclaimed_type[RR_NR_LRU_TYPES];
 	uint64_t memcgs_scanned;	/* summed over episodes: memcgs with a scan target
 					 * (recorded: with a batch) */
+	/* kswapd runs whose replay reached the recorded run's balance
+	 * interval (sim.h kswapd_balance_undecidable); policies only */
+	uint64_t balance_undecidable;
 	int lowest_priority;
 	/* episodes by the lowest priority they reached, 0..12 */
 	uint64_t stop_priority[RR_DEF_PRIORITY + 1];

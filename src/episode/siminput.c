@@ -351,6 +351,17 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 		 * did (inferred: the threshold lies between what it had before
 		 * its last pass and that), or ran the ladder to priority 1 */
 		in->balance_reclaim_pages = lowest <= 1 ? UINT64_MAX : ep->recorded_nr_reclaimed;
+		/* the balance check at the top of the iteration that began the
+		 * lowest priority failed: with what the batches before its first
+		 * batch had reclaimed, the node was not balanced */
+		if (lowest > 1) {
+			uint64_t before = 0;
+
+			for (size_t i = 0; i < ep->nr_batches && ep->batches[i].priority != lowest; i++)
+				before += ep->batches[i].nr_reclaimed;
+			in->balance_interval = true;
+			in->balance_unbalanced_pages = before;
+		}
 	}
 	if (ep->kind == RR_KIND_PROACTIVE && ep->proactive_swappiness >= 0) {
 		in->has_proactive_swappiness = true;

@@ -277,6 +277,10 @@ static json_t *result_json(const struct rr_episode_diff *d, int p)
 	json_object_set_new(j, "lowest_priority", json_integer(r->lowest_priority));
 	json_object_set_new(j, "retries", json_integer(r->retries));
 	json_object_set_new(j, "outcome", json_string(rr_outcome_name(d->outcome[p])));
+	/* a kswapd run: whether the node was balanced where this run stopped
+	 * or went on is not in the trace (sim.h) */
+	if (d->ep->kind == RR_KIND_KSWAPD)
+		json_object_set_new(j, "balance_undecidable", json_boolean(r->kswapd_balance_undecidable));
 	/* the first RR_JSON_CALLS_MAX calls (a 1 TiB write in 32-page chunks
 	 * is 8 M of them: no per-call arrays of that size in the JSON) */
 	json_object_set_new(j, "call_arrays_cut", json_boolean(r->nr_chunks > RR_JSON_CALLS_MAX));
@@ -592,10 +596,15 @@ static json_t *by_kind_json(const struct rr_totals *t, const struct rr_resolved_
 				    kind_detail_json(k, &k->recorded, RR_MAX_POLICIES,
 						     t->page_size_bytes, names, global) :
 				    json_null());
-		for (int i = 0; i < t->nr_policies; i++)
-			json_object_set_new(pp, policies[i].name,
-					    kind_detail_json(k, &k->policy[i], i, t->page_size_bytes,
-							     names, global));
+		for (int i = 0; i < t->nr_policies; i++) {
+			json_t *side = kind_detail_json(k, &k->policy[i], i, t->page_size_bytes,
+							names, global);
+
+			if (kind == RR_KIND_KSWAPD)
+				json_object_set_new(side, "balance_undecidable",
+						    rr_json_u64(k->policy[i].balance_undecidable));
+			json_object_set_new(pp, policies[i].name, side);
+		}
 		json_object_set_new(o, "policies", pp);
 		json_object_set_new(j, rr_reclaim_kind_name((enum rr_reclaim_kind)kind), o);
 	}

@@ -320,6 +320,27 @@ static void kind_side(FILE *f, const struct rr_totals *o, const struct rr_kind_t
 		k->replayed ? (double)c->memcgs_scanned / (double)k->replayed : 0.0, who);
 }
 
+/* kswapd runs whose replay reached the recorded run's balance interval:
+ * said, since what they reclaimed after it is one of two outcomes. */
+static void print_balance_undecidable(FILE *f, const struct rr_kind_totals *k,
+				      const struct rr_resolved_policy *policies, int np,
+				      bool markdown)
+{
+	bool any = false;
+
+	for (int p = 0; p < np; p++)
+		any |= k->policy[p].balance_undecidable > 0;
+	if (!any)
+		return;
+	fprintf(f, "%s  balance undecidable (runs):", markdown ? "\n" : "");
+	for (int p = 0; p < np; p++)
+		fprintf(f, " %s %llu%s", policies[p].name,
+			(unsigned long long)k->policy[p].balance_undecidable, p + 1 < np ? "," : "");
+	fprintf(f, "\n  (a replayed run reached a total between what the recorded one had before "
+		   "its lowest priority,\n  not balanced, and what it reclaimed, balanced: whether "
+		   "the node was balanced there is\n  not in the trace; the replay went on)\n");
+}
+
 /*
  * The totals split by episode kind, when the input holds global reclaim
  * (kswapd, direct, node) or more than one kind: what each policy changes
@@ -364,6 +385,8 @@ static void print_kinds(FILE *f, const struct rr_totals *o,
 				"top supplier");
 		for (int p = o->has_recording ? -1 : 0; p < o->nr_policies; p++)
 			kind_side(f, o, k, policies, p, w, g, markdown);
+		if (kind == RR_KIND_KSWAPD)
+			print_balance_undecidable(f, k, policies, o->nr_policies, markdown);
 	}
 }
 

@@ -995,6 +995,8 @@ restart:
 			r->out->kswapd_end = RR_KSWAPD_END_BALANCED;
 			break;
 		}
+		if (r->in->balance_interval && r->nr_reclaimed > r->in->balance_unbalanced_pages)
+			r->out->kswapd_balance_undecidable = true;
 		kswapd_age_node(r);
 		/* kswapd_shrink_node(): one shrink_node() */
 		if (node_pass(r, r->nr_to_reclaim))

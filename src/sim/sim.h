@@ -226,6 +226,16 @@ struct rr_sim_input {
 	 * ladder runs to priority 1); 0 ends the run before any pass.
 	 * kswapd_nr_to_reclaim_pages below 32 is taken as 32. */
 	uint64_t kswapd_nr_to_reclaim_pages, balance_reclaim_pages;
+	/* a balance point inferred from a recorded run (not a scenario's):
+	 * the run was not balanced with balance_unbalanced_pages reclaimed
+	 * (what the recorded run had before its lowest priority began; the
+	 * balance check at the top of that iteration failed), and was with
+	 * balance_reclaim_pages.  A replayed run whose total at the top of an
+	 * iteration lies strictly between them cannot know whether the node
+	 * was balanced there: it goes on (as the threshold were the upper
+	 * end) and its result says so (kswapd_balance_undecidable). */
+	bool balance_interval;
+	uint64_t balance_unbalanced_pages;
 	/* RR_KIND_DIRECT of an order above PAGE_ALLOC_COSTLY_ORDER (3): from
 	 * the pass at compaction_ready_priority on, a zone is
 	 * compaction_ready() (do_try_to_free_pages() stops and returns 1 when
@@ -271,6 +281,12 @@ struct rr_sim_result {
 	/* RR_KIND_KSWAPD: why the run ended (RR_KSWAPD_END_*) and how many
 	 * priority iterations (shrink_node() passes) it made */
 	int kswapd_end;
+	/* RR_KIND_KSWAPD with an inferred balance point: at the top of an
+	 * iteration the run's total lay inside the recorded run's balance
+	 * interval (balance_unbalanced_pages, balance_reclaim_pages): whether
+	 * it ended there is not in the trace; what follows is one of two
+	 * possible outcomes */
+	bool kswapd_balance_undecidable;
 	bool compaction_ready;		/* RR_KIND_DIRECT: stopped on compaction_ready() */
 	uint64_t kswapd_passes;	/* shrink_node() passes, cache-trim retry
 				 * included (its restart counts in retries) */

@@ -28,6 +28,8 @@ struct seen {
 	bool compaction_known[MAX_EPISODES];
 	int compaction_prio[MAX_EPISODES];
 	uint64_t balance_pages[MAX_EPISODES];
+	bool balance_interval[MAX_EPISODES];
+	uint64_t unbalanced_pages[MAX_EPISODES];
 };
 
 static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
@@ -53,6 +55,8 @@ static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
 		s->compaction_known[s->n] = in.compaction_ready_known;
 		s->compaction_prio[s->n] = in.compaction_ready_priority;
 		s->balance_pages[s->n] = in.balance_reclaim_pages;
+		s->balance_interval[s->n] = in.balance_interval;
+		s->unbalanced_pages[s->n] = in.balance_unbalanced_pages;
 		s->walk_n[s->n] = in.nr_memcgs;
 		for (size_t k = 0; k < in.nr_memcgs && k < 4; k++) {
 			memcpy(s->walk_lru[s->n][k], in.memcgs[k].lru_pages, sizeof(s->walk_lru[0][0]));
@@ -995,6 +999,10 @@ static void test_global_episodes(void)
 	CU_ASSERT_EQUAL(s.ep[1].order, 0);
 	CU_ASSERT_FALSE(s.compaction_known[1]);
 	CU_ASSERT_EQUAL(s.balance_pages[1], 77);	/* ended above priority 1: balanced */
+	/* not balanced at the check that began priority 11: 30 + 31 pages */
+	CU_ASSERT_TRUE(s.balance_interval[1]);
+	CU_ASSERT_EQUAL(s.unbalanced_pages[1], 61);
+	CU_ASSERT_FALSE(s.balance_interval[0]);	/* not a kswapd run */
 	rr_builder_free(b);
 }
 

@@ -1004,7 +1004,8 @@ static void test_cursor_timestamp_order(void)
 
 /* Global reclaim (docs/kernel-model.md §23): a kswapd run over @n memcgs
  * of @s inactive anon pages in @f-page folios, 64 KiB pages, v5.6. */
-static void kswapd_vms(const char *spec, uint64_t balance, struct rr_sim_result *res)
+static void kswapd_vms_in(const char *spec, uint64_t balance, bool interval,
+			  uint64_t unbalanced, struct rr_sim_result *res)
 {
 	static struct rr_kernel_model km;
 	struct rr_resolved_policy pol;
@@ -1014,6 +1015,7 @@ static void kswapd_vms(const char *spec, uint64_t balance, struct rr_sim_result 
 		.page_shift = 16, .may_swap = true, .swap_present = true, .cursor = -1,
 		.kswapd_nr_to_reclaim_pages = 884, .balance_reclaim_pages = balance,
 		.root_rstat_lru_pages = { 4 * 8192, 4 * 8192, 0, 0 },
+		.balance_interval = interval, .balance_unbalanced_pages = unbalanced,
 	};
 	struct rr_error err;
 
@@ -1034,6 +1036,44 @@ static void kswapd_vms(const char *spec, uint64_t balance, struct rr_sim_result 
 	resolve(&pol, spec, "5.6", &km);
 	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, res, &err), 0);
 	rr_policy_release(&pol);
+}
+
+static void kswapd_vms(const char *spec, uint64_t balance, struct rr_sim_result *res)
+{
+	kswapd_vms_in(spec, balance, false, 0, res);
+}
+
+/* A balance point inferred from a recording: the interval between what
+ * the recorded run had before its lowest priority (not balanced) and what
+ * it reclaimed (balanced); a replayed total strictly inside it at a
+ * balance check is undecidable (sim.h). */
+static void test_kswapd_balance_interval(void)
+{
+	struct rr_sim_result r;
+
+	memset(&r, 0, sizeof(r));
+	/* one pass reclaims 4 * 8192 = 32768 >= 1000: balanced at the first
+	 * check after it, none inside (0, 1000) */
+	kswapd_vms_in("original", 1000, true, 0, &r);
+	CU_ASSERT_EQUAL(r.kswapd_end, RR_KSWAPD_END_BALANCED);
+	CU_ASSERT_FALSE(r.kswapd_balance_undecidable);
+	/* 0 at 12, 32768 at 11: inside (0, 40000) at the next check; the run
+	 * goes on as if not balanced and reaches priority 1 */
+	rr_sim_result_clear(&r);
+	kswapd_vms_in("online-roundup", 40000, true, 0, &r);
+	CU_ASSERT_TRUE(r.kswapd_balance_undecidable);
+	CU_ASSERT_EQUAL(r.kswapd_end, RR_KSWAPD_END_LADDER);
+	CU_ASSERT_EQUAL(r.nr_reclaimed_pages, 4 * 8192);
+	/* the lower end itself is known not balanced: (32768, 40000) */
+	rr_sim_result_clear(&r);
+	kswapd_vms_in("online-roundup", 40000, true, 32768, &r);
+	CU_ASSERT_FALSE(r.kswapd_balance_undecidable);
+	CU_ASSERT_EQUAL(r.kswapd_end, RR_KSWAPD_END_LADDER);
+	/* a scenario's balance point is exact: no interval, never said */
+	rr_sim_result_clear(&r);
+	kswapd_vms_in("online-roundup", 40000, false, 0, &r);
+	CU_ASSERT_FALSE(r.kswapd_balance_undecidable);
+	rr_sim_result_free(&r);
 }
 
 static void test_kswapd_run(void)
@@ -1458,6 +1498,7 @@ int register_sim_tests(void)
 	    !CU_add_test(s, "whole folios per batch", test_folio_pages) ||
 	    !CU_add_test(s, "the recorded cursor in timestamp order", test_cursor_timestamp_order) ||
 	    !CU_add_test(s, "kswapd run: eligibility, passes, end", test_kswapd_run) ||
+	    !CU_add_test(s, "kswapd run: the recorded balance interval", test_kswapd_balance_interval) ||
 	    !CU_add_test(s, "kswapd cache-trim retry (v6.10)", test_kswapd_cache_trim_retry) ||
 	    !CU_add_test(s, "kswapd_age_node batches", test_kswapd_age_node) ||
 	    !CU_add_test(s, "per-call prediction of global reclaim", test_predict_global) ||
