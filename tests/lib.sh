@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Shell test helpers (sourced).  Each test script runs named steps with
-# `check NAME CMD...` / `check_eq NAME EXPECTED ACTUAL`, cleans up through
+# `check NAME CMD...` / `check_eq NAME EXPECTED ACTUAL` (each returns 1 when
+# it fails, for a caller to print more), cleans up through
 # `at_exit`, and ends with `finish`, which prints "NAME: N passed, N failed"
 # and exits 1 if anything failed.  `skip REASON` prints a loud SKIP.
 set -u
@@ -32,6 +33,7 @@ check() {
 	else
 		fail "$name (exit $?)"
 		sed 's/^/    | /' "$TMP/out" "$TMP/err" | head -20
+		return 1
 	fi
 }
 
@@ -40,6 +42,7 @@ check_eq() {
 		pass "$1"
 	else
 		fail "$1: expected '$2', got '$3'"
+		return 1
 	fi
 }
 
@@ -70,4 +73,42 @@ finish() {
 	echo "$T_NAME: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
 	[ "$T_FAIL" -eq 0 ]
 	exit $?
+}
+
+# ---- for the root tests that record ----
+
+# own_memcg: the directory of our own memory cgroup (v1 "N:memory:/path",
+# else v2 "0::/path"); test cgroups go below it, never at the root.
+own_memcg() {
+	local own
+	own=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
+	if [ -n "$own" ]; then
+		echo "/sys/fs/cgroup/memory${own%/}"
+	else
+		own=/sys/fs/cgroup$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup)
+		echo "${own%/}"
+	fi
+}
+
+# stale_instances: the tracefs instances of recorders that are not running
+# (other recorders may be).
+stale_instances() {
+	local i
+	for i in $(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^reclaim-replay-'); do
+		kill -0 "${i#reclaim-replay-}" 2>/dev/null || echo "$i"
+	done
+}
+
+# probe_record ARGS...: `record -q ARGS -o $TMP/probe.dat`; where it fails,
+# a missing facility (tracefs, an instance, cgroups, root) is a loud SKIP
+# and anything else a FAIL, and the test ends.
+probe_record() {
+	"$RR" record -q "$@" -o "$TMP/probe.dat" >"$TMP/probe.out" 2>&1 && return 0
+	if grep -q '^reclaim-replay: .*\(tracefs\|instance\|cgroup\|root\)' "$TMP/probe.out"; then
+		skip "record cannot run here: $(grep -m1 '^reclaim-replay:' "$TMP/probe.out")"
+	else
+		fail "record $* failed"
+		sed 's/^/    | /' "$TMP/probe.out" | head -20
+	fi
+	finish
 }

@@ -370,17 +370,6 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	case RR_EV_SLAB_START:
 	case RR_EV_LRU_ISOLATE:
 		return task_event(b, ev);
-	case RR_EV_MEMCG_RECLAIM_BEGIN:
-	case RR_EV_MEMCG_RECLAIM_END:
-	case RR_EV_SOFTLIMIT_BEGIN:
-	case RR_EV_SOFTLIMIT_END:
-	case RR_EV_DIRECT_BEGIN:
-	case RR_EV_DIRECT_END:
-	case RR_EV_NODE_RECLAIM_BEGIN:
-	case RR_EV_NODE_RECLAIM_END:
-	case RR_EV_KSWAPD_WAKE:
-	case RR_EV_KSWAPD_SLEEP:
-		return request_event(b, ev);
 	case RR_EV_CGROUP_MKDIR:
 	case RR_EV_CGROUP_RMDIR:
 	case RR_EV_CGROUP_RELEASE:
@@ -406,7 +395,7 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 		b->stats.markers++;
 		return rr_builder_marker(b, ev);
 	default:
-		return 0;
+		return rr_event_is_request(ev->type) ? request_event(b, ev) : 0;
 	}
 }
 

@@ -446,6 +446,19 @@ static int proactive_call(struct replay *r, struct rr_episode *ep, struct rr_sta
 }
 
 /*
+ * An episode that is not replayed: its calls are still checked one by one,
+ * except a proactive write's (checked with each call), MGLRU batches (no
+ * get_scan_count() decisions) and under the exact outcome model.
+ */
+static int check_calls_only(struct replay *r, const struct rr_episode *ep, struct rr_state *st)
+{
+	if (ep->kind == RR_KIND_PROACTIVE || ep->mglru ||
+	    rr_builder_stats(r->builder)->mglru_from_meta || r->o->outcome_exact)
+		return 0;
+	return fidelity(r, ep, st, NULL, NULL);
+}
+
+/*
  * Ready a global episode (a kswapd run, a direct or node reclaim call) for
  * its replay.  Return NULL, or why it cannot be replayed.
  */
@@ -511,9 +524,7 @@ static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 	 * are still checked one by one (those before the snapshot are not
 	 * judged) */
 	if (ep->before_start_snapshot) {
-		if (ep->kind != RR_KIND_PROACTIVE && !ep->mglru &&
-		    !rr_builder_stats(r->builder)->mglru_from_meta && !r->o->outcome_exact &&
-		    fidelity(r, ep, st, NULL, NULL))
+		if (check_calls_only(r, ep, st))
 			return -1;
 		return rr_replay_emit(r, ep, NULL,
 				      "began before the recorder's start snapshot: the memcg sizes "
@@ -530,8 +541,7 @@ static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 	if (rr_kind_global(ep->kind)) {
 		const char *why = global_prepare(ep);
 
-		if (why && !ep->mglru && !rr_builder_stats(r->builder)->mglru_from_meta &&
-		    !r->o->outcome_exact && fidelity(r, ep, st, NULL, NULL))
+		if (why && check_calls_only(r, ep, st))
 			return -1;
 		if (why)
 			return rr_replay_emit(r, ep, NULL, why);
@@ -541,9 +551,7 @@ static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 		return rr_replay_emit(r, ep, NULL,
 				      "Multi-Gen LRU batches: no policy verdict from this episode");
 	if (rr_episode_sim_input(ep, st, &r->km, r->page_shift, r->offline_delay_ns, &in, &serr)) {
-		/* (a proactive episode's calls were checked one by one) */
-		if (ep->kind != RR_KIND_PROACTIVE && !r->o->outcome_exact &&
-		    fidelity(r, ep, st, NULL, NULL))
+		if (check_calls_only(r, ep, st))
 			return -1;
 		return rr_replay_emit(r, ep, NULL, ep->root_memcg_id ?
 				      "reclaim root unknown: the memcg its batches point to did not "

@@ -15,6 +15,8 @@
 
 enum rr_event_type {
 	RR_EV_NONE = 0,
+	/* the begin and end events of reclaim requests, together
+	 * (rr_event_is_request()) */
 	RR_EV_MEMCG_RECLAIM_BEGIN,	/* vmscan:mm_vmscan_memcg_reclaim_begin */
 	RR_EV_MEMCG_RECLAIM_END,	/* ..._end: nr_reclaimed */
 	RR_EV_SOFTLIMIT_BEGIN,		/* mm_vmscan_memcg_softlimit_reclaim_begin */
@@ -42,6 +44,13 @@ enum rr_event_type {
 					 * child, pid the parent */
 	RR_EV__COUNT
 };
+
+/* Does @type begin or end a reclaim request (an episode's bounds): a memcg
+ * limit, soft-limit, direct or node reclaim call, a kswapd wake or sleep? */
+static inline bool rr_event_is_request(enum rr_event_type type)
+{
+	return type >= RR_EV_MEMCG_RECLAIM_BEGIN && type <= RR_EV_KSWAPD_SLEEP;
+}
 
 /**
  * struct rr_event - one decoded record

@@ -645,38 +645,31 @@ int rr_trace_info_skip_slot(struct rr_trace_info *info, const char *name)
 	return i;
 }
 
+/* Each field problem's words for the table and its JSON key. */
+static const struct {
+	const char *name, *token;
+} field_problems[RR_FP__COUNT] = {
+	[RR_FP_MISSING] = { "missing", "missing" },
+	[RR_FP_MISSING_KEPT] = { "missing (event kept, value unknown)", "missing_kept" },
+	[RR_FP_MISSING_ZERO] = { "missing (event kept, 0 pages assumed)", "missing_zero" },
+	[RR_FP_UNPARSEABLE] = { "unparseable", "unparseable" },
+	[RR_FP_OUT_OF_RANGE] = { "out of range", "out_of_range" },
+	[RR_FP_SENTINEL] = { "-1 printed unsigned (unknown)", "minus_one_unsigned" },
+	[RR_FP_CUT] = { "line cut before it", "line_cut" },
+	[RR_FP_FLAGS_MISMATCH] = { "not the type the next shrink event's flags give",
+				   "flags_mismatch" },
+	[RR_FP_LIST_UNKNOWN] = { "list unknown (file= and no shrink_inactive after it)",
+				 "list_unknown" },
+};
+
 const char *rr_field_problem_name(enum rr_field_problem p)
 {
-	static const char *const names[RR_FP__COUNT] = {
-		[RR_FP_MISSING] = "missing",
-		[RR_FP_MISSING_KEPT] = "missing (event kept, value unknown)",
-		[RR_FP_MISSING_ZERO] = "missing (event kept, 0 pages assumed)",
-		[RR_FP_UNPARSEABLE] = "unparseable",
-		[RR_FP_OUT_OF_RANGE] = "out of range",
-		[RR_FP_SENTINEL] = "-1 printed unsigned (unknown)",
-		[RR_FP_CUT] = "line cut before it",
-		[RR_FP_FLAGS_MISMATCH] = "not the type the next shrink event's flags give",
-		[RR_FP_LIST_UNKNOWN] = "list unknown (file= and no shrink_inactive after it)",
-	};
-
-	return (unsigned int)p < RR_FP__COUNT ? names[p] : "?";
+	return (unsigned int)p < RR_FP__COUNT ? field_problems[p].name : "?";
 }
 
 const char *rr_field_problem_token(enum rr_field_problem p)
 {
-	static const char *const tokens[RR_FP__COUNT] = {
-		[RR_FP_MISSING] = "missing",
-		[RR_FP_MISSING_KEPT] = "missing_kept",
-		[RR_FP_MISSING_ZERO] = "missing_zero",
-		[RR_FP_UNPARSEABLE] = "unparseable",
-		[RR_FP_OUT_OF_RANGE] = "out_of_range",
-		[RR_FP_SENTINEL] = "minus_one_unsigned",
-		[RR_FP_CUT] = "line_cut",
-		[RR_FP_FLAGS_MISMATCH] = "flags_mismatch",
-		[RR_FP_LIST_UNKNOWN] = "list_unknown",
-	};
-
-	return (unsigned int)p < RR_FP__COUNT ? tokens[p] : "?";
+	return (unsigned int)p < RR_FP__COUNT ? field_problems[p].token : "?";
 }
 
 void rr_trace_info_field_problem(struct rr_trace_info *info, const char *event,

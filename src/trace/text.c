@@ -659,23 +659,7 @@ static void close_isolate(struct pass *ps, struct held *h, struct held *shrink)
  * without being its shrink event. */
 static bool ends_batch(enum rr_event_type type)
 {
-	switch (type) {
-	case RR_EV_LRU_ISOLATE:
-	case RR_EV_MEMCG_RECLAIM_BEGIN:
-	case RR_EV_MEMCG_RECLAIM_END:
-	case RR_EV_SOFTLIMIT_BEGIN:
-	case RR_EV_SOFTLIMIT_END:
-	case RR_EV_DIRECT_BEGIN:
-	case RR_EV_DIRECT_END:
-	case RR_EV_NODE_RECLAIM_BEGIN:
-	case RR_EV_NODE_RECLAIM_END:
-	case RR_EV_KSWAPD_WAKE:
-	case RR_EV_KSWAPD_SLEEP:
-	case RR_EV_SLAB_START:
-		return true;
-	default:
-		return false;
-	}
+	return type == RR_EV_LRU_ISOLATE || type == RR_EV_SLAB_START || rr_event_is_request(type);
 }
 
 /* Hand the held events over from the front while none waits; 0, or the

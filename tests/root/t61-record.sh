@@ -15,25 +15,8 @@ if ! grep -qw tracefs /proc/filesystems; then
 	skip "no tracefs in this kernel"
 	finish
 fi
-if ! "$RR" record -q --duration 1 -o "$TMP/probe.dat" >"$TMP/probe.out" 2>&1; then
-	# only a missing facility is a skip; anything else is a failure
-	if grep -q '^reclaim-replay: .*\(tracefs\|instance\|cgroup\|root\)' "$TMP/probe.out"; then
-		skip "record cannot run here: $(grep -m1 '^reclaim-replay:' "$TMP/probe.out")"
-	else
-		fail "record --duration 1 failed"
-		sed 's/^/    | /' "$TMP/probe.out" | head -20
-	fi
-	finish
-fi
-# instances of recorders that are not running (other recorders may be)
-instances() {
-	local i
-	for i in $(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^reclaim-replay-'); do
-		kill -0 "${i#reclaim-replay-}" 2>/dev/null || echo "$i"
-	done
-}
-own=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
-own=/sys/fs/cgroup/memory${own%/}
+probe_record --duration 1
+own=$(own_memcg)
 cg=rrtest-$$
 at_exit "rmdir '$own/$cg' 2>/dev/null; swapoff '$TMP/swap' 2>/dev/null"
 
@@ -52,7 +35,7 @@ check "compare replays it" sh -c "'$RR' compare -q '$TMP/file.dat' -o '$TMP/file
 check_eq "the replay read the recorder's markers" "true" "$(jq '.input.recorder_markers' "$TMP/file.json")"
 check "decision exact share >= 0.99" jq -e '.fidelity.exact_share >= 0.99' "$TMP/file.json"
 check "the cgroup is gone" test ! -e "$own/$cg"
-check_eq "no instance left" "" "$(instances)"
+check_eq "no instance left" "" "$(stale_instances)"
 # regression: --duration counted whole seconds of the clock, not elapsed time
 t0=$(date +%s%N)
 "$RR" record -q --duration 1 -o "$TMP/dur.dat"
@@ -90,7 +73,7 @@ wait $pid
 check_eq "SIGINT before CMD ended: exit 130 (t62 has the other cases)" 130 "$?"
 check "SIGINT: the trace was written" test -s "$TMP/int.dat"
 check "SIGINT: the cgroup is gone" test ! -e "$own/$cg"
-check_eq "SIGINT: no instance left" "" "$(instances)"
+check_eq "SIGINT: no instance left" "" "$(stale_instances)"
 check "SIGINT: no temporary files left" sh -c "! ls '$TMP' | grep -q '\.cpu[0-9]*\.\|\.tmp\.'"
 "$RR" record -q --cgroup "$cg" -o "$TMP/kill.dat" -- sleep 30 &
 pid=$!
@@ -99,7 +82,7 @@ kill -KILL $pid
 wait $pid 2>/dev/null
 check "SIGKILL: its instance is still there" test -d "/sys/kernel/tracing/instances/reclaim-replay-$pid"
 check "the next run starts and stops" "$RR" record -q --duration 1 -o "$TMP/next.dat"
-check_eq "after the next run: no instance left" "" "$(instances)"
+check_eq "after the next run: no instance left" "" "$(stale_instances)"
 check "after the next run: the killed recorder's cgroup is gone" test ! -e "$own/$cg"
 check "the top-level buffer was not touched" sh -c "test \"\$(cat /sys/kernel/tracing/tracing_on)\" = 1 -o \"\$(cat /sys/kernel/tracing/tracing_on)\" = 0"
 

@@ -86,24 +86,24 @@ check_eq "no episode skipped for batches without their memcg: event" 0 \
 check ">= 95 % of the kswapd and direct episodes after the start snapshot replayed" jq -e '
 	[.episodes[] | select(.kind == "kswapd" or .kind == "direct") |
 	 select(.skip_reason // "" | startswith("began before the recorder'"'"'s start snapshot") | not)] |
-	length > 0 and (map(select(.skip_reason == null)) | length) >= 0.95 * length' "$TMP/g.diff.json"
-if [ "$(tail -c 5 "$TMP/out")" != "true" ]; then
+	length > 0 and (map(select(.skip_reason == null)) | length) >= 0.95 * length' "$TMP/g.diff.json" || {
 	# what was skipped and why, for the log
 	jq -c '.summary.by_kind | map_values({replayed, skipped})' "$TMP/g.diff.json" | sed 's/^/    | /'
 	grep -A8 '^skipped' "$TMP/g.table" | sed 's/^/    | /'
-	cp "$f" "${RR_KEEP_FAILED:-/tmp}/t64-failed-$$.dat" 2>/dev/null &&
-		echo "    | trace kept as ${RR_KEEP_FAILED:-/tmp}/t64-failed-$$.dat"
-fi
+	# (RR_KEEP_FAILED=DIR keeps the trace there, for a look)
+	[ -z "${RR_KEEP_FAILED:-}" ] || { cp "$f" "$RR_KEEP_FAILED/t64-failed-$$.dat" &&
+		echo "    | trace kept as $RR_KEEP_FAILED/t64-failed-$$.dat"; }
+}
 "$RR" report -q --fidelity --json "$f" >"$TMP/g.fid.json" 2>/dev/null
 n=$(jq '.fidelity.decisions_checked' "$TMP/g.fid.json")
 if [ "${n:-0}" -ge 20 ]; then
-	check ">= 95 % of $n judged calls exact" jq -e '.fidelity.exact_share >= 0.95' "$TMP/g.fid.json"
-	if [ "$(tail -c 5 "$TMP/out")" != "true" ]; then
+	check ">= 95 % of $n judged calls exact" jq -e '.fidelity.exact_share >= 0.95' "$TMP/g.fid.json" || {
 		jq -c '.fidelity | {exact, mismatched, off_by_one, by_kind: (.by_kind | map_values({decisions_checked, exact})), worst_episodes: .worst_episodes[:3]}' \
 			"$TMP/g.fid.json" | cut -c1-1500 | sed 's/^/    | /'
-		cp "$f" "${RR_KEEP_FAILED:-/tmp}/t64-fid-failed-$$.dat" 2>/dev/null &&
-			echo "    | trace kept as ${RR_KEEP_FAILED:-/tmp}/t64-fid-failed-$$.dat"
-	fi
+		# (RR_KEEP_FAILED=DIR keeps the trace there, for a look)
+		[ -z "${RR_KEEP_FAILED:-}" ] || { cp "$f" "$RR_KEEP_FAILED/t64-fid-failed-$$.dat" &&
+			echo "    | trace kept as $RR_KEEP_FAILED/t64-fid-failed-$$.dat"; }
+	}
 else
 	skip "only ${n:-0} calls judged in this window: no fidelity bar"
 fi

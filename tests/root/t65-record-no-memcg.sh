@@ -17,29 +17,8 @@ if [ ! -d /sys/kernel/tracing/events/vmscan ]; then
 	skip "no tracefs with vmscan events at /sys/kernel/tracing"
 	finish
 fi
-if ! "$RR" record -q --no-memcg-events --duration 1 -o "$TMP/probe.dat" >"$TMP/probe.out" 2>&1; then
-	if grep -q '^reclaim-replay: .*\(tracefs\|instance\|cgroup\|root\)' "$TMP/probe.out"; then
-		skip "record cannot run here: $(grep -m1 '^reclaim-replay:' "$TMP/probe.out")"
-	else
-		fail "record --no-memcg-events --duration 1 failed"
-		sed 's/^/    | /' "$TMP/probe.out" | head -20
-	fi
-	finish
-fi
-instances() {
-	local i
-	for i in $(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^reclaim-replay-'); do
-		kill -0 "${i#reclaim-replay-}" 2>/dev/null || echo "$i"
-	done
-}
-# our own memory cgroup: v1 "N:memory:/path", else v2 "0::/path"
-own=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
-if [ -n "$own" ]; then
-	own=/sys/fs/cgroup/memory${own%/}
-else
-	own=/sys/fs/cgroup$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup)
-	own=${own%/}
-fi
+probe_record --no-memcg-events --duration 1
+own=$(own_memcg)
 cg=rrt65-$$
 at_exit "rmdir '$own/$cg' 2>/dev/null"
 
@@ -78,7 +57,7 @@ check "report reads it" "$RR" report "$TMP/f.dat"
 cp "$TMP/out" "$TMP/report.txt"
 check "report counts its memcg episodes" grep -Eq '^memcg +[1-9]' "$TMP/report.txt"
 check "the cgroup is gone" test ! -e "$own/$cg"
-check_eq "no instance left" "" "$(instances)"
+check_eq "no instance left" "" "$(stale_instances)"
 
 # (a bug fixed: the formats of -e's systems were not stored, and trace-cmd
 # showed their records as [UNKNOWN EVENT])
@@ -109,5 +88,5 @@ check_eq "it has no memcg: events" 0 \
 	"$(grep -Ec ' (mod_memcg_lruvec_state|memcg_flush_stats|count_memcg_events|mod_memcg_state):' "$TMP/absent.txt")"
 check "it has tasks lines" grep -q 'reclaim-replay: tasks memcg=' "$TMP/absent.txt"
 check "events/memcg is back outside the namespace" test -d /sys/kernel/tracing/events/memcg/mod_memcg_lruvec_state
-check_eq "no instance left" "" "$(instances)"
+check_eq "no instance left" "" "$(stale_instances)"
 finish

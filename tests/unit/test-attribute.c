@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../src/episode/builder.h"
+#include "feed.h"
 #include "unit.h"
 
 #define MAX_EPISODES 4
@@ -49,22 +50,6 @@ static struct rr_builder *builder(struct got *g, bool drop)
 	return rr_builder_new(&o, collect, g);
 }
 
-static uint64_t ts;
-
-static void feed(struct rr_builder *b, struct rr_event ev)
-{
-	ev.ts_ns = ts += 1000;
-	if (!ev.pid)
-		ev.pid = 100;
-	CU_ASSERT_EQUAL_FATAL(rr_builder_feed(b, &ev), 0);
-}
-
-static void marker(struct rr_builder *b, const char *text)
-{
-	feed(b, (struct rr_event){ .type = RR_EV_MARKER, .str = text,
-				   .str_len = (int)strlen(text), .pid = 1 });
-}
-
 static void memcg_line(struct rr_builder *b, uint64_t id, int level, uint64_t inactive_file,
 		       long long limit_bytes, const char *path)
 {
@@ -75,50 +60,50 @@ static void memcg_line(struct rr_builder *b, uint64_t id, int level, uint64_t in
 		 "unevictable=0 limit_bytes=%lld min_bytes=0 low_bytes=0 path=%s",
 		 (unsigned long long)id, level, (unsigned long long)inactive_file, limit_bytes,
 		 path);
-	marker(b, line);
+	unit_marker(b, line);
 }
 
 static void begin(struct rr_builder *b)
 {
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .order = 0 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .order = 0 });
 }
 
 static void end(struct rr_builder *b, uint64_t reclaimed)
 {
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = reclaimed });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = reclaimed });
 }
 
 /* one inactive file batch that reclaims what it takes; with @truth, the
  * memcg: events a 6.13 kernel prints after the isolate */
 static void batch(struct rr_builder *b, uint64_t req, int prio, uint64_t truth)
 {
-	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = RR_LRU_INACTIVE_FILE,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = RR_LRU_INACTIVE_FILE,
 				   .nr_requested = req, .nr_scanned = req, .nr_taken = req,
 				   .order = -1, .classzone = -1 });
 	if (truth)
-		feed(b, (struct rr_event){ .type = RR_EV_MOD_LRUVEC, .id = truth,
+		unit_feed(b, (struct rr_event){ .type = RR_EV_MOD_LRUVEC, .id = truth,
 					   .item = RR_LRU_INACTIVE_FILE, .val = -(int64_t)req });
-	feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = req,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = req,
 				   .nr_reclaimed = req, .priority = prio });
 }
 
 static void slab(struct rr_builder *b, int prio)
 {
-	feed(b, (struct rr_event){ .type = RR_EV_SLAB_START, .priority = prio });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_SLAB_START, .priority = prio });
 }
 
 /* A recorder's trace: the meta, and a start snapshot of the root and a
  * parent P (10) with a 64 MiB limit and children C (11) and D (12) */
 static void tree(struct rr_builder *b, uint64_t c_pages, uint64_t d_pages)
 {
-	marker(b, "reclaim-replay: meta version=1 kernel_release=6.6.0 page_size=4096 "
+	unit_marker(b, "reclaim-replay: meta version=1 kernel_release=6.6.0 page_size=4096 "
 		  "memory_hierarchy_id=4 swap_total_kb=0 vm_swappiness=60");
-	marker(b, "reclaim-replay: snapshot begin when=start");
+	unit_marker(b, "reclaim-replay: snapshot begin when=start");
 	memcg_line(b, 1, 0, 0, -1, "/");
 	memcg_line(b, 10, 1, 0, 67108864, "/P");
 	memcg_line(b, 11, 2, c_pages, -1, "/P/C");
 	memcg_line(b, 12, 2, d_pages, -1, "/P/D");
-	marker(b, "reclaim-replay: snapshot end when=start cgroups=4");
+	unit_marker(b, "reclaim-replay: snapshot end when=start cgroups=4");
 }
 
 /*
@@ -167,7 +152,7 @@ static void test_ambiguous_one_batch(void)
 	struct rr_builder *b = builder(&g, true);
 
 	tree(b, 3000, 9000);	/* C: 3000 >> 12 = 0; D: 9000 >> 12 = 2 */
-	ts += 2000000000ULL;	/* 2 s on: C may have grown since, unseen */
+	unit_ts += 2000000000ULL;	/* 2 s on: C may have grown since, unseen */
 	begin(b);
 	slab(b, 12);
 	batch(b, 2, 12, 12);
@@ -195,17 +180,17 @@ static void test_single_holder(void)
 	struct rr_builder *b = builder(&g, true);
 	const char *c = "/P/C", *d = "/P/D";
 
-	marker(b, "reclaim-replay: meta version=1 kernel_release=6.6.0 page_size=4096 "
+	unit_marker(b, "reclaim-replay: meta version=1 kernel_release=6.6.0 page_size=4096 "
 		  "memory_hierarchy_id=4 swap_total_kb=0 vm_swappiness=60");
-	marker(b, "reclaim-replay: snapshot begin when=start");
+	unit_marker(b, "reclaim-replay: snapshot begin when=start");
 	memcg_line(b, 1, 0, 0, -1, "/");
 	memcg_line(b, 10, 1, 20000, 67108864, "/P");
-	marker(b, "reclaim-replay: snapshot end when=start cgroups=2");
-	feed(b, (struct rr_event){ .type = RR_EV_CGROUP_MKDIR, .cgroup_root = 4, .id = 11,
+	unit_marker(b, "reclaim-replay: snapshot end when=start cgroups=2");
+	unit_feed(b, (struct rr_event){ .type = RR_EV_CGROUP_MKDIR, .cgroup_root = 4, .id = 11,
 				   .str = c, .str_len = 4, .pid = 1 });
-	feed(b, (struct rr_event){ .type = RR_EV_CGROUP_MKDIR, .cgroup_root = 4, .id = 12,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_CGROUP_MKDIR, .cgroup_root = 4, .id = 12,
 				   .str = d, .str_len = 4, .pid = 1 });
-	ts += 2000000000ULL;	/* the snapshot is 2 s old: its sizes are stale */
+	unit_ts += 2000000000ULL;	/* the snapshot is 2 s old: its sizes are stale */
 	begin(b);
 	batch(b, 4, 12, 10);
 	batch(b, 9, 11, 10);
@@ -238,13 +223,13 @@ static void test_stand_ins(void)
 	begin(b);
 	batch(b, 32, 12, 0);
 	end(b, 32);
-	feed(b, (struct rr_event){ .type = RR_EV_DIRECT_BEGIN, .order = 0, .pid = 200 });
-	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = RR_LRU_INACTIVE_FILE,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_DIRECT_BEGIN, .order = 0, .pid = 200 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = RR_LRU_INACTIVE_FILE,
 				   .nr_requested = 32, .nr_scanned = 32, .nr_taken = 32,
 				   .order = 0, .classzone = 3, .pid = 200 });
-	feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = 32,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = 32,
 				   .nr_reclaimed = 20, .priority = 12, .pid = 200 });
-	feed(b, (struct rr_event){ .type = RR_EV_DIRECT_END, .nr_reclaimed = 20, .pid = 200 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_DIRECT_END, .nr_reclaimed = 20, .pid = 200 });
 	CU_ASSERT_EQUAL_FATAL(rr_builder_finish(b), 0);
 	CU_ASSERT_EQUAL_FATAL(g.n, 2);
 	m = rr_state_find(rr_builder_state(b), g.memcg[0][0]);
@@ -269,10 +254,10 @@ static void test_sizes_from_snapshot_and_batches(void)
 
 	tree(b, 14000, 0);
 	begin(b);
-	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = RR_LRU_INACTIVE_FILE,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = RR_LRU_INACTIVE_FILE,
 				   .nr_requested = 3, .nr_scanned = 3, .nr_taken = 3,
 				   .order = -1, .classzone = -1 });
-	feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = 3,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = 3,
 				   .nr_reclaimed = 2, .nr_activate = 1, .priority = 12 });
 	end(b, 2);
 	CU_ASSERT_EQUAL_FATAL(rr_builder_finish(b), 0);
@@ -285,9 +270,9 @@ static void test_sizes_from_snapshot_and_batches(void)
 	CU_ASSERT_EQUAL(g.memcg[0][0], 11);
 	CU_ASSERT_EQUAL(g.attr[0][0], RR_ATTR_WALK);
 	/* a later snapshot sets the sizes again */
-	marker(b, "reclaim-replay: snapshot begin when=periodic");
+	unit_marker(b, "reclaim-replay: snapshot begin when=periodic");
 	memcg_line(b, 11, 2, 500, -1, "/P/C");
-	marker(b, "reclaim-replay: snapshot end when=periodic cgroups=1");
+	unit_marker(b, "reclaim-replay: snapshot end when=periodic cgroups=1");
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(m, RR_LRU_INACTIVE_FILE), 500);
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(m, RR_LRU_ACTIVE_FILE), 0);
 	CU_ASSERT_EQUAL(rr_builder_stats(b)->attr_periodic_snapshots, 1);

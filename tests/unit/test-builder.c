@@ -10,6 +10,7 @@
 
 #include "../../src/episode/builder.h"
 #include "../../src/episode/siminput.h"
+#include "feed.h"
 #include "unit.h"
 
 #define MAX_EPISODES 8
@@ -79,26 +80,16 @@ static struct rr_builder *builder(struct seen *s)
 	return rr_builder_new(&o, collect, s);
 }
 
-static uint64_t ts;
-
-static void feed(struct rr_builder *b, struct rr_event ev)
-{
-	ev.ts_ns = ts += 1000;
-	if (!ev.pid)
-		ev.pid = 100;
-	CU_ASSERT_EQUAL_FATAL(rr_builder_feed(b, &ev), 0);
-}
-
 static void mkdir_ev(struct rr_builder *b, int root, uint64_t id, const char *path)
 {
-	feed(b, (struct rr_event){ .type = RR_EV_CGROUP_MKDIR, .cgroup_root = root,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_CGROUP_MKDIR, .cgroup_root = root,
 				   .id = id, .str = path, .str_len = (int)strlen(path),
 				   .pid = 1 });
 }
 
 static void delta(struct rr_builder *b, uint64_t id, int item, int val, int pid)
 {
-	feed(b, (struct rr_event){ .type = RR_EV_MOD_LRUVEC, .id = id, .item = item,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MOD_LRUVEC, .id = id, .item = item,
 				   .val = val, .pid = pid });
 }
 
@@ -106,13 +97,13 @@ static void delta(struct rr_builder *b, uint64_t id, int item, int val, int pid)
 static void batch(struct rr_builder *b, uint64_t id, int lru, uint64_t req,
 		  uint64_t taken, uint64_t reclaimed, int prio)
 {
-	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = lru,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = lru,
 				   .nr_requested = req, .nr_scanned = taken, .nr_taken = taken });
 	if (taken)
 		delta(b, id, lru, -(int)taken, 100);
-	feed(b, (struct rr_event){ .type = RR_EV_COUNT_EVENTS, .id = id, .item = 30, .val = taken });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_COUNT_EVENTS, .id = id, .item = 30, .val = taken });
 	if (taken)
-		feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = taken,
+		unit_feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = taken,
 					   .nr_reclaimed = reclaimed, .priority = prio });
 }
 
@@ -163,14 +154,14 @@ static void test_attribution_and_root(void)
 	/* page cache charged to a and b; 4 pages in a's pending drain */
 	delta(b, 60, 2, 4096, 200);
 	delta(b, 70, 2, 8192, 200);
-	feed(b, (struct rr_event){ .type = RR_EV_ATTACH, .cgroup_root = 4, .id = 70,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_ATTACH, .cgroup_root = 4, .id = 70,
 				   .attach_pid = 100, .pid = 1 });
 
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	delta(b, 60, 2, 4, 100);	/* lru_add_drain() before the isolate */
 	batch(b, 60, 2, 1, 32, 32, 12);
 	batch(b, 70, 2, 2, 32, 32, 12);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 64 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 64 });
 
 	CU_ASSERT_EQUAL_FATAL(s.n, 1);
 	CU_ASSERT_EQUAL(rr_builder_state(b)->memory_root, 4);
@@ -202,7 +193,7 @@ static void test_nr_to_reclaim_inference(void)
 
 	mkdir_ev(b, 0, 9, "/w");
 	delta(b, 9, 2, 100000, 200);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	for (int prio = 12; prio >= 4; prio--) {
 		uint64_t got = prio == 5 ? 264 - cum : (prio == 4 ? 264 : 8);
 
@@ -210,7 +201,7 @@ static void test_nr_to_reclaim_inference(void)
 			cum += got;
 		batch(b, 9, 2, 32, got, got, prio);
 	}
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 528 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 528 });
 	CU_ASSERT_EQUAL_FATAL(s.n, 1);
 	CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_low, 264);
 	CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_high, 528);
@@ -231,10 +222,10 @@ static void test_nr_to_reclaim_rounds(void)
 
 	mkdir_ev(b, 0, 9, "/w");
 	delta(b, 9, 2, 100000, 200);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	for (int k = 0; k < 4; k++)
 		batch(b, 9, 2, 32, 128, 128, 12);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 512 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 512 });
 	CU_ASSERT_EQUAL_FATAL(s.n, 1);
 	CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_low, 384);
 	CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_high, 512);
@@ -251,11 +242,11 @@ static void test_empty_batch_and_orphan_end(void)
 
 	mkdir_ev(b, 0, 9, "/w");
 	delta(b, 9, 0, 10, 200);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 3 });
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 3 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	batch(b, 9, 2, 5, 0, 0, 11);	/* empty file list, no shrink event */
 	batch(b, 9, 0, 10, 10, 10, 11);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 10 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 10 });
 	CU_ASSERT_EQUAL_FATAL(s.n, 1);
 	CU_ASSERT_EQUAL(s.ep[0].nr_batches, 2);
 	CU_ASSERT_EQUAL(s.batches[0][0].priority, 11);
@@ -283,13 +274,13 @@ static void test_empty_active_batch(void)
 
 	mkdir_ev(b, 0, 9, "/w");
 	delta(b, 9, 2, 100000, 200);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	batch(b, 9, 2, 24, 24, 24, 12);
-	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = 1, .nr_requested = 32 });
-	feed(b, (struct rr_event){ .type = RR_EV_COUNT_EVENTS, .id = 9, .item = 26, .val = 0 });
-	feed(b, (struct rr_event){ .type = RR_EV_SHRINK_ACTIVE, .priority = 12 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = 1, .nr_requested = 32 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_COUNT_EVENTS, .id = 9, .item = 26, .val = 0 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_SHRINK_ACTIVE, .priority = 12 });
 	batch(b, 9, 2, 32, 32, 32, 11);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 56 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 56 });
 	CU_ASSERT_EQUAL_FATAL(s.n, 1);
 	CU_ASSERT_EQUAL_FATAL(s.ep[0].nr_batches, 3);
 	CU_ASSERT_EQUAL(s.batches[0][1].lru, 1);
@@ -316,7 +307,7 @@ static void test_root_flush_without_snapshot(void)
 	struct rr_memcg *p;
 	const struct rr_memcg *root;
 
-	feed(b, (struct rr_event){ .type = RR_EV_MOD_LRUVEC, .id = 1, .item = 2, .val = 7, .pid = 3 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MOD_LRUVEC, .id = 1, .item = 2, .val = 7, .pid = 3 });
 	mkdir_ev(b, 0, 10, "/P");
 	delta(b, 10, 2, 5000, 200);
 	p = rr_state_find(st, 10);
@@ -326,7 +317,7 @@ static void test_root_flush_without_snapshot(void)
 	CU_ASSERT_EQUAL(root->id, 1);
 	CU_ASSERT_PTR_EQUAL(p->parent, root);
 	CU_ASSERT_EQUAL(p->v.rstat_lru[2], 0);
-	feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 1, .force = true, .pid = 2 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 1, .force = true, .pid = 2 });
 	CU_ASSERT_EQUAL(p->v.rstat_lru[2], 5000);
 	CU_ASSERT_EQUAL(rr_state_find(st, 1)->v.rstat_lru[2], 5000 + 7);
 	rr_builder_free(b);
@@ -350,10 +341,10 @@ static void test_one_type_call_bound(void)
 		delta(b, 9, 0, 100000, 200);
 		if (with_active_file)
 			delta(b, 9, 3, 100000, 200);
-		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+		unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 		for (int k = 0; k < 4; k++)
 			batch(b, 9, 0, 32, 32, 32, 12);
-		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 128 });
+		unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 128 });
 		CU_ASSERT_EQUAL_FATAL(s.n, 1);
 		CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_low, with_active_file ? 0 : 96);
 		CU_ASSERT_EQUAL(s.ep[0].nr_to_reclaim_high, 128);
@@ -381,10 +372,10 @@ static void test_no_proactive_inference_on_v1(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 		mkdir_ev(b, root, 9, "/w");
 		delta(b, 9, 2, 1 << 20, 200);
-		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+		unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 		batch(b, 9, 2, 32, 512, 512, 12);
 		batch(b, 9, 2, 32, 512, 512, 11);
-		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 1024 });
+		unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 1024 });
 		CU_ASSERT_EQUAL_FATAL(rr_builder_finish(b), 0);
 		CU_ASSERT_EQUAL(rr_builder_state(b)->memory_root, root);
 		/* v2: the call, then the write it makes up; v1: the call alone */
@@ -401,12 +392,12 @@ static void test_no_proactive_inference_on_v1(void)
 /* one inactive batch of task @pid (batch() is task 100's) */
 static void batch_of(struct rr_builder *b, int pid, uint64_t id, uint64_t req, uint64_t reclaimed)
 {
-	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = 2, .nr_requested = req,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = 2, .nr_requested = req,
 				   .nr_scanned = req, .nr_taken = req, .pid = pid });
 	delta(b, id, 2, -(int)req, pid);
-	feed(b, (struct rr_event){ .type = RR_EV_COUNT_EVENTS, .id = id, .item = 30, .val = req,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_COUNT_EVENTS, .id = id, .item = 30, .val = req,
 				   .pid = pid });
-	feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = req,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = req,
 				   .nr_reclaimed = reclaimed, .priority = 12, .pid = pid });
 }
 
@@ -429,12 +420,12 @@ static void test_many_neighbours_not_interleaved(void)
 		delta(b, 10 + k, 2, 1 << 20, 300);
 	}
 	for (int k = 0; k < 6; k++)
-		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 100 + k });
+		unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 100 + k });
 	for (int r = 0; r < 2; r++)
 		for (int k = 0; k < 6; k++)
 			batch_of(b, 100 + k, 10 + (uint64_t)k, 32, 16);
 	for (int k = 0; k < 6; k++)
-		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32,
+		unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32,
 					   .pid = 100 + k });
 	CU_ASSERT_EQUAL_FATAL(s.n, 6);
 	for (int k = 0; k < 6; k++) {
@@ -465,15 +456,15 @@ static void test_interleaved_walks(void)
 		mkdir_ev(b, 0, 13, same_parent ? "/X/D" : "/Y/D");
 		for (uint64_t id = 10; id <= 13; id++)
 			delta(b, id, 2, 1 << 20, 300);
-		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 100 });
+		unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 100 });
 		batch_of(b, 100, 10, 32, 16);
-		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 200 });
+		unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 200 });
 		batch_of(b, 200, 11, 32, 16);
 		batch_of(b, 100, 12, 32, 16);
 		batch_of(b, 200, 13, 32, 16);
-		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32,
+		unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32,
 					   .pid = 100 });
-		feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32,
+		unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32,
 					   .pid = 200 });
 		CU_ASSERT_EQUAL_FATAL(s.n, 2);
 		CU_ASSERT_STRING_EQUAL(s.root_path[0], "/X");
@@ -484,12 +475,6 @@ static void test_interleaved_walks(void)
 		CU_ASSERT_EQUAL(s.ep[1].walk_interleaved, same_parent);
 		rr_builder_free(b);
 	}
-}
-
-static void marker_ev(struct rr_builder *b, const char *text)
-{
-	feed(b, (struct rr_event){ .type = RR_EV_MARKER, .str = text,
-				   .str_len = (int)strlen(text), .pid = 1 });
 }
 
 /*
@@ -506,22 +491,22 @@ static void test_root_alternatives(void)
 	struct seen s;
 	struct rr_builder *b = builder(&s);
 
-	marker_ev(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
+	unit_marker(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
 		     "swap_total_kb=0 vm_swappiness=60");
-	marker_ev(b, "reclaim-replay: snapshot begin when=start");
-	marker_ev(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_anon=0 "
+	unit_marker(b, "reclaim-replay: snapshot begin when=start");
+	unit_marker(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_anon=0 "
 		     "active_anon=0 inactive_file=0 active_file=0 unevictable=0 limit_bytes=-1 "
 		     "min_bytes=0 low_bytes=0 path=/");
-	marker_ev(b, "reclaim-replay: memcg id=20 level=1 swappiness=60 inactive_anon=0 "
+	unit_marker(b, "reclaim-replay: memcg id=20 level=1 swappiness=60 inactive_anon=0 "
 		     "active_anon=0 inactive_file=0 active_file=0 unevictable=0 "
 		     "limit_bytes=1073741824 min_bytes=0 low_bytes=0 path=/a");
-	marker_ev(b, "reclaim-replay: memcg id=30 level=2 swappiness=60 inactive_anon=0 "
+	unit_marker(b, "reclaim-replay: memcg id=30 level=2 swappiness=60 inactive_anon=0 "
 		     "active_anon=0 inactive_file=100000 active_file=0 unevictable=0 "
 		     "limit_bytes=67108864 min_bytes=0 low_bytes=0 path=/a/b");
-	marker_ev(b, "reclaim-replay: snapshot end when=start cgroups=3");
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_marker(b, "reclaim-replay: snapshot end when=start cgroups=3");
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	batch(b, 30, 2, 24, 24, 24, 12);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 24 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 24 });
 	CU_ASSERT_EQUAL_FATAL(s.n, 1);
 	CU_ASSERT_EQUAL(s.ep[0].root_memcg_id, 30);
 	CU_ASSERT_EQUAL_FATAL(s.ep[0].nr_root_alternatives, 1);
@@ -535,16 +520,16 @@ static void test_root_alternatives(void)
 	mkdir_ev(b, 0, 80, "/q/y");
 	delta(b, 70, 2, 100000, 200);
 	delta(b, 80, 2, 100000, 200);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	batch(b, 70, 2, 24, 24, 24, 12);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 24 });
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 24 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	batch(b, 70, 2, 24, 24, 24, 12);
 	batch(b, 80, 2, 24, 24, 24, 12);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 48 });
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 48 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	batch(b, 70, 2, 24, 24, 24, 12);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 24 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 24 });
 	CU_ASSERT_EQUAL_FATAL(s.n, 3);
 	CU_ASSERT_EQUAL(s.ep[0].root_memcg_id, 70);
 	CU_ASSERT_EQUAL_FATAL(s.ep[0].nr_root_alternatives, 2);	/* made in the trace */
@@ -572,21 +557,21 @@ static void test_markers(void)
 	struct rr_state *st;
 	struct rr_memcg *m;
 
-	marker_ev(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
+	unit_marker(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
 		     "swap_total_kb=1024 vm_swappiness=60");
-	marker_ev(b, "reclaim-replay: snapshot begin when=start");
-	marker_ev(b, "reclaim-replay: memcg id=30 level=2 swappiness=100 inactive_anon=700 "
+	unit_marker(b, "reclaim-replay: snapshot begin when=start");
+	unit_marker(b, "reclaim-replay: memcg id=30 level=2 swappiness=100 inactive_anon=700 "
 		     "active_anon=1 inactive_file=0 active_file=0 unevictable=0 limit_bytes=-1 "
 		     "min_bytes=0 low_bytes=0 path=/a/b");
-	marker_ev(b, "reclaim-replay: memcg id=20 level=1 swappiness=60 inactive_anon=0 "
+	unit_marker(b, "reclaim-replay: memcg id=20 level=1 swappiness=60 inactive_anon=0 "
 		     "active_anon=0 inactive_file=5 active_file=0 unevictable=0 limit_bytes=-1 "
 		     "min_bytes=0 low_bytes=0 path=/a");
-	marker_ev(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_anon=0 "
+	unit_marker(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_anon=0 "
 		     "active_anon=0 inactive_file=0 active_file=0 unevictable=0 limit_bytes=-1 "
 		     "min_bytes=0 low_bytes=0 path=/");
-	marker_ev(b, "reclaim-replay: snapshot end when=start cgroups=3");
+	unit_marker(b, "reclaim-replay: snapshot end when=start cgroups=3");
 	mkdir_ev(b, 4, 40, "/a/b/new");
-	feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 1, .force = true });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 1, .force = true });
 
 	st = rr_builder_state(b);
 	CU_ASSERT_EQUAL(st->memory_root, 4);
@@ -628,22 +613,22 @@ static void test_protection(void)
 	struct seen s;
 	struct rr_builder *b = builder(&s);
 
-	marker_ev(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
+	unit_marker(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
 		     "swap_total_kb=1024 vm_swappiness=60");
-	marker_ev(b, "reclaim-replay: snapshot begin when=start");
-	marker_ev(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_file=0 "
+	unit_marker(b, "reclaim-replay: snapshot begin when=start");
+	unit_marker(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_file=0 "
 		     "min_bytes=0 low_bytes=0 path=/");
-	marker_ev(b, "reclaim-replay: memcg id=20 level=1 swappiness=60 inactive_file=1000 "
+	unit_marker(b, "reclaim-replay: memcg id=20 level=1 swappiness=60 inactive_file=1000 "
 		     "unevictable=7 min_bytes=409600 low_bytes=8192 path=/a");
-	marker_ev(b, "reclaim-replay: memcg id=30 level=2 swappiness=60 inactive_file=2000 "
+	unit_marker(b, "reclaim-replay: memcg id=30 level=2 swappiness=60 inactive_file=2000 "
 		     "min_bytes=4096 low_bytes=-1 path=/a/b");
-	marker_ev(b, "reclaim-replay: memcg id=40 level=1 swappiness=60 inactive_file=3000 "
+	unit_marker(b, "reclaim-replay: memcg id=40 level=1 swappiness=60 inactive_file=3000 "
 		     "min_bytes=-1 low_bytes=-1 path=/c");
-	marker_ev(b, "reclaim-replay: snapshot end when=start cgroups=4");
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_marker(b, "reclaim-replay: snapshot end when=start cgroups=4");
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	batch(b, 30, 2, 32, 32, 32, 12);
 	batch(b, 40, 2, 32, 32, 32, 12);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 64 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 64 });
 	CU_ASSERT_EQUAL_FATAL(s.n, 1);
 	CU_ASSERT_EQUAL_FATAL(s.walk_n[0], 4);
 	/* pre-order: /, /a, /a/b, /c */
@@ -671,29 +656,29 @@ static void test_start_state(void)
 	mkdir_ev(b, 0, 5, "/r");
 	mkdir_ev(b, 0, 6, "/r/x");
 	delta(b, 6, 2, 1000, 300);
-	feed(b, (struct rr_event){ .type = RR_EV_ATTACH, .id = 5, .attach_pid = 100, .pid = 1 });
-	feed(b, (struct rr_event){ .type = RR_EV_ATTACH, .id = 5, .attach_pid = 101, .pid = 1 });
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 100 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_ATTACH, .id = 5, .attach_pid = 100, .pid = 1 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_ATTACH, .id = 5, .attach_pid = 101, .pid = 1 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 100 });
 	delta(b, 6, 2, 500, 300);		/* charged by another task meanwhile */
 	mkdir_ev(b, 0, 7, "/r/y");
 	delta(b, 7, 2, 200, 300);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 101 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 101 });
 	delta(b, 6, 2, 7, 300);
 	/* (priority 0: at 12, asking for 32 of 1507 pages disproves the sizes) */
 	batch(b, 6, 2, 32, 32, 32, 0);		/* pid 100's batch */
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32, .pid = 100 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32, .pid = 100 });
 	CU_ASSERT_EQUAL_FATAL(s.n, 1);
 	CU_ASSERT_EQUAL(s.ep[0].root_memcg_id, 5);
 	CU_ASSERT_TRUE(s.ep[0].overlapped);
 	/* /r/x as pid 100's episode began: 1000 pages; /r/y did not exist */
 	CU_ASSERT_EQUAL(s.walk_n[0], 2);
 	CU_ASSERT_EQUAL(s.walk_lru[0][1][2], 1000);
-	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = 2, .nr_requested = 32,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = 2, .nr_requested = 32,
 				   .nr_scanned = 32, .nr_taken = 32, .pid = 101 });
 	delta(b, 7, 2, -32, 101);
-	feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = 32,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_SHRINK_INACTIVE, .nr_scanned = 32,
 				   .nr_reclaimed = 32, .priority = 0, .pid = 101 });
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32, .pid = 101 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32, .pid = 101 });
 	CU_ASSERT_EQUAL_FATAL(s.n, 2);
 	CU_ASSERT_TRUE(s.ep[1].overlapped);
 	/* at pid 101's begin: /r/x 1500, /r/y 200 */
@@ -788,19 +773,19 @@ static void test_deactivation_boundary(void)
 	delta(b, 9, RR_LRU_INACTIVE_FILE, 8173, 200);
 	delta(b, 9, RR_LRU_ACTIVE_FILE, 100372, 200);
 	/* the rstat view prepare_scan_control() reads: a flush shows these */
-	feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 9, .force = true, .pid = 1 });
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 9, .force = true, .pid = 1 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	batch(b, 9, RR_LRU_INACTIVE_FILE, 1, 1, 1, 12);
-	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = RR_LRU_ACTIVE_FILE,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = RR_LRU_ACTIVE_FILE,
 				   .nr_requested = 24, .nr_scanned = 24, .nr_taken = 24 });
 	delta(b, 9, RR_LRU_ACTIVE_FILE, -24, 100);
-	feed(b, (struct rr_event){ .type = RR_EV_COUNT_EVENTS, .id = 9, .item = 30, .val = 24 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_COUNT_EVENTS, .id = 9, .item = 30, .val = 24 });
 	delta(b, 9, RR_LRU_ACTIVE_FILE, 4, 100);
 	delta(b, 9, RR_LRU_INACTIVE_FILE, 20, 100);
-	feed(b, (struct rr_event){ .type = RR_EV_SHRINK_ACTIVE, .nr_taken = 24,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_SHRINK_ACTIVE, .nr_taken = 24,
 				   .nr_deactivated = 20, .nr_referenced = 4, .priority = 12 });
 	batch(b, 9, RR_LRU_INACTIVE_FILE, 4, 4, 4, 11);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 5 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 5 });
 	CU_ASSERT_EQUAL_FATAL(d.n, 1);
 	CU_ASSERT_EQUAL_FATAL(d.sim_ret, 0);
 	/* the active batch is a recorded outcome of its own list */
@@ -879,27 +864,27 @@ static void test_episode_kinds(void)
 	mkdir_ev(b, 0, 9, "/w");
 	delta(b, 9, 2, 10000, 200);
 	/* kswapd (pid 50): batches before its first wake, two runs, a sleep */
-	feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = 2, .nr_requested = 32,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_LRU_ISOLATE, .lru = 2, .nr_requested = 32,
 				   .nr_taken = 0, .pid = 50 });
-	feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_WAKE, .pid = 50 });
-	feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_WAKE, .pid = 50 });
-	feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_SLEEP, .pid = 50 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_WAKE, .pid = 50 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_WAKE, .pid = 50 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_SLEEP, .pid = 50 });
 	CU_ASSERT_EQUAL(rr_builder_stats(b)->tasks, 0);
 	/* a memory.reclaim write (pid 100) with one memcg call inside */
-	feed(b, (struct rr_event){ .type = RR_EV_MARKER, .pid = 100,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MARKER, .pid = 100,
 				   .str = "reclaim-replay: proactive begin bytes=1048576",
 				   .str_len = 45 });
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	batch(b, 9, 2, 32, 32, 32, 12);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32 });
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	batch(b, 9, 2, 32, 32, 20, 12);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 20 });
-	feed(b, (struct rr_event){ .type = RR_EV_MARKER, .pid = 100,
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 20 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MARKER, .pid = 100,
 				   .str = "reclaim-replay: proactive end bytes=1048576 result=ok errno=0",
 				   .str_len = 61 });
 	/* direct reclaim of pid 70, still open when the trace ends */
-	feed(b, (struct rr_event){ .type = RR_EV_DIRECT_BEGIN, .pid = 70 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_DIRECT_BEGIN, .pid = 70 });
 	CU_ASSERT_EQUAL(rr_builder_stats(b)->tasks, 1);
 	/* (a direct call is replayed: one open at the end is unterminated) */
 	CU_ASSERT_EQUAL(rr_builder_finish(b), 1);
@@ -958,19 +943,19 @@ static void test_global_episodes(void)
 	mkdir_ev(b, 0, 9, "/w");
 	delta(b, 9, 2, 5000, 200);
 	delta(b, 50, 2, 300, 200);	/* a memcg the trace never names */
-	feed(b, (struct rr_event){ .type = RR_EV_DIRECT_BEGIN, .order = 9 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_DIRECT_BEGIN, .order = 9 });
 	batch(b, 9, 2, 32, 32, 8, 12);
 	batch(b, 50, 2, 32, 32, 4, 12);
-	feed(b, (struct rr_event){ .type = RR_EV_DIRECT_END, .nr_reclaimed = 12 });
-	feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_WAKE, .order = 0 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_DIRECT_END, .nr_reclaimed = 12 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_WAKE, .order = 0 });
 	batch(b, 9, 2, 32, 32, 30, 12);
 	batch(b, 9, 2, 32, 32, 31, 12);
 	batch(b, 9, 2, 16, 16, 16, 11);
-	feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_SLEEP });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_KSWAPD_SLEEP });
 	/* node reclaim of order 6: max(1 << 6, 32) pages (__node_reclaim()) */
-	feed(b, (struct rr_event){ .type = RR_EV_NODE_RECLAIM_BEGIN, .order = 6 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_NODE_RECLAIM_BEGIN, .order = 6 });
 	batch(b, 9, 2, 32, 32, 32, 4);
-	feed(b, (struct rr_event){ .type = RR_EV_NODE_RECLAIM_END, .nr_reclaimed = 32 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_NODE_RECLAIM_END, .nr_reclaimed = 32 });
 	CU_ASSERT_EQUAL(rr_builder_finish(b), 0);
 	CU_ASSERT_EQUAL_FATAL(s.n, 3);
 	CU_ASSERT_EQUAL(s.ep[2].kind, RR_KIND_NODE);
@@ -1020,24 +1005,24 @@ static void test_whole_tree_snapshot(void)
 	struct rr_builder *b = builder(&s);
 	const struct rr_memcg *m, *dead;
 
-	marker_ev(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
+	unit_marker(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
 		     "swap_total_kb=0 vm_swappiness=60");
 	delta(b, 77, 3, -27, 300);	/* a memcg with no directory */
-	marker_ev(b, "reclaim-replay: snapshot begin when=start");
-	marker_ev(b, "reclaim-replay: snapshot read id=30");
+	unit_marker(b, "reclaim-replay: snapshot begin when=start");
+	unit_marker(b, "reclaim-replay: snapshot read id=30");
 	delta(b, 30, 2, 512, 300);	/* after the read, before the line */
 	delta(b, 30, 2, 512, 300);
-	marker_ev(b, "reclaim-replay: snapshot read id=1");
-	marker_ev(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_anon=5 "
+	unit_marker(b, "reclaim-replay: snapshot read id=1");
+	unit_marker(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_anon=5 "
 		     "active_anon=0 inactive_file=7 active_file=0 unevictable=0 limit_bytes=-1 "
 		     "min_bytes=0 low_bytes=0 hier_inactive_anon=5 hier_active_anon=0 "
 		     "hier_inactive_file=100207 hier_active_file=300 hier_unevictable=0 path=/");
-	marker_ev(b, "reclaim-replay: memcg id=30 level=1 swappiness=60 inactive_anon=0 "
+	unit_marker(b, "reclaim-replay: memcg id=30 level=1 swappiness=60 inactive_anon=0 "
 		     "active_anon=0 inactive_file=100000 active_file=0 unevictable=0 "
 		     "limit_bytes=-1 min_bytes=0 low_bytes=0 hier_inactive_anon=0 "
 		     "hier_active_anon=0 hier_inactive_file=100000 hier_active_file=0 "
 		     "hier_unevictable=0 path=/a");
-	marker_ev(b, "reclaim-replay: snapshot end when=start cgroups=2");
+	unit_marker(b, "reclaim-replay: snapshot end when=start cgroups=2");
 	m = rr_state_find(rr_builder_state(b), 30);
 	dead = rr_state_find(rr_builder_state(b), 77);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -1073,10 +1058,10 @@ static void test_sizes_disproved(void)
 
 	mkdir_ev(b, 0, 9, "/w");
 	delta(b, 9, 2, 100, 200);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
 	batch(b, 9, 2, 32, 32, 32, 2);
 	batch(b, 9, 2, 32, 32, 32, 2);
-	feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 64 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 64 });
 	CU_ASSERT_EQUAL(rr_builder_stats(b)->lru_sizes_raised, 1);
 	/* 100 raised to 128, minus the two batches */
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 9), 2), 64);
@@ -1097,25 +1082,25 @@ static void test_flushed_view_baseline(void)
 	struct rr_builder *b = builder(&s);
 	const struct rr_memcg *m, *root;
 
-	marker_ev(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
+	unit_marker(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
 		     "swap_total_kb=0 vm_swappiness=60");
-	marker_ev(b, "reclaim-replay: items source=btf workingset_activate_anon=12 "
+	unit_marker(b, "reclaim-replay: items source=btf workingset_activate_anon=12 "
 		     "workingset_activate_file=13");
 	delta(b, 30, 2, 10, 300);	/* (a memcg not named yet) */
-	marker_ev(b, "reclaim-replay: snapshot begin when=start");
-	marker_ev(b, "reclaim-replay: snapshot read id=1");
-	feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 1, .needs_flush = true, .pid = 1 });
+	unit_marker(b, "reclaim-replay: snapshot begin when=start");
+	unit_marker(b, "reclaim-replay: snapshot read id=1");
+	unit_feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 1, .needs_flush = true, .pid = 1 });
 	delta(b, 30, 2, 512, 300);	/* after the flush */
 	delta(b, 30, 13, 5, 300);	/* a refault activation */
-	marker_ev(b, "reclaim-replay: snapshot read id=30");
+	unit_marker(b, "reclaim-replay: snapshot read id=30");
 	delta(b, 30, 2, 512, 300);	/* after the read */
-	marker_ev(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_anon=0 "
+	unit_marker(b, "reclaim-replay: memcg id=1 level=0 swappiness=60 inactive_anon=0 "
 		     "active_anon=0 inactive_file=0 active_file=0 unevictable=0 limit_bytes=-1 "
 		     "min_bytes=0 low_bytes=0 path=/");
-	marker_ev(b, "reclaim-replay: memcg id=30 level=1 swappiness=60 inactive_anon=0 "
+	unit_marker(b, "reclaim-replay: memcg id=30 level=1 swappiness=60 inactive_anon=0 "
 		     "active_anon=0 inactive_file=1000 active_file=0 unevictable=0 "
 		     "limit_bytes=-1 min_bytes=0 low_bytes=0 path=/a");
-	marker_ev(b, "reclaim-replay: snapshot end when=start cgroups=2");
+	unit_marker(b, "reclaim-replay: snapshot end when=start cgroups=2");
 	m = rr_state_find(rr_builder_state(b), 30);
 	root = rr_state_find(rr_builder_state(b), 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -1127,7 +1112,7 @@ static void test_flushed_view_baseline(void)
 	CU_ASSERT_TRUE(root->v.rstat_valid);
 	CU_ASSERT_EQUAL(root->v.rstat_lru[2], 10);
 	CU_ASSERT_EQUAL(root->v.rstat_ws_activate[RR_LRU_FILE], 0);
-	feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 1, .force = true, .pid = 1 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_FLUSH, .id = 1, .force = true, .pid = 1 });
 	CU_ASSERT_EQUAL(root->v.rstat_ws_activate[RR_LRU_FILE], 5);
 	CU_ASSERT_EQUAL(root->v.rstat_lru[2], 2024);
 	rr_builder_free(b);
