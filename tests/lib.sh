@@ -25,6 +25,21 @@ trap 'exit 130' INT TERM
 pass() { T_PASS=$((T_PASS + 1)); echo "ok   - $*"; }
 fail() { T_FAIL=$((T_FAIL + 1)); echo "FAIL - $*"; }
 
+# jq -e on an empty file exits 0 (jq 1.6): a check on an output that was
+# never written would pass.  With -e and an empty file last, it fails.
+jq() {
+	local a last=
+	for a in "$@"; do last=$a; done
+	case " $* " in
+	*" -e "*)
+		if [ -f "$last" ] && [ ! -s "$last" ]; then
+			echo "jq: $last is empty" >&2
+			return 5
+		fi ;;
+	esac
+	command jq "$@"
+}
+
 check() {
 	local name=$1
 	shift
