@@ -182,9 +182,56 @@ void rr_items_filters(const struct rr_items *it, char *lruvec, size_t lruvec_len
 		events[strlen(events) - 4] = 0;	/* drop the last " || " */
 }
 
+/* mountinfo's octal escapes (\040 for a space) undone, in place */
+static void unescape_octal(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = 0;
+}
+
+/*
+ * The cgroup the mount at @mnt shows as its top (mountinfo's 4th field):
+ * "/" for the hierarchy's root, or in a cgroup namespace; a subtree's path
+ * where a container bind-mounts its own cgroup as the hierarchy (Docker
+ * on cgroup v1).  Empty when mountinfo does not say.
+ */
+static void mount_top(const char *proc_root, const char *mnt, char *top, size_t len)
+{
+	char path[600], line[2048];
+	FILE *f;
+
+	top[0] = 0;
+	snprintf(path, sizeof(path), "%s/self/mountinfo", proc_root);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char root[1024], point[1024];
+
+		if (sscanf(line, "%*s %*s %*s %1023s %1023s", root, point) != 2)
+			continue;
+		unescape_octal(point);
+		if (strcmp(point, mnt))
+			continue;
+		unescape_octal(root);
+		snprintf(top, len, "%s", root);	/* (the last mount there wins) */
+	}
+	fclose(f);
+}
+
 int rr_cgroup_fs_find(struct rr_cgroup_fs *fs, const char *proc_root, struct rr_error *err)
 {
-	char path[600], line[1024], rel[512] = "";
+	char path[600], line[1024], rel[512] = "", top[1024];
 	int enabled = 0;
 	FILE *f;
 
@@ -266,6 +313,18 @@ int rr_cgroup_fs_find(struct rr_cgroup_fs *fs, const char *proc_root, struct rr_
 			}
 		}
 		fclose(f);
+	}
+	/* /proc/self/cgroup names our cgroup from the hierarchy's root (outside
+	 * a cgroup namespace); a mount of a subtree shows it below that
+	 * subtree's path */
+	mount_top(proc_root, fs->root, top, sizeof(top));
+	if (top[0] && strcmp(top, "/")) {
+		size_t n = strlen(top);
+
+		if (!strncmp(rel, top, n) && (rel[n] == '/' || !rel[n]))
+			memmove(rel, rel + n, strlen(rel + n) + 1);
+		if (!rel[0])
+			snprintf(rel, sizeof(rel), "/");
 	}
 	snprintf(fs->self, sizeof(fs->self), "%s%s", fs->root, strcmp(rel, "/") ? rel : "");
 	return 0;
