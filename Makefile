@@ -11,7 +11,7 @@
 #   make uninstall    remove what install put there (same PREFIX, DESTDIR)
 #   make fuzz     libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/README.md)
 
-VERSION := 0.4.1
+VERSION := 0.4.2
 PKGS := libtracefs libtraceevent libtracecmd jansson cunit libbpf
 # pkg-config name -> Debian package that provides it
 DEB_libtracefs := libtracefs-dev

@@ -111,8 +111,9 @@ struct rr_builder {
 	uint64_t first_lost_ns;		/* the first record after lost events */
 	int in_snapshot;		/* 1 start snapshot, 2 a later one */
 	uint64_t start_snapshot_ns;	/* the start snapshot's end marker, 0 none yet */
-	bool snapshot_has_root;		/* the snapshot in progress holds "/": all
-					 * of the hierarchy */
+	bool snapshot_has_root;		/* the snapshot in progress holds the
+					 * root memcg: all of the hierarchy */
+	uint64_t snapshot_view_root;	/* its "/" line, when not the root memcg */
 	/* cgroup v1 puts every controller's hierarchy in the cgroup: events;
 	 * until a memcg: event names an id of one of them, hold them back */
 	struct held_event *held;

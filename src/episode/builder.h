@@ -52,6 +52,9 @@ struct rr_batch_ctx {
 	bool valid;
 	bool online;
 	bool in_window;		/* inside the rmdir -> offline window: online unknown */
+	/* outside the recorder's view (rr_memcg.online_unknown): online or
+	 * dying, unknown; @online holds true */
+	bool online_unknown;
 	int swappiness;
 	bool swappiness_known;	/* rr_memcg_swappiness_known(); else assumed */
 	bool unprotected;	/* rr_memcg_unprotected_known() */
@@ -71,8 +74,10 @@ struct rr_batch_ctx {
 	 * lru_pages + conc_max, per list (0 and 0: unchanged); conc_unknown
 	 * when the builder's ring of deltas does not reach back that far */
 	bool conc_unknown;
-	/* the batch asked for more than size >> priority: the sizes are wrong
-	 * (rr_builder_stats.lru_sizes_raised) */
+	/* the call's first batch asked for more than the sizes allow (size >>
+	 * priority; an offline memcg's scrape, the size): the sizes it was
+	 * predicted on are wrong (rr_builder_stats.lru_sizes_raised, exact
+	 * ones; .lru_bounds_disproved, lower bounds) */
 	bool size_disproved;
 	/* no memcg: events (attribute.c): the sizes are the last snapshot's
 	 * less what the batches took, but that snapshot is older than
@@ -398,6 +403,9 @@ struct rr_builder_stats {
 	/* batches that asked for more than the exact size >> priority allows:
 	 * the memcg's size raised to nr_requested << priority */
 	uint64_t lru_sizes_raised;
+	/* calls predicted on a lower bound of a start size (no snapshot read
+	 * the memcg) that their first batch raised: not judged */
+	uint64_t lru_bounds_disproved;
 	uint64_t snapshot_protected;	/* snapshot lines with memory.min/low > 0 */
 	char kernel_release[64];	/* from the meta marker */
 	/* attribution without memcg: events: batches of replayable episodes

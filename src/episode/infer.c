@@ -318,79 +318,77 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
  * No snapshot knows the start size of a memcg that predates the trace:
  * beyond the running sums, the batch itself bounds it.  get_scan_count()
  * asks for at most size >> priority pages of a list, and nr_requested <=
- * that target, so size >= nr_requested << priority at the decision, whose
- * running sum was at most the one at attribution (the lru_add_drain()
- * deltas in between only add).  Skipped where the rule has exceptions:
- * offline memcgs (the SWAP_CLUSTER_MAX scrape) and MGLRU.  memory.low/min
- * protection (max(scan, SWAP_CLUSTER_MAX)) is not in the trace; the bound
- * assumes none.
+ * that target, so size >= nr_requested << priority at the decision.  An
+ * offline memcg (and one in the rmdir -> offline window) whose size >>
+ * priority is 0 is scraped instead: min(size, SWAP_CLUSTER_MAX) (the
+ * "scrape out the remaining cache" rule of get_scan_count(), v4.x to
+ * today), so there only size >= nr_requested.  Skipped for MGLRU, and
+ * for the anon aging batch.  memory.low/min protection (max(scan,
+ * SWAP_CLUSTER_MAX)) is not in the trace; the bound assumes none.
+ *
+ * The least size list @l of memcg @id had when its call began: pages; 0
+ * when the batch in flight is not the first of its call (by a later one
+ * the call and other tasks have taken pages since the decision, large
+ * folios more than asked).
  */
-/*
- * The least size list @l of memcg @id had when its call began:
- * get_scan_count() gave it a target T <= size >> priority and the call's
- * first batch asked for min(T, SWAP_CLUSTER_MAX) of it.  Only the first
- * batch of a call: by a later one the call and other tasks have taken
- * pages since the decision (large folios more than asked).  Pages; 0 when
- * the batch in flight is not the first of its call.
- */
-static int64_t call_bound(const struct task *t, uint64_t id, int p)
+static int64_t call_bound(const struct task *t, uint64_t id, int p, bool offline)
 {
 	const struct rr_batch *prev = t->batch_ep && t->batch_index ?
 				      &t->batch_ep->batches[t->batch_index - 1] : NULL;
 
 	if (prev && prev->memcg_id == id && prev->priority == p)
 		return 0;
-	return (int64_t)t->batch.nr_requested << p;
+	return offline ? (int64_t)t->batch.nr_requested : (int64_t)t->batch.nr_requested << p;
 }
 
 void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 {
 	struct rr_memcg *m = t->batch.memcg_id ? rr_state_find(&b->st, t->batch.memcg_id) : NULL;
+	struct rr_batch_ctx *c;
 	int p = t->batch.priority, l = t->batch.lru;
-	int64_t need;
+	int64_t need, most;
 
 	/* (an active anon batch may be anon aging, shrink_active_list(32)
 	 * after the loop or kswapd_age_node(), whatever the list's size) */
 	if (!m || !t->batch_sum_valid || t->batch.mglru || l == RR_LRU_ACTIVE_ANON ||
-	    p < 0 || p > RR_DEF_PRIORITY || !m->v.online || m->v.rmdir_ns ||
-	    !t->batch.nr_requested || rr_memcg_protected(m))
+	    p < 0 || p > RR_DEF_PRIORITY || !t->batch.nr_requested || rr_memcg_protected(m))
 		return;
-	need = call_bound(t, m->id, p);
+	need = call_bound(t, m->id, p, !m->v.online || m->v.rmdir_ns || m->online_unknown);
 	if (need <= 0)
 		return;
+	c = t->batch_ep && t->batch_ep->ctx && t->batch_ep->replayable &&
+	    t->batch_ep->ctx[t->batch_index].valid ? &t->batch_ep->ctx[t->batch_index] : NULL;
+	/* the running sum at the decision was at most the one now plus what
+	 * other tasks took since (their deltas undone); where the builder's
+	 * ring does not reach back that far, no bound is taken */
+	if (c && c->conc_unknown)
+		return;
+	most = t->batch_sum + (c ? c->conc_max[l] : 0);
 	/* sizes the deltas gave exactly, yet below what the batch asked for:
 	 * the trace missed pages of this memcg (an untraced move, a lost
 	 * delta); from here on its size is at least the bound, and the call
 	 * is not judged on the sizes it disproved */
 	if (m->v.baseline_known) {
-		const struct rr_batch_ctx *c = t->batch_ep && t->batch_ep->ctx &&
-					       t->batch_ep->replayable ?
-					       &t->batch_ep->ctx[t->batch_index] : NULL;
-		/* the largest the size can have been at the decision: other
-		 * tasks' deltas since then undone */
-		int64_t most = t->batch_sum + (c && c->valid ? c->conc_max[l] : 0);
-
-		if (!c || !c->valid || c->conc_unknown)
+		if (!c || most >= need)
 			return;
-		if (most < need) {
-			rr_memcg_mut(&b->st, m)->lru_sum[l] += need - most;
-			b->stats.lru_sizes_raised++;
-			t->batch_ep->ctx[t->batch_index].size_disproved = true;
-		}
+		rr_memcg_mut(&b->st, m)->lru_sum[l] += need - most;
+		b->stats.lru_sizes_raised++;
+		c->size_disproved = true;
 		return;
 	}
-	if (t->batch_sum - need < m->v.lru_low[l]) {
-		rr_memcg_mut(&b->st, m)->lru_low[l] = t->batch_sum - need;
+	/* a start size the trace does not give (no snapshot read the memcg,
+	 * or the sizes are the last snapshot's less what the batches took,
+	 * without memcg: events): the lower bound rises (unless the batch's
+	 * own deltas raised it already: it took more than was known) */
+	if (most - need < m->v.lru_low[l]) {
+		rr_memcg_mut(&b->st, m)->lru_low[l] = most - need;
 		m->lru_from_isolate = true;
 		b->stats.lru_isolate_bounds++;
-		/* without memcg: events the sizes are the last snapshot's less
-		 * what the batches took: the batch proves them short (pages
-		 * charged since, unseen); its call is not judged on them (the
-		 * next ones read the raised bound) */
-		if (b->stats.attr_inferred && t->batch_ep && t->batch_ep->replayable &&
-		    t->batch_ep->ctx && t->batch_ep->ctx[t->batch_index].valid) {
-			t->batch_ep->ctx[t->batch_index].size_disproved = true;
-			b->stats.lru_sizes_raised++;
-		}
+	}
+	/* the call was predicted on the bound of its decision, which its own
+	 * batch disproves: not judged (the next calls read the raised one) */
+	if (c && (int64_t)c->lru_pages[l] + c->conc_max[l] < need) {
+		c->size_disproved = true;
+		b->stats.lru_bounds_disproved++;
 	}
 }

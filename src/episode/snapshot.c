@@ -159,8 +159,12 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc, uint
 			v->rstat_lru[l] = mc->hier_pages[l];
 		v->rstat_valid = true;
 	}
-	if (mc->id == RR_ROOT_MEMCG_ID || !strcmp(mc->path, "/"))
+	/* "/" is the root memcg only outside a cgroup namespace and a
+	 * container's mount of its own cgroup: else the view's top */
+	if (mc->id == RR_ROOT_MEMCG_ID)
 		b->snapshot_has_root = true;
+	else if (!strcmp(mc->path, "/"))
+		b->snapshot_view_root = (uint64_t)mc->id;
 	if (b->stats.attr_inferred) {
 		/* no deltas keep the sizes: every snapshot sets them, and they
 		 * are lower bounds until the next (attribute.c) */
@@ -298,6 +302,26 @@ static void mark_dying(struct rr_builder *b)
 	b->st.whole_tree_seen = true;
 }
 
+/*
+ * The start snapshot held the subtree of memcg @view_root only: the
+ * recorder's "/" was not the root memcg (a cgroup namespace, or a
+ * container that mounts its own cgroup as the hierarchy).  A memcg the
+ * trace showed before it, not in it and not made in the trace, is
+ * outside the view: another container's, live, or a dying one.  The trace
+ * cannot tell which: its online state is unknown (the fidelity check
+ * tries both), its sizes lower bounds.
+ */
+static void mark_outside_view(struct rr_builder *b, uint64_t view_root)
+{
+	struct rr_memcg *m, *tmp;
+
+	HASH_ITER(hh, b->st.by_id, m, tmp)
+		if (!m->snapshotted && !m->created_ns && !m->release_ns && !m->v.rmdir_ns &&
+		    m->id != RR_ROOT_MEMCG_ID)
+			m->online_unknown = true;
+	b->st.view_root_id = view_root;
+}
+
 int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 {
 	struct rr_marker mk;
@@ -350,10 +374,13 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 			snap_log_end(b);
 		if (b->in_snapshot == 1 && b->snapshot_has_root)
 			mark_dying(b);
+		else if (b->in_snapshot == 1 && b->snapshot_view_root)
+			mark_outside_view(b, b->snapshot_view_root);
 		if (b->in_snapshot == 1 && !b->start_snapshot_ns)
 			b->start_snapshot_ns = ev->ts_ns ? ev->ts_ns : 1;
 		b->in_snapshot = 0;
 		b->snapshot_has_root = false;
+		b->snapshot_view_root = 0;
 		return 0;
 	case RR_MARKER_MEMCG:
 		if (!b->in_snapshot || on_memcg(b, &mk.memcg, ev->ts_ns))

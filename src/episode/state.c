@@ -228,10 +228,15 @@ struct rr_memcg *rr_state_memcg(struct rr_state *st, uint64_t id)
 	if (st->last && st->last->id == id)
 		return st->last;
 	m = rr_state_find(st, id);
-	if (!m && (m = memcg_new(st, id)) && st->whole_tree_seen && id != RR_ROOT_MEMCG_ID) {
-		/* not in the snapshot of the whole tree, no mkdir: dying */
-		m->dying_inferred = true;
-		m->v.online = false;
+	if (!m && (m = memcg_new(st, id)) && id != RR_ROOT_MEMCG_ID) {
+		if (st->whole_tree_seen) {
+			/* not in the snapshot of the whole tree, no mkdir: dying */
+			m->dying_inferred = true;
+			m->v.online = false;
+		} else if (st->view_root_id) {
+			/* outside the recorder's view: live or dying, unknown */
+			m->online_unknown = true;
+		}
 	}
 	st->last = m;
 	return m;
@@ -451,6 +456,16 @@ unsigned int rr_state_nr_sizes_unread(const struct rr_state *st)
 
 	HASH_ITER(hh, st->by_id, m, tmp)
 		n += !m->v.baseline_known && !m->standin && m->id != RR_ROOT_MEMCG_ID;
+	return n;
+}
+
+unsigned int rr_state_nr_outside_view(const struct rr_state *st)
+{
+	struct rr_memcg *m, *tmp;
+	unsigned int n = 0;
+
+	HASH_ITER(hh, st->by_id, m, tmp)
+		n += m->online_unknown;
 	return n;
 }
 
@@ -714,6 +729,7 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 		}
 		v = rr_memcg_mut(st, m);
 		v->online = true;
+		m->online_unknown = false;
 		if (set_path(st, m, ev->str, (size_t)ev->str_len))
 			return -1;
 		if (m->parent) {	/* v1: inherited from the parent at creation */
@@ -730,6 +746,7 @@ int rr_state_apply(struct rr_state *st, const struct rr_event *ev)
 		/* the css goes offline ~25 ms later; no event marks it */
 		v = rr_memcg_mut(st, m);
 		v->online = false;
+		m->online_unknown = false;	/* (the window's rules from here) */
 		v->rmdir_ns = ev->ts_ns;
 		if (ev->ts_ns > st->last_rmdir_ns)
 			st->last_rmdir_ns = ev->ts_ns;

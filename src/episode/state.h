@@ -119,6 +119,10 @@ struct rr_memcg {
 	/* not in a snapshot of the whole tree though it predates the trace:
 	 * offline, not yet released (a dying memcg; inferred) */
 	bool dying_inferred;
+	/* outside the recorder's view (rr_state.view_root_id), no mkdir or
+	 * rmdir seen: another container's live memcg or a dying one, which
+	 * the trace cannot tell apart (both are tried) */
+	bool online_unknown;
 	/* its running sums when a snapshot read its memory.stat ("snapshot
 	 * read" marker): the deltas since then come on top of what its line
 	 * says */
@@ -185,6 +189,11 @@ struct rr_state {
 	/* a start snapshot held the whole hierarchy: a memcg first seen later
 	 * without a mkdir is a dying one (snapshot.c) */
 	bool whole_tree_seen;
+	/* a start snapshot held only the subtree of this memcg (its "/" line
+	 * was not the root memcg: the recorder ran in a cgroup namespace, or
+	 * a container mounted its own cgroup as the hierarchy): a memcg
+	 * first seen later without a mkdir is outside that view; 0 none */
+	uint64_t view_root_id;
 	/* what all dying memcgs together held per type (anon, file; pages) at
 	 * the whole-tree start snapshot: each one's lists are at most that
 	 * (no new charges reach an offline memcg); known only where every
@@ -312,6 +321,8 @@ static inline uint64_t rr_memcg_lru_pages(const struct rr_memcg *m, int lru)
  * read them, not made in the trace): their lists are lower bounds.  The
  * root and stand-ins are not counted. */
 unsigned int rr_state_nr_sizes_unread(const struct rr_state *st);
+/* Memcgs outside the recorder's view (rr_memcg.online_unknown) now. */
+unsigned int rr_state_nr_outside_view(const struct rr_state *st);
 
 /* Is the memcg online at @ts_ns?  The css goes offline some time after
  * cgroup_rmdir that no event marks: online until @offline_delay_ns after

@@ -432,6 +432,7 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	/* in the rmdir -> offline window the online state is a guess; the
 	 * fidelity check tries both */
 	c->in_window = window;
+	c->online_unknown = m->online_unknown;
 	/* a recorder's trace before its start snapshot: the sizes are not
 	 * known yet (the snapshot gives them later) */
 	c->valid = !(b->stats.meta_seen && !b->start_snapshot_ns && !m->v.baseline_known);
@@ -543,7 +544,8 @@ static void capture_silent(struct rr_builder *b, struct task *t, struct rr_memcg
 		sizes_before_drain(t, x, s->lru_pages);
 		s->online = rr_vals_online_at(&x->v, t->batch.ts_ns, b->opts.offline_delay_ns,
 					      &window);
-		s->in_window = window;
+		/* (outside the recorder's view: not judged, as in the window) */
+		s->in_window = window || x->online_unknown;
 		s->swappiness = x->v.swappiness;
 		s->swappiness_known = rr_memcg_swappiness_known(&b->st, x);
 		/* (a dying memcg whose sizes are unknown: not judged either) */

@@ -228,7 +228,8 @@ static bool proves_swap(const struct rr_batch_ctx *c, int prio, const struct rr_
 {
 	uint64_t full, first = 0;
 
-	if (!c->valid || !c->online || c->in_window || !c->unprotected || prio < 0 ||
+	if (!c->valid || !c->online || c->in_window || c->online_unknown || !c->unprotected ||
+	    prio < 0 ||
 	    prio > RR_DEF_PRIORITY)
 		return false;
 	for (size_t k = 0; k < n && !first; k++)
@@ -367,6 +368,9 @@ struct hidden {
 	 * repeat): the root's inputs as of the call itself */
 	int nr_pass;
 	struct root_inputs pass_alt;
+	/* a memcg outside the recorder's view (rr_batch_ctx online_unknown):
+	 * online, or offline (dying): its scrape and its rounding differ */
+	int nr_online;
 };
 
 /*
@@ -520,12 +524,12 @@ static bool global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 }
 
 enum { H_SWAP, H_SWAPPINESS, H_NR_TO_RECLAIM, H_ROOT, H_FLUSH, H_SIZE, H_REFAULT, H_TINY,
-       H_COST, H_CONC, H_PASS, H__COUNT };
+       H_COST, H_CONC, H_PASS, H_ONLINE, H__COUNT };
 
 static const enum rr_unchecked h_reason[H__COUNT] = {
 	RR_UC_SWAP_UNKNOWN, RR_UC_SWAPPINESS_UNKNOWN, RR_UC_NR_TO_RECLAIM, RR_UC_ROOT_AMBIGUOUS,
 	RR_UC_FLUSH_UNKNOWN, RR_UC_DYING_SIZE, RR_UC_REFAULT_UNKNOWN, RR_UC_TINY_UNKNOWN,
-	RR_UC_COST_UNKNOWN, RR_UC_CONCURRENT, RR_UC_PASS_UNKNOWN,
+	RR_UC_COST_UNKNOWN, RR_UC_CONCURRENT, RR_UC_PASS_UNKNOWN, RR_UC_ONLINE_UNCERTAIN,
 };
 
 static size_t h_count(const struct hidden *h, int dim)
@@ -551,6 +555,8 @@ static size_t h_count(const struct hidden *h, int dim)
 		return h->nr_cost > 0 ? (size_t)h->nr_cost : 1;
 	case H_CONC:
 		return h->nr_conc > 0 ? (size_t)h->nr_conc : 1;
+	case H_ONLINE:
+		return h->nr_online > 0 ? (size_t)h->nr_online : 1;
 	default:
 		return h->nr_pass > 0 ? (size_t)h->nr_pass : 1;
 	}
@@ -581,6 +587,8 @@ static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
 	ci->nr_to_reclaim = h->nr_to_reclaim[k[H_NR_TO_RECLAIM]];
 	if (h->nr_conc > 1)
 		memcpy(ci->memcg.lru_pages, h->conc_lru_pages[k[H_CONC]], sizeof(ci->memcg.lru_pages));
+	if (h->nr_online > 1)
+		ci->memcg.online = !k[H_ONLINE];
 	if (h->nr_pass > 1 && k[H_PASS]) {
 		ci->anon_cost = h->pass_alt.anon_cost;
 		ci->file_cost = h->pass_alt.file_cost;
@@ -1031,6 +1039,11 @@ static int judge_silent(struct rr_fidelity_facts *fx, const struct rr_state *st,
 	ci.memcg.online = s->online;
 	ci.memcg.swappiness = s->swappiness;
 	memcpy(ci.memcg.lru_pages, s->lru_pages, sizeof(ci.memcg.lru_pages));
+	/* the open inputs of the recorded call's own memcg (other tasks'
+	 * deltas on it, a dying memcg's sizes, its online state) are not this
+	 * one's: they overwrote its sizes with the call's, and a silent visit
+	 * before a call with concurrent deltas was never judged */
+	h.nr_conc = h.nr_size = h.nr_online = 1;
 	memcpy(ci.memcg.rstat_lru_pages, s->rstat_lru_pages, sizeof(ci.memcg.rstat_lru_pages));
 	ci.recorded = NULL;
 	ci.recorded_reclaimed = NULL;
@@ -1340,6 +1353,8 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 					h.conc_lru_pages[2][l] = hi > 0 ? (uint64_t)hi : 0;
 				}
 			}
+			/* outside the recorder's view: live or dying */
+			h.nr_online = ep->ctx[i].online_unknown ? 2 : 1;
 			/* a later pass at this priority may have begun unseen */
 			h.nr_pass = 1;
 			if (rr_kind_global(ep->kind) && (int)i != pass_start) {

@@ -28,6 +28,7 @@ struct cg {
 	char *path;
 	bool known, online, released;
 	bool dying;		/* not in the whole-tree snapshot: dying, inferred */
+	bool outside;		/* outside the recorder's view: online unknown */
 	const char *lru_source;		/* "exact", "deltas", "isolate+deltas",
 					 * "isolate", "snapshot+batches", "batches" */
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
@@ -196,6 +197,7 @@ static void final_state(struct rr_report *r, const struct rr_state *st)
 		c->known = true;
 		c->online = m->v.online;
 		c->dying = m->dying_inferred;
+		c->outside = m->online_unknown;
 		c->released = m->release_ns != 0;
 		c->swappiness = swappiness_known(m) ? m->v.swappiness : -1;
 		c->snapshotted = m->snapshotted;
@@ -619,7 +621,8 @@ json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
 		if (c->id) {
 			json_t *lru = json_object();
 
-			json_object_set_new(o, "online", c->known ? json_boolean(c->online) : json_null());
+			json_object_set_new(o, "online", c->known && !c->outside ?
+							 json_boolean(c->online) : json_null());
 			json_object_set_new(o, "released", json_boolean(c->released));
 			json_object_set_new(o, "swappiness", c->swappiness >= 0 ?
 					    json_integer(c->swappiness) : json_null());

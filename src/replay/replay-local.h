@@ -34,7 +34,9 @@ struct replay {
 	 * change: rr_replay() returns RR_REPLAY_NEEDS_KERNEL */
 	bool needs_kernel;
 	char raised_note[256];		/* sizes the batches disproved */
-	char unread_note[320];		/* memcgs no snapshot read (global) */
+	char bounds_note[256];		/* lower bounds the batches raised */
+	char unread_note[512];		/* memcgs no snapshot read (global), or
+					 * outside the recorder's view */
 	char attr_note[640];		/* attribution without memcg: events */
 	char attr_check_note[320];	/* ... checked against dropped events */
 	char page_size_note[160];	/* the page-size assumption, if any */

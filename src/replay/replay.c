@@ -726,7 +726,9 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 	in->rstat_flushes = st->nr_flushes;
 	in->memcgs = st->nr_memcgs;
 	in->reader_warnings = rr_trace_lib_warnings(&in->reader_first_warning);
-#define ASSUME(text) (in->assumptions[in->nr_assumptions++] = (text))
+/* (RR_MAX_ASSUMPTIONS holds every note at once: there are fewer ASSUME()s) */
+#define ASSUME(text) ((void)(in->nr_assumptions < RR_MAX_ASSUMPTIONS && \
+			     (in->assumptions[in->nr_assumptions++] = (text))))
 	if (r->release_note[0])
 		ASSUME(r->release_note);
 	if (r->o->swap_present < 0 && bs->swap_from_meta < 0)
@@ -743,13 +745,25 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 			       "values that keep every running sum >= 0");
 		if (bs->lru_isolate_bounds)
 			ASSUME("memcgs that predate the trace: start sizes raised to nr_requested << "
-			       "priority of their batches (no memory.low/min protection assumed)");
+			       "priority of their batches (offline ones: nr_requested; no "
+			       "memory.low/min protection assumed)");
 	}
 	/* a global walk visits every memcg, also those the recorder could not
 	 * read (another cgroup namespace: other containers' memcgs) */
-	if (bs->snapshot_memcgs && !bs->attr_inferred &&
-	    (bs->episodes[RR_KIND_KSWAPD] || bs->episodes[RR_KIND_DIRECT] ||
-	     bs->episodes[RR_KIND_NODE])) {
+	if (st->view_root_id) {
+		snprintf(r->unread_note, sizeof(r->unread_note),
+			 "the recorder's snapshots hold only the subtree of memcg id %llu (its "
+			 "\"/\": a cgroup namespace, or a container's own cgroup mounted as the "
+			 "hierarchy): %u memcgs the trace shows are outside it, another "
+			 "container's or dying, which the trace cannot tell apart: online "
+			 "unknown (taken as online by the replay, both tried by --fidelity), LRU "
+			 "sizes lower bounds (the smallest start values that keep every running "
+			 "sum >= 0, raised to nr_requested of their batches)",
+			 (unsigned long long)st->view_root_id, rr_state_nr_outside_view(st));
+		ASSUME(r->unread_note);
+	} else if (bs->snapshot_memcgs && !bs->attr_inferred &&
+		   (bs->episodes[RR_KIND_KSWAPD] || bs->episodes[RR_KIND_DIRECT] ||
+		    bs->episodes[RR_KIND_NODE])) {
 		unsigned int n = rr_state_nr_sizes_unread(st);
 
 		if (n) {
@@ -757,7 +771,8 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 				 "global reclaim: %u memcgs the snapshots did not read (outside "
 				 "the recorder's view, or dying): their LRU sizes are lower bounds "
 				 "(the smallest start values that keep every running sum >= 0, "
-				 "raised to nr_requested << priority of their batches)", n);
+				 "raised to nr_requested << priority of their batches, offline "
+				 "ones to nr_requested)", n);
 			ASSUME(r->unread_note);
 		}
 	}
@@ -767,6 +782,13 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 			 "raised to nr_requested << priority, and those calls not judged",
 			 (unsigned long long)bs->lru_sizes_raised);
 		ASSUME(r->raised_note);
+	}
+	if (bs->lru_bounds_disproved) {
+		snprintf(r->bounds_note, sizeof(r->bounds_note), "%llu calls were predicted on "
+			 "a lower bound of a memcg's size that their own first batch raised "
+			 "(the trace does not give that memcg's start sizes): not judged "
+			 "(sizes_disproved)", (unsigned long long)bs->lru_bounds_disproved);
+		ASSUME(r->bounds_note);
 	}
 	if (bs->attr_inferred) {
 		uint64_t n = bs->attr[RR_ATTR_SINGLE] + bs->attr[RR_ATTR_WALK] +

@@ -372,6 +372,12 @@ check_eq "silent walk: judged, exact, off by one, silent visits, predicted unrec
 check "silent walk: the first mismatch names B's predicted page" \
 	grep -q '/P/B at priority 12: inactive_file recorded 0 pages, predicted 1' "$TMP/silent.txt"
 
+# a silent visit before a call with concurrent deltas: judged on its own
+# sizes, not the call's memcg's (tests/fixtures/text/EXPECTED.md)
+"$RR" report -q --fidelity --kernel 6.18 --swap no --json "$fix/silent-walk-concurrent-6.18.txt" >"$TMP/silentc.json"
+check_eq "silent walk, D changed concurrently: judged, exact, off by one, silent visits, predicted unrecorded" \
+	"3 2 1 1 1" "$(jq -r '.fidelity | "\(.decisions_checked) \(.exact) \(.off_by_one) \(.silent_visits) \(.predicted_unrecorded)"' "$TMP/silentc.json")"
+
 # review regressions (issue 16), tests/fixtures/text/EXPECTED.md:
 # a silent visit in a trace whose flushes are not known is judged with its
 # own flushed view, not the next call's memcg's
@@ -388,6 +394,16 @@ check_eq "swap evidence on a tie: none, 1 call swap_unknown, 5 judged and exact"
 "$RR" report -q --fidelity --json "$fix/six-siblings-apart.txt" >"$TMP/six.json"
 check_eq "six siblings apart: 6 trajectories judged, none interleaved" "6 0" \
 	"$(jq -r '.fidelity | "\(.trajectory_checked) \(.trajectory_unchecked_interleaved)"' "$TMP/six.json")"
+# a recorder in a container (its "/" is memcg 50, not the root memcg):
+# memcgs outside its view are not taken for dying; their online state is
+# tried both ways, and a bound a batch disproves is not judged
+"$RR" report -q --fidelity --json "$fix/outside-view-6.18.txt" >"$TMP/ov.json"
+check_eq "outside the view: judged, exact, online_state_uncertain, sizes_disproved" "1 1 1 1" \
+	"$(jq -r '.fidelity | "\(.decisions_checked) \(.exact) \(.unchecked_reasons.online_state_uncertain) \(.unchecked_reasons.sizes_disproved)"' "$TMP/ov.json")"
+check_eq "outside the view: online unknown (null) for the three, none dying" "null null null" \
+	"$(jq -r '[.cgroups[] | .online] | map(tostring) | join(" ")' "$TMP/ov.json")"
+check "outside the view: the note names the view's memcg and counts the three" \
+	jq -e '.input.assumptions | tostring | test("subtree of memcg id 50 .*: 3 memcgs the trace shows are outside it")' "$TMP/ov.json"
 
 # the same walk on cgroup v2 with no snapshot: memory.min/low unknown, the
 # kernel may have skipped B and C (below their protection): not judged

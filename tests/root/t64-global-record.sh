@@ -96,6 +96,11 @@ check ">= 95 % of the kswapd and direct episodes after the start snapshot replay
 }
 "$RR" report -q --fidelity --json "$f" >"$TMP/g.fid.json" 2>/dev/null
 n=$(jq '.fidelity.decisions_checked' "$TMP/g.fid.json")
+# (for the log: what the recorder's snapshots saw of the hierarchy, and
+# the calls not judged, by reason)
+jq -r '(.input.assumptions + (.inferred_inputs // [])) | unique[] | select(test("subtree of memcg|snapshots did not read|taken as dying"))' \
+	"$TMP/g.fid.json" | cut -c1-300 | sed 's/^/# /'
+jq -c '.fidelity.unchecked_reasons' "$TMP/g.fid.json" | sed 's/^/# not judged: /'
 if [ "${n:-0}" -ge 20 ]; then
 	check ">= 95 % of $n judged calls exact" jq -e '.fidelity.exact_share >= 0.95' "$TMP/g.fid.json" || {
 		jq -c '.fidelity | {exact, mismatched, off_by_one, by_kind: (.by_kind | map_values({decisions_checked, exact})), worst_episodes: .worst_episodes[:3]}' \

@@ -31,6 +31,7 @@ struct seen {
 	uint64_t balance_pages[MAX_EPISODES];
 	bool balance_interval[MAX_EPISODES];
 	uint64_t unbalanced_pages[MAX_EPISODES];
+	bool size_disproved[MAX_EPISODES][16];	/* each batch's ctx */
 };
 
 static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
@@ -50,6 +51,8 @@ static int collect(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	for (size_t i = 0; ep->ctx && i < ep->nr_batches && i < 16; i++)
 		s->chain_top[s->n][i] = ep->ctx[i].valid && ep->ctx[i].depth ?
 					ep->ctx[i].chain[ep->ctx[i].depth - 1].id : 0;
+	for (size_t i = 0; ep->ctx && i < ep->nr_batches && i < 16; i++)
+		s->size_disproved[s->n][i] = ep->ctx[i].valid && ep->ctx[i].size_disproved;
 	rr_kernel_model_init(&km, "6.18");
 	if (!rr_episode_sim_input(ep, st, &km, 12, 25000000, &in, &err)) {
 		memcpy(s->snap_lru[s->n], in.memcgs[0].lru_pages, sizeof(s->snap_lru[0]));
@@ -1045,6 +1048,55 @@ static void test_whole_tree_snapshot(void)
 }
 
 /*
+ * A start snapshot of a subtree: the recorder ran in a container (a
+ * cgroup namespace, or its own cgroup mounted as the hierarchy), so its
+ * "/" line is memcg 50, not the root memcg.  Memcgs outside that view
+ * are another container's or dying: not inferred dying (they were, and
+ * were judged as offline on sizes bounded by the view's), their online
+ * state unknown until an rmdir says.
+ */
+static void test_partial_view_snapshot(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+	const struct rr_state *st;
+	const struct rr_memcg *before, *after;
+
+	unit_marker(b, "reclaim-replay: meta version=1 kernel_release=6.18.44 memory_hierarchy_id=4 "
+		     "swap_total_kb=0 vm_swappiness=60");
+	delta(b, 77, 2, 500, 300);	/* outside the view, seen before the snapshot */
+	unit_marker(b, "reclaim-replay: snapshot begin when=start");
+	unit_marker(b, "reclaim-replay: snapshot read id=50");
+	unit_marker(b, "reclaim-replay: memcg id=50 level=0 swappiness=60 inactive_anon=5 "
+		     "active_anon=0 inactive_file=7 active_file=0 unevictable=0 limit_bytes=-1 "
+		     "min_bytes=0 low_bytes=0 hier_inactive_anon=5 hier_active_anon=0 "
+		     "hier_inactive_file=7 hier_active_file=0 hier_unevictable=0 path=/");
+	unit_marker(b, "reclaim-replay: snapshot end when=start cgroups=1");
+	delta(b, 88, 2, 40, 300);	/* first seen after it */
+	st = rr_builder_state(b);
+	before = rr_state_find(st, 77);
+	after = rr_state_find(st, 88);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(before);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(after);
+	CU_ASSERT_EQUAL(st->view_root_id, 50);
+	CU_ASSERT_FALSE(st->whole_tree_seen);
+	CU_ASSERT_FALSE(before->dying_inferred);
+	CU_ASSERT_FALSE(after->dying_inferred);
+	CU_ASSERT_TRUE(before->online_unknown);
+	CU_ASSERT_TRUE(after->online_unknown);
+	CU_ASSERT_TRUE(before->v.online);	/* (the replay's assumption) */
+	CU_ASSERT_FALSE(rr_state_find(st, 50)->online_unknown);
+	CU_ASSERT_EQUAL(rr_state_nr_outside_view(st), 2);
+	/* an rmdir says: the window's rules from here */
+	unit_feed(b, (struct rr_event){ .type = RR_EV_CGROUP_RMDIR, .cgroup_root = 4, .id = 88,
+				   .str = "/x", .str_len = 2, .ts_ns = 5000 });
+	CU_ASSERT_FALSE(after->online_unknown);
+	CU_ASSERT_FALSE(after->v.online);
+	CU_ASSERT_EQUAL(rr_state_nr_outside_view(st), 1);
+	rr_builder_free(b);
+}
+
+/*
  * Exact sizes that a batch disproves (issue 13): the first batch of a call
  * asked for 32 pages at priority 2, so the list held at least 128 pages
  * when the call began, but the deltas give 100 (the trace missed pages):
@@ -1065,6 +1117,92 @@ static void test_sizes_disproved(void)
 	CU_ASSERT_EQUAL(rr_builder_stats(b)->lru_sizes_raised, 1);
 	/* 100 raised to 128, minus the two batches */
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 9), 2), 64);
+	rr_builder_free(b);
+}
+
+/*
+ * Lower bounds a batch raises (0.4.2; CI's t64 run on 0.4.1 judged 62
+ * calls one page short, each on a memcg no snapshot read: predicted 31,
+ * recorded 32 at priority 12): a memcg no snapshot read holds at least the
+ * running sums' deficit; the first batch of a call asking for 32 pages at
+ * priority 2 says its list held 128 when the call began.  The call was
+ * predicted on the lower bound (100), which its own batch disproves: it is
+ * marked, not judged; the bound rises.  An offline memcg is scraped,
+ * min(size, SWAP_CLUSTER_MAX) when size >> priority is 0, so there the
+ * bound is nr_requested alone (it was not raised at all).  A batch that
+ * takes more than was known raises the bound through the running sum, and
+ * its call is marked too.  Other tasks' deltas between the decision and
+ * the batch count on the decision's side.
+ */
+static void test_lower_bounds_disproved(void)
+{
+	struct seen s;
+	struct rr_builder *b = builder(&s);
+	const struct rr_builder_stats *bs;
+
+	/* online, unread: 100 pages known of inactive_file */
+	delta(b, 9, 2, 100, 200);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	batch(b, 9, 2, 32, 32, 32, 2);
+	batch(b, 9, 2, 32, 32, 32, 2);	/* same call: no bound */
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 64 });
+	bs = rr_builder_stats(b);
+	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 1);
+	CU_ASSERT_EQUAL(bs->lru_bounds_disproved, 1);
+	CU_ASSERT_EQUAL(bs->lru_sizes_raised, 0);	/* (not exact sizes) */
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_TRUE(s.size_disproved[0][0]);
+	CU_ASSERT_FALSE(s.size_disproved[0][1]);
+	/* 128 at the decision, less the two batches */
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 9), 2), 64);
+	/* a call on the raised bound is judged: 64 >> 1 = 32 */
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN });
+	batch(b, 9, 2, 32, 32, 32, 1);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 2);
+	CU_ASSERT_FALSE(s.size_disproved[1][0]);
+	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 1);
+
+	/* offline (removed before the call), unread: 31 pages known; the
+	 * scrape asked for 32 and took 5, so it held 32 (not 32 << 12) */
+	delta(b, 11, 2, 31, 200);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_CGROUP_RMDIR, .cgroup_root = 0, .id = 11,
+				   .str = "/gone", .str_len = 5, .ts_ns = 1000 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .ts_ns = 100000000 });
+	batch(b, 11, 2, 32, 5, 0, 12);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 0 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 3);
+	CU_ASSERT_TRUE(s.size_disproved[2][0]);
+	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 2);
+	CU_ASSERT_EQUAL(bs->lru_bounds_disproved, 2);
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 11), 2), 27);
+	/* taking 32 of 31 known raises the bound by itself (the running sum);
+	 * the call, predicted on 31, is still not judged */
+	delta(b, 12, 2, 31, 200);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_CGROUP_RMDIR, .cgroup_root = 0, .id = 12,
+				   .str = "/gone2", .str_len = 6, .ts_ns = 2000 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .ts_ns = 150000000 });
+	batch(b, 12, 2, 32, 32, 0, 12);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 0 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 4);
+	CU_ASSERT_TRUE(s.size_disproved[3][0]);
+	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 2);
+	CU_ASSERT_EQUAL(bs->lru_bounds_disproved, 3);
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 12), 2), 0);
+
+	/* another task took 50 pages between this one's begin and its batch:
+	 * the decision saw 100, so the start held >= 128 - 100 = 28 more than
+	 * the sums give (not 78) */
+	delta(b, 13, 2, 100, 200);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .ts_ns = 200000000 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MOD_LRUVEC, .id = 13, .item = 2, .val = -50,
+				   .pid = 300, .ts_ns = 200000100 });
+	batch(b, 13, 2, 32, 32, 32, 2);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 5);
+	CU_ASSERT_TRUE(s.size_disproved[4][0]);
+	/* 100 - 50 - 32 + 28 */
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 13), 2), 46);
 	rr_builder_free(b);
 }
 
@@ -1143,7 +1281,11 @@ int register_builder_tests(void)
 	    !CU_add_test(s, "global reclaim: root, walk, inferred inputs", test_global_episodes) ||
 	    !CU_add_test(s, "whole-tree snapshot: read deltas, views, dying memcgs",
 			 test_whole_tree_snapshot) ||
+	    !CU_add_test(s, "a snapshot of a subtree: memcgs outside the view",
+			 test_partial_view_snapshot) ||
 	    !CU_add_test(s, "exact sizes a batch disproves are raised", test_sizes_disproved) ||
+	    !CU_add_test(s, "lower bounds a batch raises, offline and concurrent",
+			 test_lower_bounds_disproved) ||
 	    !CU_add_test(s, "a snapshot line is the last flush's view", test_flushed_view_baseline))
 		return -1;
 	return 0;
