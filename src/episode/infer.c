@@ -322,23 +322,28 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
  * offline memcg (and one in the rmdir -> offline window) whose size >>
  * priority is 0 is scraped instead: min(size, SWAP_CLUSTER_MAX) (the
  * "scrape out the remaining cache" rule of get_scan_count(), v4.x to
- * today), so there only size >= nr_requested.  Skipped for MGLRU, and
- * for the anon aging batch.  memory.low/min protection (max(scan,
- * SWAP_CLUSTER_MAX)) is not in the trace; the bound assumes none.
+ * today), so there only size >= nr_requested -- unless the size known
+ * at the decision (@known_pages, a lower bound) already rules the scrape
+ * out.  Skipped for MGLRU, and for the anon aging batch.  memory.low/min
+ * protection (max(scan, SWAP_CLUSTER_MAX)) is not in the trace; the bound
+ * assumes none.
  *
  * The least size list @l of memcg @id had when its call began: pages; 0
  * when the batch in flight is not the first of its call (by a later one
  * the call and other tasks have taken pages since the decision, large
  * folios more than asked).
  */
-static int64_t call_bound(const struct task *t, uint64_t id, int p, bool offline)
+static int64_t call_bound(const struct task *t, uint64_t id, int p, bool offline,
+			  int64_t known_pages)
 {
 	const struct rr_batch *prev = t->batch_ep && t->batch_index ?
 				      &t->batch_ep->batches[t->batch_index - 1] : NULL;
 
 	if (prev && prev->memcg_id == id && prev->priority == p)
 		return 0;
-	return offline ? (int64_t)t->batch.nr_requested : (int64_t)t->batch.nr_requested << p;
+	if (offline && known_pages < ((int64_t)1 << p))
+		return (int64_t)t->batch.nr_requested;
+	return (int64_t)t->batch.nr_requested << p;
 }
 
 void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
@@ -353,11 +358,12 @@ void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 	if (!m || !t->batch_sum_valid || t->batch.mglru || l == RR_LRU_ACTIVE_ANON ||
 	    p < 0 || p > RR_DEF_PRIORITY || !t->batch.nr_requested || rr_memcg_protected(m))
 		return;
-	need = call_bound(t, m->id, p, !m->v.online || m->v.rmdir_ns || m->online_unknown);
-	if (need <= 0)
-		return;
 	c = t->batch_ep && t->batch_ep->ctx && t->batch_ep->replayable &&
 	    t->batch_ep->ctx[t->batch_index].valid ? &t->batch_ep->ctx[t->batch_index] : NULL;
+	need = call_bound(t, m->id, p, !m->v.online || m->v.rmdir_ns || m->online_unknown,
+			  c ? (int64_t)c->lru_pages[l] + c->conc_min[l] : 0);
+	if (need <= 0)
+		return;
 	/* the running sum at the decision was at most the one now plus what
 	 * other tasks took since (their deltas undone); where the builder's
 	 * ring does not reach back that far, no bound is taken */

@@ -398,12 +398,12 @@ check_eq "six siblings apart: 6 trajectories judged, none interleaved" "6 0" \
 # memcgs outside its view are not taken for dying; their online state is
 # tried both ways, and a bound a batch disproves is not judged
 "$RR" report -q --fidelity --json "$fix/outside-view-6.18.txt" >"$TMP/ov.json"
-check_eq "outside the view: judged, exact, online_state_uncertain, sizes_disproved" "1 1 1 1" \
+check_eq "outside the view: judged, exact, online_state_uncertain, sizes_disproved" "1 1 1 2" \
 	"$(jq -r '.fidelity | "\(.decisions_checked) \(.exact) \(.unchecked_reasons.online_state_uncertain) \(.unchecked_reasons.sizes_disproved)"' "$TMP/ov.json")"
-check_eq "outside the view: online unknown (null) for the three, none dying" "null null null" \
+check_eq "outside the view: online unknown (null) for the four, none dying" "null null null null" \
 	"$(jq -r '[.cgroups[] | .online] | map(tostring) | join(" ")' "$TMP/ov.json")"
-check "outside the view: the note names the view's memcg and counts the three" \
-	jq -e '.input.assumptions | tostring | test("subtree of memcg id 50 .*: 3 memcgs the trace shows are outside it")' "$TMP/ov.json"
+check "outside the view: the note names the view's memcg and counts the four" \
+	jq -e '.input.assumptions | tostring | test("subtree of memcg id 50 .*: 4 memcgs the trace shows are outside it")' "$TMP/ov.json"
 
 # the same walk on cgroup v2 with no snapshot: memory.min/low unknown, the
 # kernel may have skipped B and C (below their protection): not judged

@@ -1189,6 +1189,19 @@ static void test_lower_bounds_disproved(void)
 	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 2);
 	CU_ASSERT_EQUAL(bs->lru_bounds_disproved, 3);
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 12), 2), 0);
+	/* offline, 131040 known: size >> 12 was not 0, so no scrape: the
+	 * 32 asked for say 32 << 12 (the CI pattern: predicted 31) */
+	delta(b, 15, 2, 131040, 200);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_CGROUP_RMDIR, .cgroup_root = 0, .id = 15,
+				   .str = "/gone3", .str_len = 6, .ts_ns = 3000 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .ts_ns = 170000000 });
+	batch(b, 15, 2, 32, 32, 32, 12);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 5);
+	CU_ASSERT_TRUE(s.size_disproved[4][0]);
+	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 3);
+	CU_ASSERT_EQUAL(bs->lru_bounds_disproved, 4);
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 15), 2), 131040);
 
 	/* another task took 50 pages between this one's begin and its batch:
 	 * the decision saw 100, so the start held >= 128 - 100 = 28 more than
@@ -1199,8 +1212,8 @@ static void test_lower_bounds_disproved(void)
 				   .pid = 300, .ts_ns = 200000100 });
 	batch(b, 13, 2, 32, 32, 32, 2);
 	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32 });
-	CU_ASSERT_EQUAL_FATAL(s.n, 5);
-	CU_ASSERT_TRUE(s.size_disproved[4][0]);
+	CU_ASSERT_EQUAL_FATAL(s.n, 6);
+	CU_ASSERT_TRUE(s.size_disproved[5][0]);
 	/* 100 - 50 - 32 + 28 */
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 13), 2), 46);
 	rr_builder_free(b);
