@@ -26,17 +26,19 @@ pass() { T_PASS=$((T_PASS + 1)); echo "ok   - $*"; }
 fail() { T_FAIL=$((T_FAIL + 1)); echo "FAIL - $*"; }
 
 # jq -e on an empty file exits 0 (jq 1.6): a check on an output that was
-# never written would pass.  With -e and an empty file last, it fails.
+# never written would pass.  With -e (alone, in a cluster such as -re, or
+# --exit-status) and an empty file last, it fails.  (Not caught: jq -e on
+# an empty pipe, and jq inside sh -c, where this function is not seen.)
 jq() {
-	local a last=
-	for a in "$@"; do last=$a; done
-	case " $* " in
-	*" -e "*)
-		if [ -f "$last" ] && [ ! -s "$last" ]; then
-			echo "jq: $last is empty" >&2
-			return 5
-		fi ;;
-	esac
+	local a last= e=false
+	for a in "$@"; do
+		last=$a
+		[[ $a =~ ^-[a-zA-Z]*e[a-zA-Z]*$ || $a == --exit-status ]] && e=true
+	done
+	if $e && [ -f "$last" ] && [ ! -s "$last" ]; then
+		echo "jq: $last is empty" >&2
+		return 5
+	fi
 	command jq "$@"
 }
 
@@ -91,6 +93,19 @@ finish() {
 }
 
 # ---- for the root tests that record ----
+
+# need_root_tracefs: a loud SKIP, and the test ends, where this is not root
+# or the kernel has no tracefs (record needs both, and cgroupfs).
+need_root_tracefs() {
+	if [ "$(id -u)" -ne 0 ]; then
+		skip "not root: record needs tracefs and cgroupfs"
+		finish
+	fi
+	if ! grep -qw tracefs /proc/filesystems; then
+		skip "no tracefs in this kernel"
+		finish
+	fi
+}
 
 # own_memcg: the directory of our own memory cgroup (v1 "N:memory:/path",
 # else v2 "0::/path"); test cgroups go below it, never at the root.

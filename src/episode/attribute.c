@@ -839,6 +839,10 @@ int rr_attr_flush(struct rr_builder *b, struct task *t, bool last_pass)
 		 * got wrong; or too big to solve) */
 		if (fits == 1 && (basis == RR_ATTR_WALK || !p->solved))
 			basis = RR_ATTR_SINGLE;
+		/* a recorder in a container: the root's walk also visits the
+		 * memcgs outside its view, which no snapshot names */
+		if (b->st.view_root_id && root->id == RR_ROOT_MEMCG_ID)
+			basis = RR_ATTR_AMBIGUOUS;
 		ret = finish(b, t, i, best >= 0 ? p->cand[best]->id : root->id, basis);
 	}
 	goto out;

@@ -147,6 +147,12 @@ static int on_memcg(struct rr_builder *b, const struct rr_marker_memcg *mc, uint
 	m->min_bytes = mc->min_bytes;
 	m->low_bytes = mc->low_bytes;
 	m->snapshotted = true;
+	/* a snapshot read its directory: it is live (a memcg first seen after
+	 * the start snapshot was taken for dying, or outside the view) */
+	if (m->dying_inferred || m->online_unknown) {
+		m->dying_inferred = m->online_unknown = false;
+		v->online = true;
+	}
 	if (rr_memcg_protected(m))
 		b->stats.snapshot_protected++;
 	if (m->limit_bytes > (1LL << 60))
@@ -317,7 +323,7 @@ static void mark_outside_view(struct rr_builder *b, uint64_t view_root)
 
 	HASH_ITER(hh, b->st.by_id, m, tmp)
 		if (!m->snapshotted && !m->created_ns && !m->release_ns && !m->v.rmdir_ns &&
-		    m->id != RR_ROOT_MEMCG_ID)
+		    m->id != RR_ROOT_MEMCG_ID && !m->standin && !rr_memcg_synthetic(m))
 			m->online_unknown = true;
 	b->st.view_root_id = view_root;
 }
@@ -347,6 +353,9 @@ int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev)
 		if (!strcmp(mk.snapshot.when, "periodic"))
 			b->stats.attr_periodic_snapshots++;
 		b->in_snapshot = !strcmp(mk.snapshot.when, "start") ? 1 : 2;
+		/* (an end marker lost: nothing of that snapshot carries over) */
+		b->snapshot_has_root = false;
+		b->snapshot_view_root = 0;
 		b->snap_logging = b->in_snapshot == 1 && !b->start_snapshot_ns;
 		b->nr_snap_flushes = 0;
 		return rr_nodes_snapshot_begin(&b->st, ev->ts_ns);

@@ -459,6 +459,11 @@ unsigned int rr_state_nr_sizes_unread(const struct rr_state *st)
 	return n;
 }
 
+bool rr_memcg_synthetic(const struct rr_memcg *m)
+{
+	return m->id >= SYNTHETIC_ID_BASE;
+}
+
 unsigned int rr_state_nr_outside_view(const struct rr_state *st)
 {
 	struct rr_memcg *m, *tmp;

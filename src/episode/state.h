@@ -321,6 +321,8 @@ static inline uint64_t rr_memcg_lru_pages(const struct rr_memcg *m, int lru)
  * read them, not made in the trace): their lists are lower bounds.  The
  * root and stand-ins are not counted. */
 unsigned int rr_state_nr_sizes_unread(const struct rr_state *st);
+/* An ancestor known only from a path (no id of its own in the trace). */
+bool rr_memcg_synthetic(const struct rr_memcg *m);
 /* Memcgs outside the recorder's view (rr_memcg.online_unknown) now. */
 unsigned int rr_state_nr_outside_view(const struct rr_state *st);
 

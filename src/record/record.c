@@ -530,6 +530,11 @@ static int make_cgroup(struct rec *r)
 		rr_error_set(r->err, r->o->cgroup, "--cgroup name longer than 200 characters");
 		return -1;
 	}
+	if (r->fs.self_problem[0]) {
+		rr_error_set(r->err, r->fs.root, "--cgroup: cannot place the cgroup below our own: %s",
+			     r->fs.self_problem);
+		return -1;
+	}
 	snprintf(r->cgroup_dir, sizeof(r->cgroup_dir), "%.1099s/%.200s", r->fs.self, r->o->cgroup);
 	if (mkdir(r->cgroup_dir, 0755)) {
 		rr_error_set(r->err, r->cgroup_dir, "cannot create the cgroup: %s", strerror(errno));

@@ -317,15 +317,26 @@ int rr_cgroup_fs_find(struct rr_cgroup_fs *fs, const char *proc_root, struct rr_
 	/* /proc/self/cgroup names our cgroup from the hierarchy's root (outside
 	 * a cgroup namespace); a mount of a subtree shows it below that
 	 * subtree's path */
+	unescape_octal(fs->root);	/* (/proc/mounts escapes as mountinfo does) */
 	mount_top(proc_root, fs->root, top, sizeof(top));
 	if (top[0] && strcmp(top, "/")) {
 		size_t n = strlen(top);
 
-		if (!strncmp(rel, top, n) && (rel[n] == '/' || !rel[n]))
+		if (!strncmp(rel, top, n) && (rel[n] == '/' || !rel[n])) {
 			memmove(rel, rel + n, strlen(rel + n) + 1);
+		} else {
+			snprintf(fs->self_problem, sizeof(fs->self_problem),
+				 "our memory cgroup %.100s is not under the cgroup %.100s that %.50s "
+				 "shows", rel, top, fs->root);
+		}
 		if (!rel[0])
 			snprintf(rel, sizeof(rel), "/");
 	}
+	/* a cgroup namespace whose root is below our cgroup: /proc/self/cgroup
+	 * names it "/.." upwards, outside every mount of it */
+	if (!strncmp(rel, "/..", 3) && (rel[3] == '/' || !rel[3]))
+		snprintf(fs->self_problem, sizeof(fs->self_problem),
+			 "our memory cgroup %.100s is above this cgroup namespace's root", rel);
 	snprintf(fs->self, sizeof(fs->self), "%s%s", fs->root, strcmp(rel, "/") ? rel : "");
 	return 0;
 }

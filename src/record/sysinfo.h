@@ -44,6 +44,9 @@ struct rr_cgroup_fs {
 	int version;		/* 1 or 2 */
 	int hierarchy_id;	/* v1: /proc/cgroups column 2; v2: 0 */
 	char self[1100];	/* our own memcg directory (absolute) */
+	/* not empty: our memcg is not under the mount (say why); self is
+	 * then not usable */
+	char self_problem[320];
 };
 
 /**

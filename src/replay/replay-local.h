@@ -35,7 +35,7 @@ struct replay {
 	bool needs_kernel;
 	char raised_note[256];		/* sizes the batches disproved */
 	char bounds_note[256];		/* lower bounds the batches raised */
-	char unread_note[512];		/* memcgs no snapshot read (global), or
+	char unread_note[640];		/* memcgs no snapshot read (global), or
 					 * outside the recorder's view */
 	char attr_note[640];		/* attribution without memcg: events */
 	char attr_check_note[320];	/* ... checked against dropped events */

@@ -758,7 +758,8 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 			 "container's or dying, which the trace cannot tell apart: online "
 			 "unknown (taken as online by the replay, both tried by --fidelity), LRU "
 			 "sizes lower bounds (the smallest start values that keep every running "
-			 "sum >= 0, raised to nr_requested of their batches)",
+			 "sum >= 0, raised by their batches); the walk's visits without a batch "
+			 "not judged",
 			 (unsigned long long)st->view_root_id, rr_state_nr_outside_view(st));
 		ASSUME(r->unread_note);
 	} else if (bs->snapshot_memcgs && !bs->attr_inferred &&

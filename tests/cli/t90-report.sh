@@ -404,6 +404,11 @@ check_eq "outside the view: online unknown (null) for the four, none dying" "nul
 	"$(jq -r '[.cgroups[] | .online] | map(tostring) | join(" ")' "$TMP/ov.json")"
 check "outside the view: the note names the view's memcg and counts the four" \
 	jq -e '.input.assumptions | tostring | test("subtree of memcg id 50 .*: 4 memcgs the trace shows are outside it")' "$TMP/ov.json"
+# without memcg: events the root's walk there also visits the memcgs no
+# snapshot names: no batch is placed as if the walk were known
+check "outside the view, --drop-memcg-events: every batch ambiguous, none placed wrong" \
+	sh -c "'$RR' report -q --fidelity --drop-memcg-events '$fix/outside-view-6.18.txt' |
+		grep -q 'events: 0 of 4 batches agree, 0 wrong, 4 ambiguous'"
 
 # the same walk on cgroup v2 with no snapshot: memory.min/low unknown, the
 # kernel may have skipped B and C (below their protection): not judged

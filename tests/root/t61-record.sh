@@ -7,14 +7,7 @@
 # nothing behind once the next run has started.
 . "$(dirname "$0")/../lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "not root: record needs tracefs and cgroupfs"
-	finish
-fi
-if ! grep -qw tracefs /proc/filesystems; then
-	skip "no tracefs in this kernel"
-	finish
-fi
+need_root_tracefs
 probe_record --duration 1
 own=$(own_memcg)
 cg=rrtest-$$

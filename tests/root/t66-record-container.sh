@@ -9,14 +9,7 @@
 # the replay says so instead of taking the memcgs outside it for dying.
 . "$(dirname "$0")/../lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "not root: record needs tracefs and cgroupfs"
-	finish
-fi
-if ! grep -qw tracefs /proc/filesystems; then
-	skip "no tracefs in this kernel"
-	finish
-fi
+need_root_tracefs
 if ! command -v unshare >/dev/null || ! unshare -m true 2>/dev/null; then
 	skip "no mount namespace here (unshare -m)"
 	finish

@@ -1093,6 +1093,15 @@ static void test_partial_view_snapshot(void)
 	CU_ASSERT_FALSE(after->online_unknown);
 	CU_ASSERT_FALSE(after->v.online);
 	CU_ASSERT_EQUAL(rr_state_nr_outside_view(st), 1);
+	/* a later snapshot reads 77: inside the view after all, and live */
+	unit_marker(b, "reclaim-replay: snapshot begin when=periodic");
+	unit_marker(b, "reclaim-replay: memcg id=77 level=1 swappiness=60 inactive_anon=0 "
+		     "active_anon=0 inactive_file=500 active_file=0 unevictable=0 limit_bytes=-1 "
+		     "min_bytes=0 low_bytes=0 path=/late");
+	unit_marker(b, "reclaim-replay: snapshot end when=periodic cgroups=1");
+	CU_ASSERT_FALSE(before->online_unknown);
+	CU_ASSERT_TRUE(before->v.online);
+	CU_ASSERT_EQUAL(rr_state_nr_outside_view(st), 0);
 	rr_builder_free(b);
 }
 
@@ -1118,6 +1127,20 @@ static void test_sizes_disproved(void)
 	/* 100 raised to 128, minus the two batches */
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 9), 2), 64);
 	rr_builder_free(b);
+}
+
+/* A memcg no snapshot read, @known inactive file pages by its deltas,
+ * removed; then a limit reclaim call whose one batch at priority 12 asks
+ * for 32 of them and takes @taken (nothing reclaimed). */
+static void offline_call(struct rr_builder *b, uint64_t id, int known, uint64_t taken,
+			 uint64_t ts_ns)
+{
+	delta(b, id, 2, known, 200);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_CGROUP_RMDIR, .cgroup_root = 0, .id = id,
+				   .str = "/gone", .str_len = 5, .ts_ns = ts_ns - 50000000 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .ts_ns = ts_ns });
+	batch(b, id, 2, 32, taken, 0, 12);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 0 });
 }
 
 /*
@@ -1165,12 +1188,7 @@ static void test_lower_bounds_disproved(void)
 
 	/* offline (removed before the call), unread: 31 pages known; the
 	 * scrape asked for 32 and took 5, so it held 32 (not 32 << 12) */
-	delta(b, 11, 2, 31, 200);
-	unit_feed(b, (struct rr_event){ .type = RR_EV_CGROUP_RMDIR, .cgroup_root = 0, .id = 11,
-				   .str = "/gone", .str_len = 5, .ts_ns = 1000 });
-	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .ts_ns = 100000000 });
-	batch(b, 11, 2, 32, 5, 0, 12);
-	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 0 });
+	offline_call(b, 11, 31, 5, 100000000);
 	CU_ASSERT_EQUAL_FATAL(s.n, 3);
 	CU_ASSERT_TRUE(s.size_disproved[2][0]);
 	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 2);
@@ -1178,12 +1196,7 @@ static void test_lower_bounds_disproved(void)
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 11), 2), 27);
 	/* taking 32 of 31 known raises the bound by itself (the running sum);
 	 * the call, predicted on 31, is still not judged */
-	delta(b, 12, 2, 31, 200);
-	unit_feed(b, (struct rr_event){ .type = RR_EV_CGROUP_RMDIR, .cgroup_root = 0, .id = 12,
-				   .str = "/gone2", .str_len = 6, .ts_ns = 2000 });
-	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .ts_ns = 150000000 });
-	batch(b, 12, 2, 32, 32, 0, 12);
-	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 0 });
+	offline_call(b, 12, 31, 32, 150000000);
 	CU_ASSERT_EQUAL_FATAL(s.n, 4);
 	CU_ASSERT_TRUE(s.size_disproved[3][0]);
 	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 2);
@@ -1191,17 +1204,15 @@ static void test_lower_bounds_disproved(void)
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 12), 2), 0);
 	/* offline, 131040 known: size >> 12 was not 0, so no scrape: the
 	 * 32 asked for say 32 << 12 (the CI pattern: predicted 31) */
-	delta(b, 15, 2, 131040, 200);
-	unit_feed(b, (struct rr_event){ .type = RR_EV_CGROUP_RMDIR, .cgroup_root = 0, .id = 15,
-				   .str = "/gone3", .str_len = 6, .ts_ns = 3000 });
-	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .ts_ns = 170000000 });
-	batch(b, 15, 2, 32, 32, 32, 12);
-	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32 });
+	offline_call(b, 15, 131040, 32, 170000000);
 	CU_ASSERT_EQUAL_FATAL(s.n, 5);
 	CU_ASSERT_TRUE(s.size_disproved[4][0]);
 	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 3);
 	CU_ASSERT_EQUAL(bs->lru_bounds_disproved, 4);
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 15), 2), 131040);
+	/* 4096 known, 4096 >> 12 = 1: no scrape either (the boundary) */
+	offline_call(b, 16, 4096, 32, 180000000);
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 16), 2), 131040);
 
 	/* another task took 50 pages between this one's begin and its batch:
 	 * the decision saw 100, so the start held >= 128 - 100 = 28 more than
@@ -1212,8 +1223,8 @@ static void test_lower_bounds_disproved(void)
 				   .pid = 300, .ts_ns = 200000100 });
 	batch(b, 13, 2, 32, 32, 32, 2);
 	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 32 });
-	CU_ASSERT_EQUAL_FATAL(s.n, 6);
-	CU_ASSERT_TRUE(s.size_disproved[5][0]);
+	CU_ASSERT_EQUAL_FATAL(s.n, 7);
+	CU_ASSERT_TRUE(s.size_disproved[6][0]);
 	/* 100 - 50 - 32 + 28 */
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 13), 2), 46);
 	rr_builder_free(b);

@@ -209,6 +209,61 @@ static void test_long_path(void)
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/*
+ * A container that mounts its own cgroup as the memory hierarchy (Docker
+ * on cgroup v1): /proc/self/cgroup names our cgroup from the hierarchy's
+ * root, the mount shows the container's cgroup as its top
+ * (/proc/self/mountinfo's 4th field, with its octal escapes).  --cgroup
+ * failed there ("cannot create the cgroup").
+ */
+static void test_mount_top(void)
+{
+	struct rr_cgroup_fs fs;
+	struct rr_error err;
+	char text[1200], proc[300], want[600];
+
+	make_base();
+	put("proc/cgroups", "memory\t4\t3\t1\n");
+	snprintf(text, sizeof(text), "cgroup %s/cg cgroup rw,nosuid,memory 0 0\n", base);
+	put("proc/mounts", text);
+	/* the host's mount, and the container's over it: the last one counts */
+	snprintf(text, sizeof(text),
+		 "52 48 0:32 / %s/cg rw,relatime - cgroup cgroup rw,memory\n"
+		 "65 52 0:32 /docker/a\\040b %s/cg rw,relatime - cgroup cgroup rw,memory\n",
+		 base, base);
+	put("proc/self/mountinfo", text);
+	put("proc/self/cgroup", "4:memory:/docker/a b/job\n0::/\n");
+	snprintf(proc, sizeof(proc), "%s/proc", base);
+	CU_ASSERT_EQUAL_FATAL(rr_cgroup_fs_find(&fs, proc, &err), 0);
+	snprintf(want, sizeof(want), "%s/cg/job", base);
+	CU_ASSERT_STRING_EQUAL(fs.self, want);
+	CU_ASSERT_STRING_EQUAL(fs.self_problem, "");
+	/* our cgroup is the container's own: the mount's top */
+	put("proc/self/cgroup", "4:memory:/docker/a b\n");
+	CU_ASSERT_EQUAL_FATAL(rr_cgroup_fs_find(&fs, proc, &err), 0);
+	snprintf(want, sizeof(want), "%s/cg", base);
+	CU_ASSERT_STRING_EQUAL(fs.self, want);
+	/* a name that only begins like the top is not under it */
+	put("proc/self/cgroup", "4:memory:/docker/a bc/job\n");
+	CU_ASSERT_EQUAL_FATAL(rr_cgroup_fs_find(&fs, proc, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(fs.self_problem, "is not under the cgroup /docker/a b"));
+	/* above a cgroup namespace's root */
+	snprintf(text, sizeof(text), "52 48 0:32 / %s/cg rw,relatime - cgroup cgroup rw,memory\n",
+		 base);
+	put("proc/self/mountinfo", text);
+	put("proc/self/cgroup", "4:memory:/../x\n");
+	CU_ASSERT_EQUAL_FATAL(rr_cgroup_fs_find(&fs, proc, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(fs.self_problem, "above this cgroup namespace's root"));
+	/* no mountinfo (a test tree, an old /proc): the path as it is */
+	snprintf(text, sizeof(text), "rm -f '%s/proc/self/mountinfo'", base);
+	CU_ASSERT_EQUAL(system(text), 0);
+	put("proc/self/cgroup", "4:memory:/job\n");
+	CU_ASSERT_EQUAL_FATAL(rr_cgroup_fs_find(&fs, proc, &err), 0);
+	snprintf(want, sizeof(want), "%s/cg/job", base);
+	CU_ASSERT_STRING_EQUAL(fs.self, want);
+	CU_ASSERT_STRING_EQUAL(fs.self_problem, "");
+}
+
 static void test_v1_snapshot(void)
 {
 	struct rr_cgroup_fs fs;
@@ -1260,6 +1315,7 @@ int register_record_tests(void)
 	    !CU_add_test(s, "memory.reclaim write with swappiness= (fake v2 tree)",
 			 test_v2_proactive_write) ||
 	    !CU_add_test(s, "cgroup v1 snapshot (fake tree)", test_v1_snapshot) ||
+	    !CU_add_test(s, "a container's mount of its own cgroup", test_mount_top) ||
 	    !CU_add_test(s, "a path too long for a marker line is left out", test_long_path) ||
 	    !CU_add_test(s, "event filters from item numbers", test_item_filters) ||
 	    !CU_add_test(s, "trace.dat: data moved in, newest pages left out to fit",
