@@ -346,12 +346,64 @@ static int64_t call_bound(const struct task *t, uint64_t id, int p, bool offline
 	return (int64_t)t->batch.nr_requested << p;
 }
 
+/*
+ * The requests of one list in one shrink_lruvec() call add up to at most
+ * its target: each batch takes min(nr[lru], SWAP_CLUSTER_MAX) off nr[lru]
+ * (the proportional cut only lowers it).  So a later batch of a call can
+ * prove more than the first.  The builder's call (a run of batches of one
+ * memcg at one priority) may hold two of the kernel's (kswapd repeating a
+ * priority, should_continue_reclaim()), so the sum only marks the call's
+ * first context as disproved, never raises a bound.  @t's call records
+ * are kept here, for every batch.  Not without memcg: events, where the
+ * contexts are captured as the pass is solved, not as each call begins.
+ */
+static void call_requests(struct rr_builder *b, struct task *t, const struct rr_memcg *m)
+{
+	const struct rr_batch *prev = t->batch_ep && t->batch_index ?
+				      &t->batch_ep->batches[t->batch_index - 1] : NULL;
+	struct rr_batch_ctx *c0;
+	int p = t->batch.priority, l = t->batch.lru;
+	uint64_t sum, need;
+
+	if (!prev || t->call_ep != t->batch_ep || prev->memcg_id != t->batch.memcg_id ||
+	    prev->priority != p) {
+		t->call_ep = t->batch_ep;
+		t->call_first = t->batch_index;
+		memset(t->call_requested, 0, sizeof(t->call_requested));
+	}
+	if (l < 0 || l >= RR_NR_EVICTABLE_LRU)
+		return;
+	sum = t->call_requested[l] += t->batch.nr_requested;
+	/* (the first batch: rr_infer_isolate_bound(); active anon: aging) */
+	if (!m || m->v.baseline_known || b->stats.attr_inferred || t->batch_index == t->call_first ||
+	    t->batch.mglru ||
+	    l == RR_LRU_ACTIVE_ANON || p < 0 || p > RR_DEF_PRIORITY || rr_memcg_protected(m) ||
+	    !t->batch_ep || !t->batch_ep->ctx || !t->batch_ep->replayable)
+		return;
+	c0 = &t->batch_ep->ctx[t->call_first];
+	if (!c0->valid || c0->conc_unknown || c0->size_disproved)
+		return;
+	/* (offline: the scrape gives min(size, 32) once, where the known
+	 * size allows size >> priority = 0) */
+	if ((!m->v.online || m->v.rmdir_ns || m->online_unknown) &&
+	    (int64_t)c0->lru_pages[l] + c0->conc_min[l] < ((int64_t)1 << p))
+		need = sum;
+	else
+		need = sum << p;
+	if ((int64_t)c0->lru_pages[l] + c0->conc_max[l] < (int64_t)need) {
+		c0->size_disproved = true;
+		b->stats.lru_bounds_disproved++;
+	}
+}
+
 void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 {
 	struct rr_memcg *m = t->batch.memcg_id ? rr_state_find(&b->st, t->batch.memcg_id) : NULL;
 	struct rr_batch_ctx *c;
 	int p = t->batch.priority, l = t->batch.lru;
 	int64_t need, most;
+
+	call_requests(b, t, m);
 
 	/* (an active anon batch may be anon aging, shrink_active_list(32)
 	 * after the loop or kswapd_age_node(), whatever the list's size) */

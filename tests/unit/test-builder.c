@@ -1227,6 +1227,21 @@ static void test_lower_bounds_disproved(void)
 	CU_ASSERT_TRUE(s.size_disproved[6][0]);
 	/* 100 - 50 - 32 + 28 */
 	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 13), 2), 46);
+
+	/* one call's requests of one list add up to at most size >> priority:
+	 * 131072 known holds the first batch's 32 at priority 12, not the
+	 * 32 + 16 of the call; the call is marked, no bound is raised by the
+	 * sum (a run of batches may hold two of the kernel's calls) */
+	delta(b, 17, 2, 131072, 200);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .ts_ns = 300000000 });
+	batch(b, 17, 2, 32, 32, 32, 12);
+	batch(b, 17, 2, 16, 16, 16, 12);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .nr_reclaimed = 48 });
+	CU_ASSERT_EQUAL_FATAL(s.n, 8);
+	CU_ASSERT_TRUE(s.size_disproved[7][0]);
+	CU_ASSERT_FALSE(s.size_disproved[7][1]);
+	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 5);	/* (the cases above: none more) */
+	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 17), 2), 131024);
 	rr_builder_free(b);
 }
 
