@@ -52,7 +52,13 @@ struct rr_cgroup_fs {
 /**
  * rr_cgroup_fs_find() - locate the memory controller
  * @proc_root: "/proc", or a test directory holding the files cgroups,
- *             mounts and self/cgroup (mounts may point into a fake tree).
+ *             mounts and self/cgroup (mounts may point into a fake tree),
+ *             and optionally self/mountinfo.
+ * fs->self is our own memcg's directory: /proc/self/cgroup's path under
+ * the mount, less the mount's top where mountinfo gives one (a container
+ * that mounts its own cgroup as the hierarchy, Docker on cgroup v1).
+ * Where our memcg is not under the mount, fs->self_problem says why and
+ * fs->self is not usable.
  * Return: 0, or -1 with @err when no memory controller is mounted.
  */
 int rr_cgroup_fs_find(struct rr_cgroup_fs *fs, const char *proc_root,
