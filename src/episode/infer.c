@@ -316,122 +316,101 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
 
 /*
  * No snapshot knows the start size of a memcg that predates the trace:
- * beyond the running sums, the batch itself bounds it.  get_scan_count()
- * asks for at most size >> priority pages of a list, and nr_requested <=
- * that target, so size >= nr_requested << priority at the decision.  An
- * offline memcg (and one in the rmdir -> offline window) whose size >>
- * priority is 0 is scraped instead: min(size, SWAP_CLUSTER_MAX) (the
- * "scrape out the remaining cache" rule of get_scan_count(), v4.x to
- * today), so there only size >= nr_requested -- unless the size known
- * at the decision (@known_pages, a lower bound) already rules the scrape
- * out.  Skipped for MGLRU, and for the anon aging batch.  memory.low/min
- * protection (max(scan, SWAP_CLUSTER_MAX)) is not in the trace; the bound
- * assumes none.
- *
- * The least size list @l of memcg @id had when its call began: pages; 0
- * when the batch in flight is not the first of its call (by a later one
- * the call and other tasks have taken pages since the decision, large
- * folios more than asked).
+ * beyond the running sums, the batches bound it.  get_scan_count() gives
+ * each list a target of at most size >> priority pages, and every batch of
+ * shrink_lruvec() takes min(nr[lru], SWAP_CLUSTER_MAX) off it (the
+ * proportional cut only lowers it): the requests of one list in one call
+ * add up to at most the target, so size >= their sum << priority at the
+ * decision.  An offline memcg (and one in the rmdir -> offline window, or
+ * outside the recorder's view) whose size >> priority is 0 is scraped
+ * instead, min(size, SWAP_CLUSTER_MAX) once (get_scan_count()'s "scrape
+ * out the remaining cache", v4.x to today): there only size >= the sum,
+ * unless the size known at the decision (@known_pages, a lower bound)
+ * rules the scrape out.  memory.low/min protection (max(scan,
+ * SWAP_CLUSTER_MAX)) is not in the trace; the bound assumes none.
+ * Return: the least size, pages.
  */
-static int64_t call_bound(const struct task *t, uint64_t id, int p, bool offline,
+static int64_t least_size(const struct rr_memcg *m, uint64_t requested, int p,
 			  int64_t known_pages)
 {
-	const struct rr_batch *prev = t->batch_ep && t->batch_index ?
-				      &t->batch_ep->batches[t->batch_index - 1] : NULL;
+	bool offline = !m->v.online || m->v.rmdir_ns || m->online_unknown;
 
-	if (prev && prev->memcg_id == id && prev->priority == p)
-		return 0;
 	if (offline && known_pages < ((int64_t)1 << p))
-		return (int64_t)t->batch.nr_requested;
-	return (int64_t)t->batch.nr_requested << p;
+		return (int64_t)requested;
+	return (int64_t)requested << p;
 }
 
 /*
- * The requests of one list in one shrink_lruvec() call add up to at most
- * its target: each batch takes min(nr[lru], SWAP_CLUSTER_MAX) off nr[lru]
- * (the proportional cut only lowers it).  So a later batch of a call can
- * prove more than the first.  The builder's call (a run of batches of one
- * memcg at one priority) may hold two of the kernel's (kswapd repeating a
- * priority, should_continue_reclaim()), so the sum only marks the call's
- * first context as disproved, never raises a bound.  @t's call records
- * are kept here, for every batch.  Not without memcg: events, where the
- * contexts are captured as the pass is solved, not as each call begins.
+ * The sizes of the batch in flight's memcg against what its call asked
+ * for (least_size()), at the call's decision: the context of the call's
+ * first batch.  The call was predicted on those sizes; where they are too
+ * small it is not judged (size_disproved).  Only the first batch raises
+ * them: the builder's call (a run of batches of one memcg at one
+ * priority) may hold two of the kernel's (kswapd repeating a priority,
+ * should_continue_reclaim()), and a sum over both would raise them too
+ * high.  Later batches only mark, with memcg: events and lower bounds
+ * (without the events the contexts are taken as a pass is solved, not as
+ * each call begins).  Skipped for MGLRU and the anon aging batch.
  */
-static void call_requests(struct rr_builder *b, struct task *t, const struct rr_memcg *m)
+void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 {
+	struct rr_memcg *m = t->batch.memcg_id ? rr_state_find(&b->st, t->batch.memcg_id) : NULL;
 	const struct rr_batch *prev = t->batch_ep && t->batch_index ?
 				      &t->batch_ep->batches[t->batch_index - 1] : NULL;
-	struct rr_batch_ctx *c0;
 	int p = t->batch.priority, l = t->batch.lru;
-	uint64_t sum, need;
+	struct rr_batch_ctx *c0;
+	int64_t need, most;
+	bool first;
 
-	if (!prev || t->call_ep != t->batch_ep || prev->memcg_id != t->batch.memcg_id ||
-	    prev->priority != p) {
+	/* the call's records, for every batch of it */
+	first = !prev || t->call_ep != t->batch_ep || prev->memcg_id != t->batch.memcg_id ||
+		prev->priority != p;
+	if (first) {
 		t->call_ep = t->batch_ep;
 		t->call_first = t->batch_index;
 		memset(t->call_requested, 0, sizeof(t->call_requested));
 	}
 	if (l < 0 || l >= RR_NR_EVICTABLE_LRU)
 		return;
-	sum = t->call_requested[l] += t->batch.nr_requested;
-	/* (the first batch: rr_infer_isolate_bound(); active anon: aging) */
-	if (!m || m->v.baseline_known || b->stats.attr_inferred || t->batch_index == t->call_first ||
-	    t->batch.mglru ||
-	    l == RR_LRU_ACTIVE_ANON || p < 0 || p > RR_DEF_PRIORITY || rr_memcg_protected(m) ||
-	    !t->batch_ep || !t->batch_ep->ctx || !t->batch_ep->replayable)
-		return;
-	c0 = &t->batch_ep->ctx[t->call_first];
-	if (!c0->valid || c0->conc_unknown || c0->size_disproved)
-		return;
-	/* (offline: the scrape gives min(size, 32) once, where the known
-	 * size allows size >> priority = 0) */
-	if ((!m->v.online || m->v.rmdir_ns || m->online_unknown) &&
-	    (int64_t)c0->lru_pages[l] + c0->conc_min[l] < ((int64_t)1 << p))
-		need = sum;
-	else
-		need = sum << p;
-	if ((int64_t)c0->lru_pages[l] + c0->conc_max[l] < (int64_t)need) {
-		c0->size_disproved = true;
-		b->stats.lru_bounds_disproved++;
-	}
-}
-
-void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
-{
-	struct rr_memcg *m = t->batch.memcg_id ? rr_state_find(&b->st, t->batch.memcg_id) : NULL;
-	struct rr_batch_ctx *c;
-	int p = t->batch.priority, l = t->batch.lru;
-	int64_t need, most;
-
-	call_requests(b, t, m);
-
+	t->call_requested[l] += t->batch.nr_requested;
 	/* (an active anon batch may be anon aging, shrink_active_list(32)
 	 * after the loop or kswapd_age_node(), whatever the list's size) */
-	if (!m || !t->batch_sum_valid || t->batch.mglru || l == RR_LRU_ACTIVE_ANON ||
-	    p < 0 || p > RR_DEF_PRIORITY || !t->batch.nr_requested || rr_memcg_protected(m))
+	if (!m || t->batch.mglru || l == RR_LRU_ACTIVE_ANON || p < 0 || p > RR_DEF_PRIORITY ||
+	    rr_memcg_protected(m))
 		return;
-	c = t->batch_ep && t->batch_ep->ctx && t->batch_ep->replayable &&
-	    t->batch_ep->ctx[t->batch_index].valid ? &t->batch_ep->ctx[t->batch_index] : NULL;
-	need = call_bound(t, m->id, p, !m->v.online || m->v.rmdir_ns || m->online_unknown,
-			  c ? (int64_t)c->lru_pages[l] + c->conc_min[l] : 0);
+	c0 = t->batch_ep && t->batch_ep->ctx && t->batch_ep->replayable &&
+	     t->batch_ep->ctx[t->call_first].valid ? &t->batch_ep->ctx[t->call_first] : NULL;
+	/* (other tasks' deltas since the decision: where the builder's ring
+	 * does not reach back that far, no bound is taken) */
+	if (c0 && c0->conc_unknown)
+		return;
+	need = least_size(m, t->call_requested[l], p,
+			  c0 ? (int64_t)c0->lru_pages[l] + c0->conc_min[l] : 0);
 	if (need <= 0)
 		return;
-	/* the running sum at the decision was at most the one now plus what
-	 * other tasks took since (their deltas undone); where the builder's
-	 * ring does not reach back that far, no bound is taken */
-	if (c && c->conc_unknown)
+	if (!first) {
+		if (c0 && !m->v.baseline_known && !b->stats.attr_inferred &&
+		    !c0->size_disproved && (int64_t)c0->lru_pages[l] + c0->conc_max[l] < need) {
+			c0->size_disproved = true;
+			b->stats.lru_bounds_disproved++;
+		}
 		return;
-	most = t->batch_sum + (c ? c->conc_max[l] : 0);
+	}
+	if (!t->batch_sum_valid)
+		return;
+	/* the running sum at the decision was at most the one now plus what
+	 * other tasks took since (their deltas undone) */
+	most = t->batch_sum + (c0 ? c0->conc_max[l] : 0);
 	/* sizes the deltas gave exactly, yet below what the batch asked for:
 	 * the trace missed pages of this memcg (an untraced move, a lost
 	 * delta); from here on its size is at least the bound, and the call
 	 * is not judged on the sizes it disproved */
 	if (m->v.baseline_known) {
-		if (!c || most >= need)
+		if (!c0 || most >= need)
 			return;
 		rr_memcg_mut(&b->st, m)->lru_sum[l] += need - most;
 		b->stats.lru_sizes_raised++;
-		c->size_disproved = true;
+		c0->size_disproved = true;
 		return;
 	}
 	/* a start size the trace does not give (no snapshot read the memcg,
@@ -445,8 +424,8 @@ void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 	}
 	/* the call was predicted on the bound of its decision, which its own
 	 * batch disproves: not judged (the next calls read the raised one) */
-	if (c && (int64_t)c->lru_pages[l] + c->conc_max[l] < need) {
-		c->size_disproved = true;
+	if (c0 && (int64_t)c0->lru_pages[l] + c0->conc_max[l] < need) {
+		c0->size_disproved = true;
 		b->stats.lru_bounds_disproved++;
 	}
 }

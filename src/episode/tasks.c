@@ -544,11 +544,7 @@ static void capture_silent(struct rr_builder *b, struct task *t, struct rr_memcg
 		sizes_before_drain(t, x, s->lru_pages);
 		s->online = rr_vals_online_at(&x->v, t->batch.ts_ns, b->opts.offline_delay_ns,
 					      &window);
-		/* (outside the recorder's view: not judged, as in the window; and
-		 * with a view at all, where the memcgs the events name sit in the
-		 * tree: their paths start at the hierarchy's root, the
-		 * snapshot's at the view's) */
-		s->in_window = window || x->online_unknown || b->st.view_root_id;
+		s->in_window = window;
 		s->swappiness = x->v.swappiness;
 		s->swappiness_known = rr_memcg_swappiness_known(&b->st, x);
 		/* (a dying memcg whose sizes are unknown: not judged either) */

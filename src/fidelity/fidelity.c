@@ -229,8 +229,7 @@ static bool proves_swap(const struct rr_batch_ctx *c, int prio, const struct rr_
 	uint64_t full, first = 0;
 
 	if (!c->valid || !c->online || c->in_window || c->online_unknown || !c->unprotected ||
-	    prio < 0 ||
-	    prio > RR_DEF_PRIORITY)
+	    prio < 0 || prio > RR_DEF_PRIORITY)
 		return false;
 	for (size_t k = 0; k < n && !first; k++)
 		if (rec[k].lru == RR_LRU_INACTIVE_FILE)
@@ -1031,7 +1030,11 @@ static int judge_silent(struct rr_fidelity_facts *fx, const struct rr_state *st,
 	enum rr_unchecked why = RR_UC__COUNT;
 	size_t nr_pred = 0;
 
-	if (s->protected_ || s->in_window) {
+	/* (a recorder that saw a subtree: where the memcgs only events name
+	 * sit in the tree is not known -- their paths start at the
+	 * hierarchy's root, the snapshot's at the view's -- nor whether the
+	 * walk's memcgs outside it are online) */
+	if (s->protected_ || s->in_window || st->view_root_id) {
 		fx->silent_unjudged++;
 		return 0;
 	}

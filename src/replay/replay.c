@@ -745,8 +745,8 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 			       "values that keep every running sum >= 0");
 		if (bs->lru_isolate_bounds)
 			ASSUME("memcgs that predate the trace: start sizes raised to nr_requested << "
-			       "priority of their batches (offline ones: nr_requested; no "
-			       "memory.low/min protection assumed)");
+			       "priority of their batches (offline ones: nr_requested where the "
+			       "scrape is possible; no memory.low/min protection assumed)");
 	}
 	/* a global walk visits every memcg, also those the recorder could not
 	 * read (another cgroup namespace: other containers' memcgs) */
@@ -773,7 +773,7 @@ static void describe_input(struct replay *r, const struct rr_trace_info *ti,
 				 "the recorder's view, or dying): their LRU sizes are lower bounds "
 				 "(the smallest start values that keep every running sum >= 0, "
 				 "raised to nr_requested << priority of their batches, offline "
-				 "ones to nr_requested)", n);
+				 "ones to nr_requested where the scrape is possible)", n);
 			ASSUME(r->unread_note);
 		}
 	}

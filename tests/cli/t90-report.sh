@@ -404,6 +404,18 @@ check_eq "outside the view: online unknown (null) for the four, none dying" "nul
 	"$(jq -r '[.cgroups[] | .online] | map(tostring) | join(" ")' "$TMP/ov.json")"
 check "outside the view: the note names the view's memcg and counts the four" \
 	jq -e '.input.assumptions | tostring | test("subtree of memcg id 50 .*: 4 memcgs the trace shows are outside it")' "$TMP/ov.json"
+# the silent walk seen from a view whose "/" is memcg 50: where the
+# memcgs sit is not known there, so the walk's visits are not judged
+{ head -1 "$fix/silent-walk-6.18.txt"
+  for l in 'snapshot begin when=start' \
+	   'memcg id=50 level=0 swappiness=60 inactive_anon=0 active_anon=0 inactive_file=0 active_file=0 unevictable=0 limit_bytes=-1 min_bytes=0 low_bytes=0 path=/' \
+	   'snapshot end when=start cgroups=1'; do
+	echo "  reclaim-replay-100   [001]   100.000010: print:                0xffffffff8149ab1a: reclaim-replay: $l"
+  done
+  tail -n +2 "$fix/silent-walk-6.18.txt"; } >"$TMP/silent-view.txt"
+check_eq "silent walk in a view: judged, exact, silent, predicted unrecorded, visits not judged" "2 2 0 0 2" \
+	"$("$RR" report -q --fidelity --kernel 6.18 --swap no --json "$TMP/silent-view.txt" |
+	   jq -r '.fidelity | "\(.decisions_checked) \(.exact) \(.silent_visits) \(.predicted_unrecorded) \(.silent_visits_unjudged)"')"
 # without memcg: events the root's walk there also visits the memcgs no
 # snapshot names: no batch is placed as if the walk were known
 check "outside the view, --drop-memcg-events: every batch ambiguous, none placed wrong" \

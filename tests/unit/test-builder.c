@@ -1186,33 +1186,33 @@ static void test_lower_bounds_disproved(void)
 	CU_ASSERT_FALSE(s.size_disproved[1][0]);
 	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 1);
 
-	/* offline (removed before the call), unread: 31 pages known; the
-	 * scrape asked for 32 and took 5, so it held 32 (not 32 << 12) */
-	offline_call(b, 11, 31, 5, 100000000);
-	CU_ASSERT_EQUAL_FATAL(s.n, 3);
-	CU_ASSERT_TRUE(s.size_disproved[2][0]);
-	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 2);
-	CU_ASSERT_EQUAL(bs->lru_bounds_disproved, 2);
-	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 11), 2), 27);
-	/* taking 32 of 31 known raises the bound by itself (the running sum);
-	 * the call, predicted on 31, is still not judged */
-	offline_call(b, 12, 31, 32, 150000000);
-	CU_ASSERT_EQUAL_FATAL(s.n, 4);
-	CU_ASSERT_TRUE(s.size_disproved[3][0]);
-	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 2);
-	CU_ASSERT_EQUAL(bs->lru_bounds_disproved, 3);
-	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 12), 2), 0);
-	/* offline, 131040 known: size >> 12 was not 0, so no scrape: the
-	 * 32 asked for say 32 << 12 (the CI pattern: predicted 31) */
-	offline_call(b, 15, 131040, 32, 170000000);
-	CU_ASSERT_EQUAL_FATAL(s.n, 5);
-	CU_ASSERT_TRUE(s.size_disproved[4][0]);
-	CU_ASSERT_EQUAL(bs->lru_isolate_bounds, 3);
-	CU_ASSERT_EQUAL(bs->lru_bounds_disproved, 4);
-	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 15), 2), 131040);
-	/* 4096 known, 4096 >> 12 = 1: no scrape either (the boundary) */
-	offline_call(b, 16, 4096, 32, 180000000);
-	CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), 16), 2), 131040);
+	/* offline (removed before the call), unread, one batch asking for 32
+	 * at priority 12; each call predicted on a bound its batch disproves */
+	static const struct {
+		uint64_t id;
+		int known;		/* pages its deltas give */
+		uint64_t taken;
+		uint64_t isolate_bounds;	/* the count after it */
+		uint64_t size_after;		/* pages */
+	} off[] = {
+		/* the scrape asked for 32 and took 5: it held 32, not 32 << 12 */
+		{ 11, 31, 5, 2, 27 },
+		/* 32 of 31 known raise the bound by themselves (the running sum) */
+		{ 12, 31, 32, 2, 0 },
+		/* 131040 >> 12 is not 0: no scrape, 32 << 12 (CI's pattern) */
+		{ 15, 131040, 32, 3, 131040 },
+		/* 4096 >> 12 = 1: no scrape either (the boundary) */
+		{ 16, 4096, 32, 4, 131040 },
+	};
+	for (size_t k = 0; k < sizeof(off) / sizeof(off[0]); k++) {
+		offline_call(b, off[k].id, off[k].known, off[k].taken, 100000000 + k * 20000000);
+		CU_ASSERT_EQUAL_FATAL(s.n, (int)k + 3);
+		CU_ASSERT_TRUE(s.size_disproved[k + 2][0]);
+		CU_ASSERT_EQUAL(bs->lru_isolate_bounds, off[k].isolate_bounds);
+		CU_ASSERT_EQUAL(bs->lru_bounds_disproved, k + 2);
+		CU_ASSERT_EQUAL(rr_memcg_lru_pages(rr_state_find(rr_builder_state(b), off[k].id), 2),
+				off[k].size_after);
+	}
 
 	/* another task took 50 pages between this one's begin and its batch:
 	 * the decision saw 100, so the start held >= 128 - 100 = 28 more than
