@@ -347,6 +347,14 @@ int cmd_record(int argc, char **argv)
 		else if (res.snapshot_interval_ms)
 			fprintf(stderr, "reclaim-replay: periodic snapshots every %u ms: %d taken\n",
 				res.snapshot_interval_ms, res.nr_periodic);
+		/* said once: BTF is optional, and what it costs depends on the
+		 * memcg events (their filters are the only user of the items) */
+		if (strcmp(res.items_source, "btf"))
+			fprintf(stderr, "reclaim-replay: no kernel BTF (/sys/kernel/btf/vmlinux): memcg "
+				"item numbers taken from the order of /proc/vmstat%s\n",
+				res.memcg_events == RR_RECORD_MEMCG_EVENTS_ON ?
+				", not from the kernel's enums (the filters of the memcg events "
+				"rest on them)" : "; unused, as the memcg events are off");
 		if (res.tasks_left_out)
 			fprintf(stderr, "reclaim-replay: %lld thread ids left out of the \"tasks\" "
 				"markers (at most %d per snapshot)\n", res.tasks_left_out,

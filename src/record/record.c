@@ -994,6 +994,7 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 				 RR_RECORD_SNAPSHOT_MS_NO_MEMCG_EVENTS;
 	r.follow_tasks = r.memcg_events != RR_RECORD_MEMCG_EVENTS_ON || opts->snapshot_interval_ms;
 	res->memcg_events = r.memcg_events;
+	snprintf(res->items_source, sizeof(res->items_source), "%s", r.items.source);
 	res->snapshot_interval_ms = r.snapshot_interval_ms;
 	if (r.memcg_events == RR_RECORD_MEMCG_EVENTS_ABSENT)
 		fprintf(stderr, "reclaim-replay: note: this kernel has no memcg: events (no "

@@ -85,6 +85,10 @@ struct rr_record_result {
 	int nr_cgroups;			/* in the start snapshot */
 	int nr_nodes;			/* "node" lines in the start snapshot */
 	enum rr_record_memcg_events memcg_events;
+	char items_source[16];		/* where the memcg item numbers came
+					 * from: "btf" or "vmstat" (the order of
+					 * /proc/vmstat, on a kernel without
+					 * /sys/kernel/btf/vmlinux) */
 	unsigned int snapshot_interval_ms;	/* periodic snapshots' interval, ms;
 						 * 0 none */
 	int nr_periodic;		/* periodic snapshots taken */

@@ -12,12 +12,14 @@
 #include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 static void items_init(struct rr_items *it)
 {
@@ -60,14 +62,31 @@ static void names_for(struct rr_items *it, struct item_name *node, struct item_n
 	memcpy(ev, e, sizeof(e));
 }
 
+/* libbpf's own messages ("failed to find valid kernel BTF") are not for
+ * our users: a kernel without BTF is normal (the lab's 6.1, many distro
+ * builds), and record's summary says once where the numbers came from. */
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
 static int from_btf(struct rr_items *it)
 {
 	struct item_name node[8], ev[11];
 	const char *enums[2] = { "node_stat_item", "vm_event_item" };
 	struct item_name *lists[2] = { node, ev };
-	struct btf *btf = btf__load_vmlinux_btf();
+	libbpf_print_fn_t old;
+	struct btf *btf;
 	int found = 0;
 
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		return -1;
+	old = libbpf_set_print(libbpf_quiet);
+	btf = btf__load_vmlinux_btf();
+	libbpf_set_print(old);
 	if (!btf)	/* libbpf 1.x returns NULL with errno set */
 		return -1;
 	names_for(it, node, ev);
