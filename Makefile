@@ -10,6 +10,8 @@
 #   make install-dev  all of it but the binary: for building plug-ins
 #   make uninstall    remove what install put there (same PREFIX, DESTDIR)
 #   make fuzz     libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/README.md)
+#   make lab      real 6.1 kernels, stock and patched, under QEMU (docs/lab.md;
+#                 opt-in, root, about 40 min the first time)
 
 VERSION := 0.4.2
 PKGS := libtracefs libtraceevent libtracecmd jansson cunit libbpf
@@ -128,7 +130,7 @@ TEST_PLUGIN := $(addprefix $(BUILD)/tests/plugins/,ceil-file.so bad-abi.so no-en
 all: reclaim-replay
 
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,15p' Makefile
 
 deps:
 	$(Q)./scripts/deps.sh $(foreach p,$(PKGS),$(p):$(DEB_$(p)))
@@ -222,6 +224,20 @@ bench/floor: bench/floor.c | depcheck
 
 bench: reclaim-replay bench/floor
 	$(Q)bench/run.sh
+
+# The kernel lab (docs/lab.md): not part of check; needs root, QEMU and
+# linux-source-6.1 (lab/lab.sh names what is missing).  LAB="VARIANT/WORKLOAD
+# ..." runs part of it.
+.PHONY: lab lab-tools
+lab-tools: build/lab/labtool
+
+build/lab/labtool: lab/guest/labtool.c Makefile
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
+
+lab: reclaim-replay lab-tools
+	$(Q)lab/lab.sh $(LAB)
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory reclaim-replay
