@@ -79,6 +79,7 @@ LIB_SRCS := \
 	src/record/sysinfo.c \
 	src/record/tracedat.c \
 	src/record/record.c \
+	src/record/probes.c \
 	src/policies/builtin.c \
 	src/policies/registry.c \
 	src/output/json-values.c \

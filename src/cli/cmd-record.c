@@ -42,6 +42,11 @@ static const char record_usage[] =
 	"                           before 6.13 that has none (record does so\n"
 	"                           there by itself): periodic snapshots and\n"
 	"                           the memcgs' tasks stand in for them\n"
+	"      --kprobes            probe shrink_lruvec() (each call's memcg,\n"
+	"                           exact sizes, costs, switches) or fail;\n"
+	"                           by default it is probed where the memcg\n"
+	"                           events are off and the kernel allows\n"
+	"      --no-kprobes         never probe\n"
 	"  -q, --quiet              no summary on stderr\n"
 	"  -h, --help               this text\n"
 	"\n"
@@ -193,7 +198,7 @@ static long parse_long(const char *s, long min, long max)
 int cmd_record(int argc, char **argv)
 {
 	enum { OPT_FORCE = 256, OPT_DURATION, OPT_BUFFER, OPT_CGROUP, OPT_MAX, OPT_SWAPPINESS,
-	       OPT_PROACTIVE, OPT_SNAPSHOT, OPT_NO_MEMCG_EVENTS };
+	       OPT_PROACTIVE, OPT_SNAPSHOT, OPT_NO_MEMCG_EVENTS, OPT_KPROBES, OPT_NO_KPROBES };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, OPT_FORCE },
@@ -206,6 +211,8 @@ int cmd_record(int argc, char **argv)
 		{ "proactive", required_argument, NULL, OPT_PROACTIVE },
 		{ "snapshot-interval", required_argument, NULL, OPT_SNAPSHOT },
 		{ "no-memcg-events", no_argument, NULL, OPT_NO_MEMCG_EVENTS },
+		{ "kprobes", no_argument, NULL, OPT_KPROBES },
+		{ "no-kprobes", no_argument, NULL, OPT_NO_KPROBES },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -306,6 +313,12 @@ int cmd_record(int argc, char **argv)
 		case OPT_NO_MEMCG_EVENTS:
 			o.no_memcg_events = true;
 			break;
+		case OPT_KPROBES:
+			o.probes = RR_RECORD_PROBES_ON;
+			break;
+		case OPT_NO_KPROBES:
+			o.probes = RR_RECORD_PROBES_OFF;
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -347,6 +360,13 @@ int cmd_record(int argc, char **argv)
 		else if (res.snapshot_interval_ms)
 			fprintf(stderr, "reclaim-replay: periodic snapshots every %u ms: %d taken\n",
 				res.snapshot_interval_ms, res.nr_periodic);
+		if (res.probe_on)
+			fprintf(stderr, "reclaim-replay: kprobe on shrink_lruvec(): each call's memcg, "
+				"exact LRU sizes, costs and reclaim switches recorded\n");
+		else if (res.memcg_events != RR_RECORD_MEMCG_EVENTS_ON)
+			fprintf(stderr, "reclaim-replay: no kprobe on shrink_lruvec() (%s): the replay "
+				"infers each batch's memcg and bounds the sizes, costs and switches "
+				"it read\n", res.probe_why);
 		/* said once: BTF is optional, and what it costs depends on the
 		 * memcg events (their filters are the only user of the items) */
 		if (strcmp(res.items_source, "btf"))

@@ -38,6 +38,7 @@
 #include <tracefs/tracefs.h>
 
 #include "../markers/markers.h"
+#include "probes.h"
 #include "sysinfo.h"
 #include "tracedat.h"
 
@@ -81,6 +82,11 @@ struct rec {
 	bool follow_tasks;
 	unsigned int snapshot_interval_ms;	/* in effect; 0 none */
 	long long tasks_left_out;
+	/* the shrink_lruvec() kprobe (probes.h): planned, added to
+	 * kprobe_events (removed at the end), and why not where it is not */
+	struct rr_probe_plan probe;
+	bool probe_made;
+	char probe_why[300];
 };
 
 static const char *const default_events[] = {
@@ -435,6 +441,43 @@ static int enable(struct rec *r, const char *sys, const char *ev, bool required,
 	return 0;
 }
 
+/*
+ * The shrink_lruvec() kprobe: by default (RR_RECORD_PROBES_AUTO) where the
+ * memcg: events are not recorded, whose attribution and sizes it gives and
+ * more; a kernel that cannot have it (no kprobe events, no BTF, the
+ * function inlined) is said in the summary, and only --kprobes makes that
+ * an error.  The probe is global (kprobe_events), enabled in our instance
+ * only, and removed in cleanup().
+ */
+static int setup_probe(struct rec *r, char *enabled, size_t enabled_len)
+{
+	const char *tracing = tracefs_tracing_dir();
+	bool want = r->o->probes == RR_RECORD_PROBES_ON ||
+		    (r->o->probes == RR_RECORD_PROBES_AUTO &&
+		     r->memcg_events != RR_RECORD_MEMCG_EVENTS_ON);
+
+	if (!want) {
+		snprintf(r->probe_why, sizeof(r->probe_why), "%s",
+			 r->o->probes == RR_RECORD_PROBES_OFF ? "--no-kprobes" :
+			 "not needed: the memcg events are on");
+		return 0;
+	}
+	if (rr_probe_plan(&r->probe, (int)getpid(), "/sys/kernel/btf/vmlinux", "/proc/kallsyms") ||
+	    rr_probe_create(&r->probe, tracing, r->probe_why, sizeof(r->probe_why))) {
+		if (!r->probe_why[0])
+			snprintf(r->probe_why, sizeof(r->probe_why), "%s", r->probe.why);
+		rr_probe_plan_free(&r->probe);
+		if (r->o->probes == RR_RECORD_PROBES_ON) {
+			rr_error_set(r->err, "", "--kprobes: cannot probe shrink_lruvec(): %s",
+				     r->probe_why);
+			return -1;
+		}
+		return 0;
+	}
+	r->probe_made = true;
+	return enable(r, r->probe.group, RR_PROBE_EVENT, true, enabled, enabled_len);
+}
+
 static int setup_events(struct rec *r)
 {
 	char lruvec[512], events[512], filter[64], enabled[2048] = "", line[2200];
@@ -482,6 +525,8 @@ static int setup_events(struct rec *r)
 	 * attach event); the event exists on every kernel record runs on */
 	if (r->follow_tasks &&
 	    enable(r, "sched", "sched_process_fork", false, enabled, sizeof(enabled)))
+		return -1;
+	if (setup_probe(r, enabled, sizeof(enabled)))
 		return -1;
 	for (int i = 0; i < r->o->nr_extra; i++) {
 		char sys[128], *ev;
@@ -816,7 +861,16 @@ static void cleanup(struct rec *r)
 			fprintf(stderr, "reclaim-replay: warning: cannot remove tracefs instance %s: %s\n",
 				tracefs_instance_get_name(r->inst), strerror(errno));
 		tracefs_instance_free(r->inst);
+		r->inst = NULL;
 	}
+	/* once no instance has it enabled */
+	if (r->probe_made) {
+		if (rr_probe_remove(tracefs_tracing_dir(), r->probe.group))
+			fprintf(stderr, "reclaim-replay: warning: cannot remove the kprobe %s/%s: %s\n",
+				r->probe.group, RR_PROBE_EVENT, strerror(errno));
+		r->probe_made = false;
+	}
+	rr_probe_plan_free(&r->probe);
 }
 
 static long long ms_since(const struct timespec *t)
@@ -845,7 +899,7 @@ static int write_output(struct rec *r, struct rr_record_result *res)
 	/* the formats of every system an event was enabled of: -e's too (a
 	 * bug fixed: their records read as unknown events) */
 	char extra[RR_RECORD_MAX_EXTRA + 1][128];
-	const char *systems[RR_RECORD_MAX_EXTRA + 5] = { "vmscan", "memcg", "cgroup" };
+	const char *systems[RR_RECORD_MAX_EXTRA + 6] = { "vmscan", "memcg", "cgroup" };
 	int nsys = 3;
 	const char *tracing = tracefs_tracing_dir();
 	const char *tmpdir = getenv("TMPDIR");
@@ -867,6 +921,8 @@ static int write_output(struct rec *r, struct rr_record_result *res)
 		    strcmp(extra[i], "."))
 			systems[nsys++] = extra[i];
 	}
+	if (r->probe_made)
+		systems[nsys++] = r->probe.group;
 	systems[nsys] = NULL;
 	if (asprintf(&tmp, "%s.tmp.XXXXXX", r->o->output) < 0) {
 		rr_error_set(r->err, r->o->output, "out of memory");
@@ -921,7 +977,7 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	const char *tracing;
 	struct timespec start, last_proactive, last_snapshot;
 	bool proactive_done = false, ended = false;
-	int ret = -1, status;
+	int ret = -1, status, events_failed;
 
 	memset(res, 0, sizeof(*res));
 	res->cmd_status = -1;
@@ -963,6 +1019,7 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	/* cgroups first: their tasks may hold files of the old instance */
 	remove_stale_cgroups();
 	remove_stale_instances();
+	rr_probe_remove_stale(tracing);
 
 	/* SIGINT and SIGTERM always stop the recording cleanly, even in a
 	 * background job of a script (where SIGINT comes ignored); SIGHUP
@@ -1011,7 +1068,10 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 		rr_error_set(err, name, "cannot turn tracing on");
 		goto out;
 	}
-	if (setup_events(&r) || snapshot(&r, "start", &res->nr_cgroups, &res->nr_nodes))
+	events_failed = setup_events(&r);
+	res->probe_on = r.probe_made;
+	snprintf(res->probe_why, sizeof(res->probe_why), "%s", r.probe_why);
+	if (events_failed || snapshot(&r, "start", &res->nr_cgroups, &res->nr_nodes))
 		goto out;
 	/* the new cgroup's settings (swappiness) reach the replay this way */
 	if (opts->cgroup && (make_cgroup(&r) || snapshot(&r, "cgroup", NULL, NULL)))

@@ -39,6 +39,8 @@ struct rr_record_opts {
 	 * none (which record also does by itself): periodic snapshots and
 	 * "tasks" markers stand in for them */
 	bool no_memcg_events;
+	/* the shrink_lruvec() kprobe (probes.h) */
+	enum { RR_RECORD_PROBES_AUTO, RR_RECORD_PROBES_ON, RR_RECORD_PROBES_OFF } probes;
 	bool quiet;
 };
 
@@ -85,6 +87,10 @@ struct rr_record_result {
 	int nr_cgroups;			/* in the start snapshot */
 	int nr_nodes;			/* "node" lines in the start snapshot */
 	enum rr_record_memcg_events memcg_events;
+	/* the shrink_lruvec() kprobe was recorded; else why not ("" when it
+	 * was) */
+	bool probe_on;
+	char probe_why[300];
 	char items_source[16];		/* where the memcg item numbers came
 					 * from: "btf" or "vmstat" (the order of
 					 * /proc/vmstat, on a kernel without
