@@ -53,6 +53,10 @@ LIB_SRCS := \
 	src/common/lru.c \
 	src/common/text.c \
 	src/markers/markers.c \
+	src/release/release.c \
+	src/release/linux-4.c \
+	src/release/linux-5.c \
+	src/release/linux-6.c \
 	src/trace/event-desc.c \
 	src/trace/reader.c \
 	src/trace/pipe.c \
@@ -67,7 +71,6 @@ LIB_SRCS := \
 	src/episode/proactive.c \
 	src/episode/attribute.c \
 	src/episode/siminput.c \
-	src/sim/kernel-model.c \
 	src/sim/sim.c \
 	src/sim/cursor.c \
 	src/scenario/scenario.c \
@@ -91,7 +94,6 @@ LIB_SRCS := \
 	src/replay/outputs.c \
 	src/replay/scenario.c \
 	src/replay/many.c \
-	src/replay/rules.c \
 	src/merge/merge.c
 
 # The command line: only these print and choose exit codes.
@@ -112,10 +114,11 @@ UNIT_SRCS := tests/unit/run-unit.c tests/unit/test-sim.c tests/unit/test-policie
 	tests/unit/test-trace.c tests/unit/test-output.c tests/unit/test-timing.c
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
-# The simulator's tests against src/sim, src/policies and src/common alone:
-# if the simulator came to need a trace, JSON or the builder, this would
-# not link.
-SIM_ONLY_OBJS := $(filter $(BUILD)/src/sim/% $(BUILD)/src/policies/% $(BUILD)/src/common/%,$(LIB_OBJS))
+# The simulator's tests against src/sim, src/policies, src/release and
+# src/common alone: if the simulator came to need a trace, JSON or the
+# builder, this would not link.
+SIM_ONLY_OBJS := $(filter $(BUILD)/src/sim/% $(BUILD)/src/policies/% $(BUILD)/src/release/% \
+	$(BUILD)/src/common/%,$(LIB_OBJS))
 SIM_TEST_OBJS := $(addprefix $(BUILD)/tests/unit/,run-sim.o test-sim.o test-policies.o \
 	test-kernel-model.o)
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../replay/replay.h"
-#include "../sim/kernel-model.h"
+#include "../release/release.h"
 #include "cli.h"
 
 struct command {

@@ -16,7 +16,7 @@
 #include <reclaim-replay/policy.h>
 
 #include "../common/error.h"
-#include "../sim/kernel-model.h"
+#include "../release/release.h"
 
 #define RR_MAX_COMPONENTS 8
 

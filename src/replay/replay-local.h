@@ -13,7 +13,7 @@
 #include "../output/output.h"
 #include "../output/report.h"
 #include "../sim/cursor.h"
-#include "../sim/kernel-model.h"
+#include "../release/release.h"
 #include "replay.h"
 
 struct saved_cursor {

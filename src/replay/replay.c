@@ -16,8 +16,7 @@
 
 #include "../episode/siminput.h"
 #include "../scenario/scenario.h"
-#include "../sim/kernel-model.h"
-#include "rules.h"
+#include "../release/release.h"
 
 const char *const rr_default_policies[] = {
 	"original", "online-roundup", "cluster-cap", "proportional", NULL,
@@ -333,7 +332,7 @@ static const char *proactive_prepare(struct replay *r, struct rr_episode *ep)
 		return "memory.reclaim write: events were lost while it ran";
 	if (ep->proactive_inferred && (why = infer_write(r, ep)))
 		return why;
-	if (!rr_kernel_at_least(&r->km, 5, 19))
+	if (!r->km.memory_reclaim)
 		return "memory.reclaim write, but the modelled release has no memory.reclaim "
 		       "(v5.19+, 94968384dde1): give --kernel";
 	if (!ep->proactive_bytes)
@@ -1025,7 +1024,7 @@ static int replay_trace(struct replay *r)
 				 (ti->events_known & (1u << RR_EV_FLUSH));
 	/* writes inferred from plain calls: only where memory.reclaim exists
 	 * (v5.19, 94968384dde1); a call asking more than HPAGE_PMD_NR pages */
-	if (rr_kernel_at_least(&r->km, 5, 19))
+	if (r->km.memory_reclaim)
 		bopts.proactive_min_pages = r->page_size_bytes / 8;
 	/* no memcg: events in the trace (kernels before 6.13): the builder
 	 * infers each batch's memcg (attribute.c) */

@@ -460,7 +460,7 @@ static uint64_t protect(struct run *r, int mi, uint64_t size)
 
 	if (mi == 0 || !(min || low))
 		return size;
-	if (rr_kernel_at_least(km, 5, 14)) {
+	if (km->protection_low_outside_retry) {
 		if (!r->memcg_low_reclaim && low > min) {
 			protection = low;
 			r->memcg_low_skipped = true;
@@ -475,7 +475,7 @@ static uint64_t protect(struct run *r, int mi, uint64_t size)
 	cgroup_size = usage_pages(m);
 	if (cgroup_size < protection)
 		cgroup_size = protection;
-	if (rr_kernel_at_least(km, 5, 15))
+	if (km->protection_usage_plus_one)
 		cgroup_size++;
 	scan = size - (uint64_t)((__uint128_t)size * protection / (cgroup_size ? cgroup_size : 1));
 	return scan > RR_SWAP_CLUSTER_MAX ? scan : RR_SWAP_CLUSTER_MAX;

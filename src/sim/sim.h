@@ -44,7 +44,7 @@
 #include "../common/lru.h"
 #include "../common/reclaim-kind.h"
 #include "../policies/registry.h"
-#include "kernel-model.h"
+#include "../release/release.h"
 
 /*
  * The request kinds the simulator runs (enum rr_reclaim_kind):

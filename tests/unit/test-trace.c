@@ -6,8 +6,7 @@
 #include <unistd.h>
 
 #include "../../src/common/text.h"
-#include "../../src/replay/rules.h"
-#include "../../src/sim/kernel-model.h"
+#include "../../src/release/release.h"
 #include "../../src/trace/event-desc.h"
 #include "../../src/trace/reader.h"
 #include "unit.h"
