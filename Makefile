@@ -99,6 +99,7 @@ LIB_SRCS := \
 # The command line: only these print and choose exit codes.
 CLI_SRCS := \
 	src/cli/main.c \
+	src/cli/cli.c \
 	src/cli/cmd-compare.c \
 	src/cli/cmd-policies.c \
 	src/cli/cmd-report.c \

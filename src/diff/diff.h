@@ -18,7 +18,7 @@
 
 #include "../episode/builder.h"
 #include "../episode/state.h"
-#include "../policies/registry.h"
+#include "../policies/policies.h"
 #include "../sim/sim.h"
 #include "../timing/cost-model.h"
 

@@ -26,7 +26,7 @@
 #include "../common/error.h"
 #include "../diff/diff.h"
 #include "../fidelity/fidelity.h"
-#include "../policies/registry.h"
+#include "../policies/policies.h"
 #include "../trace/reader.h"
 
 #define RR_JSON_SCHEMA_VERSION 1

@@ -15,7 +15,7 @@
 
 #include <reclaim-replay/policy.h>
 
-#include "registry.h"
+#include "policies.h"
 
 /* ---- get_scan_count() SCAN_FRACT rounding ---- */
 

@@ -43,7 +43,7 @@
 #include "../common/error.h"
 #include "../common/lru.h"
 #include "../common/reclaim-kind.h"
-#include "../policies/registry.h"
+#include "../policies/policies.h"
 #include "../release/release.h"
 
 /*
