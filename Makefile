@@ -57,8 +57,11 @@ LIB_SRCS := \
 	src/release/linux-4.c \
 	src/release/linux-5.c \
 	src/release/linux-6.c \
-	src/trace/event-desc.c \
-	src/trace/reader.c \
+	src/trace/decode.c \
+	src/trace/trace.c \
+	src/trace/dat.c \
+	src/trace/dat-pages.c \
+	src/trace/dat-probe.c \
 	src/trace/pipe.c \
 	src/trace/text.c \
 	src/episode/state.c \

@@ -69,6 +69,8 @@ def strip_c(text):
     return "".join(out)
 
 
+NOT_NAMES = {"void", "int", "char", "bool", "long", "short", "unsigned", "signed",
+             "float", "double", "const", "static", "inline", "__attribute__"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 IDENT = re.compile(r"[A-Za-z_]\w*")
 
@@ -101,35 +103,37 @@ def definitions(code):
     """(non-static, static) names a .c file defines at file scope."""
     glob, stat = set(), set()
     code = re.sub(r"^\s*#.*?(?<!\\)$", "", code, flags=re.M | re.S)
-    depth, head = 0, []
+    depth, decl, body_is_func = 0, [], False
     for c in code:
-        if depth == 0:
-            if c == "{" or c == ";":
-                h = " ".join("".join(head).split())
-                head = []
-                if c == "{" and h.startswith(("struct", "union", "enum")) \
-                        and "(" not in h and "=" not in h:
-                    depth += 1	# a type's body
-                    continue
-                if c == "{" and "=" not in h:
-                    m = re.search(r"(\w+)\s*\([^()]*(\([^()]*\)[^()]*)*\)\s*"
-                                  r"(__attribute__\s*\(\(.*\)\))?\s*$", h)
-                    if m:
-                        (stat if re.match(r"(static|inline)\b", h) else glob).add(m.group(1))
-                else:
-                    lhs = h.split("=")[0]
-                    if "(" not in lhs and not lhs.startswith(("typedef", "extern")):
-                        m = re.search(r"(\w+)\s*(\[[^\]]*\]\s*)*$", lhs)
-                        if m:
-                            (stat if lhs.startswith("static") else glob).add(m.group(1))
-                if c == "{":
-                    depth += 1
+        if depth:
+            depth += (c == "{") - (c == "}")
+            if not depth and body_is_func:
+                decl = []
+            continue
+        if c == "{":
+            h = " ".join("".join(decl).split())
+            body_is_func = "(" in h and "=" not in h
+            if body_is_func:	# the name: the first word called that is no type
+                m = next(m for m in re.finditer(r"(\w+)\s*\(", h)
+                         if m.group(1) not in NOT_NAMES and not m.group(1).endswith("_t"))
+                (stat if re.match(r"(static|inline)\b", h) else glob).add(m.group(1))
             else:
-                head.append(c)
-        elif c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
+                decl.append(" {} ")	# a type's body or an initializer
+            depth = 1
+        elif c == ";":
+            h = " ".join("".join(decl).split())
+            decl = []
+            lhs = h.split("=")[0]
+            if "(" in lhs or lhs.startswith(("typedef", "extern")):
+                continue	# a prototype, a type, a declaration
+            if re.fullmatch(r"(struct|union|enum)\s+\w+\s*(\{\})?\s*", lhs):
+                continue	# a type's definition
+            for part in h.split(","):	# each declarator
+                m = re.search(r"(\w+)\s*(\[[^\]]*\]\s*)*$", part.split("=")[0])
+                if m:
+                    (stat if lhs.startswith("static") else glob).add(m.group(1))
+        else:
+            decl.append(c)
     return glob, stat
 
 
@@ -176,7 +180,8 @@ def main():
                 problems.append(f"src/{p}:{line}: includes \"{m.group(1)}\": outside "
                                 f"src/{st}/ only its public header {st}/{st}.h")
         mine = statics.get(p, set())
-        for name in sorted(set(IDENT.findall(uses(code[p])))):
+        used = re.sub(r"\b(struct|union|enum)\s+\w+", " ", uses(code[p]))
+        for name in sorted(set(IDENT.findall(used))):
             d = owner.get(name)
             if d and unit(d) != u and name not in mine:
                 edges.setdefault((u, unit(d)), f"src/{p} uses {name}() of src/{d}")

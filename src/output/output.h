@@ -27,7 +27,7 @@
 #include "../diff/diff.h"
 #include "../fidelity/fidelity.h"
 #include "../policies/policies.h"
-#include "../trace/reader.h"
+#include "../trace/trace.h"
 
 #define RR_JSON_SCHEMA_VERSION 1
 

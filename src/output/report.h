@@ -16,7 +16,7 @@
 #include <jansson.h>
 
 #include "../episode/builder.h"
-#include "../trace/reader.h"
+#include "../trace/trace.h"
 
 struct rr_report;
 

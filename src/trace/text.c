@@ -17,7 +17,7 @@
  *    (trace-cmd) lines: lost events before the next event;
  *  - "#" lines and blank lines: comments.
  * Fields are read by the `name=value` keys the event prints, with the
- * names of every release (event-desc.h); a value may hold spaces (cgroup
+ * names of every release (decode.h); a value may hold spaces (cgroup
  * paths) up to the next key.  Symbolic values (lru=inactive_file,
  * flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC) are turned into the numbers the
  * binary format carries.  Events are handed over in file order.
@@ -32,7 +32,7 @@
 #include <sys/stat.h>
 
 #include "../markers/markers.h"
-#include "event-desc.h"
+#include "decode.h"
 
 struct rr_text {
 	char *path;
@@ -790,7 +790,7 @@ static void era_at_most(struct rr_trace_info *info, int v)
 
 /*
  * What the print formats say about the kernel that wrote them (releases as
- * MAJOR * 100 + MINOR; event-desc.h and tests/fixtures/text/FORMATS.md):
+ * MAJOR * 100 + MINOR; decode.h and tests/fixtures/text/FORMATS.md):
  * memcg: events exist from 6.13; write_folio replaced writepage in 5.18;
  * the isolate event lost isolate_mode in 6.7 and printed file= before
  * lru= (4.11); nr_activate split into _anon/_file in 5.2.
@@ -828,21 +828,6 @@ static void era_hints(struct rr_trace_info *info, const struct rr_event_desc *d,
 		break;
 	default:
 		break;
-	}
-}
-
-void rr_trace_info_meta(struct rr_trace_info *info, const char *text, size_t len)
-{
-	struct rr_marker m;
-
-	if (rr_marker_parse(text, len, true, &m) != RR_MARKER_META)
-		return;
-	if (m.meta.kernel_release[0])
-		snprintf(info->kernel_release, sizeof(info->kernel_release), "%.63s",
-			 m.meta.kernel_release);
-	if (m.meta.page_size > 0 && m.meta.page_size <= INT32_MAX) {
-		info->page_size_bytes = (int)m.meta.page_size;
-		info->page_size_assumed = false;
 	}
 }
 

@@ -7,8 +7,8 @@
 
 #include "../../src/common/text.h"
 #include "../../src/release/release.h"
-#include "../../src/trace/event-desc.h"
-#include "../../src/trace/reader.h"
+#include "../../src/trace/decode.h"
+#include "../../src/trace/trace.h"
 #include "unit.h"
 
 static void test_utf8_dup(void)
