@@ -64,6 +64,7 @@ LIB_SRCS := \
 	src/trace/dat-probe.c \
 	src/trace/pipe.c \
 	src/trace/text.c \
+	src/trace/text-line.c \
 	src/episode/state.c \
 	src/episode/builder.c \
 	src/episode/tasks.c \

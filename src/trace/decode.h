@@ -43,7 +43,7 @@ struct rr_event_desc {
 	const char *fields[F__COUNT];
 	/* text: the fields (bit 1 << F_x) without which the event is dropped;
 	 * F_LRU stands for `lru=` or `file=` (the isolate of <= v4.10).  The
-	 * other fields are optional: see text.c decode() */
+	 * other fields are optional: see text-line.c rr_text_decode() */
 	uint32_t required;
 	/* text: a key ("a|b") every release prints at the end of the event's
 	 * line (its TP_printk()'s last one, or nearly): a line without it was
