@@ -66,14 +66,20 @@ LIB_SRCS := \
 	src/trace/text.c \
 	src/trace/text-line.c \
 	src/episode/state.c \
-	src/episode/builder.c \
-	src/episode/tasks.c \
-	src/episode/requests.c \
-	src/episode/snapshot.c \
 	src/episode/nodes.c \
 	src/episode/infer.c \
-	src/episode/proactive.c \
+	src/episode/tasks.c \
+	src/episode/episodes.c \
+	src/episode/capture.c \
+	src/episode/batch-effects.c \
+	src/episode/hierarchy.c \
+	src/episode/attribute-root.c \
 	src/episode/attribute.c \
+	src/episode/batches.c \
+	src/episode/proactive.c \
+	src/episode/requests.c \
+	src/episode/snapshot.c \
+	src/episode/builder.c \
 	src/episode/siminput.c \
 	src/sim/sim.c \
 	src/sim/cursor.c \

@@ -16,8 +16,7 @@
 
 #include <uthash.h>
 
-#include "../episode/builder.h"
-#include "../episode/state.h"
+#include "../episode/episode.h"
 #include "../policies/policies.h"
 #include "../sim/sim.h"
 #include "../timing/cost-model.h"

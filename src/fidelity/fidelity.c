@@ -7,7 +7,7 @@
  */
 #include "fidelity.h"
 
-#include "../episode/nodes.h"
+#include "../episode/episode.h"
 
 #include <stdlib.h>
 #include <string.h>

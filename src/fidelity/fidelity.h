@@ -24,7 +24,7 @@
 #include <uthash.h>
 
 #include "../common/swappiness.h"
-#include "../episode/builder.h"
+#include "../episode/episode.h"
 #include "../sim/sim.h"
 
 enum rr_unchecked {

@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "../episode/builder.h"
+#include "../episode/episode.h"
 #include "../trace/trace.h"
 
 struct rr_report;

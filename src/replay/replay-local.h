@@ -8,7 +8,7 @@
 #include <jansson.h>
 
 #include "../diff/diff.h"
-#include "../episode/builder.h"
+#include "../episode/episode.h"
 #include "../fidelity/fidelity.h"
 #include "../output/output.h"
 #include "../output/report.h"

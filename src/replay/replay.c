@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../episode/siminput.h"
+#include "../episode/episode.h"
 #include "../scenario/scenario.h"
 #include "../release/release.h"
 
