@@ -100,9 +100,14 @@ LIB_SRCS := \
 	src/output/html.c \
 	src/output/fidelity-render.c \
 	src/output/report.c \
-	src/replay/replay.c \
 	src/replay/outputs.c \
+	src/replay/input.c \
+	src/replay/pick-release.c \
+	src/replay/run.c \
+	src/replay/writes.c \
+	src/replay/recorded.c \
 	src/replay/scenario.c \
+	src/replay/replay.c \
 	src/replay/many.c \
 	src/merge/merge.c
 

@@ -265,7 +265,7 @@ def main():
         print(f"check-structure: {len(problems)} problem(s) in {src}")
         return 1
     print(f"check-structure: {len(files)} files, {len(set(map(unit, files)))} units, "
-          f"{len(graph and sum(len(v) for v in graph.values()))} edges: "
+          f"{sum(len(v) for v in graph.values())} edges: "
           f"no cycle, no back edge ({' < '.join(STAGES)})")
     return 0
 

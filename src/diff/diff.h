@@ -19,7 +19,7 @@
 #include "../episode/episode.h"
 #include "../policies/policies.h"
 #include "../sim/sim.h"
-#include "../timing/cost-model.h"
+#include "../timing/timing.h"
 
 #define RR_TOP_MAX 50
 

@@ -8,7 +8,6 @@
  * is reported apart (pgrefill).  Pages reclaimed are the
  * mm_vmscan_lru_shrink_inactive nr_reclaimed of the same batches.
  */
-#include "report.h"
 #include "output.h"
 
 #include <stdlib.h>
