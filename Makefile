@@ -81,6 +81,12 @@ LIB_SRCS := \
 	src/episode/snapshot.c \
 	src/episode/builder.c \
 	src/episode/siminput.c \
+	src/sim/scan-count.c \
+	src/sim/lruvec.c \
+	src/sim/node.c \
+	src/sim/kswapd.c \
+	src/sim/try-to-free.c \
+	src/sim/memory-reclaim.c \
 	src/sim/sim.c \
 	src/sim/cursor.c \
 	src/scenario/scenario.c \
