@@ -90,7 +90,10 @@ LIB_SRCS := \
 	src/sim/sim.c \
 	src/sim/cursor.c \
 	src/scenario/scenario.c \
+	src/fidelity/hidden.c \
+	src/fidelity/fits.c \
 	src/fidelity/fidelity.c \
+	src/fidelity/totals.c \
 	src/diff/diff.c \
 	src/timing/cost-model.c \
 	src/record/sysinfo.c \

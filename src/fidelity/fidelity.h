@@ -152,8 +152,6 @@ struct rr_fidelity {
 	uint64_t silent, predicted_unrecorded, silent_unjudged, silent_cut;
 };
 
-const char *rr_unchecked_name(enum rr_unchecked reason);
-
 /**
  * rr_fidelity_check() - check one recorded episode; changes nothing
  * @kernel:        the resolved baseline policy.

@@ -79,10 +79,13 @@ json_t *rr_json_episode(const struct rr_episode_diff *d,
 #define RR_JSON_CALLS_MAX 4096
 
 json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_policy *policies);
-/* The time model (src/timing/cost-model.h) fitted on @t's recorded calls,
+/* The time model (src/timing/timing.h) fitted on @t's recorded calls,
  * and each policy's estimated time; null for a scenario.  Not a count:
  * kept out of the summary, which merge sums. */
 json_t *rr_json_time_model(const struct rr_totals *t, const struct rr_resolved_policy *policies);
+/* The JSON key and the words of a reason a call was not judged
+ * (fidelity-render.c). */
+const char *rr_unchecked_name(enum rr_unchecked reason);
 /* The "fidelity" object (fidelity-render.c). */
 json_t *rr_fidelity_json(const struct rr_fidelity *f);
 /* Set the *_share values of a "fidelity" object (and of its by_kind
