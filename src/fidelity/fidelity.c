@@ -372,6 +372,207 @@ static int window_call(struct rr_fidelity_facts *fx, struct rr_call_input *ci,
 	return 0;
 }
 
+/* Swap presence after pass 0: one-sided evidence (this episode's, and
+ * the earlier ones' in @trace) decides it; none or both ways leave both. */
+static void swap_of_evidence(struct hidden *h, const struct rr_fidelity_facts *fx,
+			     const struct rr_fidelity *trace)
+{
+	uint64_t ev_present = fx->swap_present_calls + (trace ? trace->swap_present_calls : 0);
+	uint64_t ev_absent = fx->swap_absent_calls + (trace ? trace->swap_absent_calls : 0);
+
+	if (ev_present && !ev_absent) {
+		h->swap[0] = true;
+	} else if (ev_absent && !ev_present) {
+		h->swap[0] = false;
+	} else {
+		h->swap[1] = !h->swap[0];
+		h->nr_swap = 2;
+	}
+}
+
+/*
+ * The recorded batches @i..@j-1 of one call into @rec and @rec_reclaimed
+ * (*@n of them), and why the call cannot be judged (RR_UC__COUNT: it can;
+ * @pass_start: the first batch of its priority pass, @retry: the pass is
+ * a retry ladder); *@d the reclaim root's entry in the pass's chain.
+ */
+static enum rr_unchecked call_recorded(const struct rr_episode *ep, size_t i, size_t j,
+				       int pass_start, bool retry, int pass,
+				       struct rr_pred_batch *rec, uint64_t *rec_reclaimed,
+				       size_t *n, int *d)
+{
+	const struct rr_batch *b = &ep->batches[i];
+	enum rr_unchecked why = RR_UC__COUNT;
+
+	for (size_t k = i; k < j; k++) {
+		rec[*n] = (struct rr_pred_batch){ ep->batches[k].lru, ep->batches[k].nr_requested };
+		rec_reclaimed[(*n)++] = ep->batches[k].nr_reclaimed;
+		if (ep->batches[k].mglru)
+			why = RR_UC_MGLRU;
+		else if (ep->batches[k].attr == RR_ATTR_AMBIGUOUS)
+			why = RR_UC_ATTR_AMBIGUOUS;
+		else if (ep->batches[k].attr == RR_ATTR_ASSUMED)
+			why = RR_UC_ATTR_ASSUMED;
+		else if (k == i && ep->ctx && ep->ctx[k].valid && ep->ctx[k].sizes_stale &&
+			 why == RR_UC__COUNT)
+			why = RR_UC_SIZES_STALE;
+		else if (ep->ctx && ep->ctx[k].valid && ep->ctx[k].size_disproved &&
+			 why == RR_UC__COUNT)
+			why = RR_UC_SIZE_DISPROVED;
+	}
+	if (!b->memcg_id)
+		why = RR_UC_NO_ATTRIBUTION;
+	else if (b->priority < 0)
+		why = RR_UC_NO_PRIORITY;
+	else if (ep->first_lost_ns && ep->first_lost_ns <= b->ts_ns)
+		why = RR_UC_LOST_EVENTS;
+	else if (retry)
+		why = RR_UC_RETRY_PASS;
+	else if (!ep->ctx[i].valid)
+		why = RR_UC_NO_CONTEXT;
+	else if (!ep->ctx[pass_start].valid)
+		why = RR_UC_NO_CONTEXT;
+	*d = why == RR_UC__COUNT ? chain_index(&ep->ctx[pass_start], ep->root_memcg_id) : -1;
+	if (why == RR_UC__COUNT && *d < 0)
+		why = RR_UC_ROOT_UNKNOWN;
+	if (why == RR_UC__COUNT &&
+	    (ep->ctx[pass_start].hier_missing || ep->ctx[i].hier_missing))
+		why = RR_UC_FLUSH_UNKNOWN;
+	if (why == RR_UC__COUNT && pass == 0 && ep->ctx[i].in_window)
+		why = RR_UC_ONLINE_UNCERTAIN;	/* no evidence from here */
+	return why;
+}
+
+/* The input of the call whose first batch is @i (@pass_start: its pass's
+ * first, @d: the reclaim root in that one's chain), as the kernel saw it,
+ * with swap @swap_present; nr_to_reclaim left to the caller. */
+static void call_input(struct rr_call_input *ci, const struct rr_episode *ep, size_t i,
+		       int pass_start, int d, const struct rr_kernel_model *km,
+		       unsigned int page_shift, bool swap_present)
+{
+	const struct rr_batch *b = &ep->batches[i];
+
+	memset(ci, 0, sizeof(*ci));
+	ci->km = km;
+	ci->kind = ep->kind == RR_KIND_SOFTLIMIT || rr_kind_global(ep->kind) ?
+		   ep->kind : RR_KIND_MEMCG;
+	ci->page_shift = page_shift;
+	ci->priority = b->priority;
+	ci->memcg.id = b->memcg_id;
+	ci->memcg.parent = -1;
+	ci->memcg.online = ep->ctx[i].online;
+	ci->memcg.swappiness = ep->ctx[i].swappiness;
+	memcpy(ci->memcg.lru_pages, ep->ctx[i].lru_pages, sizeof(ci->memcg.lru_pages));
+	memcpy(ci->memcg.rstat_lru_pages, ep->ctx[i].chain[0].rstat_lru_pages,
+	       sizeof(ci->memcg.rstat_lru_pages));
+	ci->may_swap = true;
+	ci->swap_present = swap_present;
+	ci->anon_cost = ep->ctx[pass_start].chain[d].anon_cost;
+	ci->file_cost = ep->ctx[pass_start].chain[d].file_cost;
+	memcpy(ci->root_rstat_lru_pages, ep->ctx[pass_start].chain[d].rstat_lru_pages,
+	       sizeof(ci->root_rstat_lru_pages));
+	memcpy(ci->refaults_changed, ep->ctx[pass_start].chain[d].refaults_changed,
+	       sizeof(ci->refaults_changed));
+}
+
+/* The inputs of the reclaim root (@d in the chain of the pass's first
+ * batch @pass_start) and of the other admissible roots into @h; true when
+ * one of those lies above the captured chain. */
+static bool call_roots(struct hidden *h, const struct rr_episode *ep, int pass_start, int d)
+{
+	bool root_lost = false;
+
+	h->nr_roots = 0;
+	for (int r = -1; r < ep->nr_root_alternatives && h->nr_roots < 5; r++) {
+		int dr = r < 0 ? d : chain_index(&ep->ctx[pass_start],
+						 ep->root_alternatives[r]);
+		struct root_inputs *ri = &h->roots[h->nr_roots];
+
+		if (dr < 0) {	/* above the captured chain */
+			root_lost = true;
+			continue;
+		}
+		ri->anon_cost = ep->ctx[pass_start].chain[dr].anon_cost;
+		ri->file_cost = ep->ctx[pass_start].chain[dr].file_cost;
+		memcpy(ri->rstat_lru_pages, ep->ctx[pass_start].chain[dr].rstat_lru_pages,
+		       sizeof(ri->rstat_lru_pages));
+		memcpy(ri->refaults_changed,
+		       ep->ctx[pass_start].chain[dr].refaults_changed,
+		       sizeof(ri->refaults_changed));
+		memcpy(ri->hier_lru_pages, ep->ctx[pass_start].chain[dr].hier_lru_pages,
+		       sizeof(ri->hier_lru_pages));
+		ri->anon_cost_fresh = ep->ctx[pass_start].chain[dr].anon_cost_fresh;
+		ri->file_cost_fresh = ep->ctx[pass_start].chain[dr].file_cost_fresh;
+		h->nr_roots++;
+	}
+	return root_lost;
+}
+
+/*
+ * The views of the call whose first batch is @i into @h: the root's and
+ * the memcg's rstat view where flushes are not in the trace, and the
+ * sizes other tasks' deltas between the decision and the batch allow.
+ * Return true when those deltas are not known (the call is not judged).
+ */
+static bool call_views(struct hidden *h, const struct rr_call_input *ci,
+		       const struct rr_episode *ep, size_t i, int pass_start)
+{
+	/* no flush in the trace (yet): when the root's view was last
+	 * refreshed is not known; try a flush just before the pass */
+	h->nr_flush = ep->ctx[pass_start].flush_unknown ? 2 : 1;
+	/* the memcg's own view: a flush seen since the pass began
+	 * (ctx[i] not flush_unknown) fixed it; capture() filled
+	 * hier_lru_pages only where it is flush_unknown */
+	memcpy(h->memcg_hier_lru_pages,
+	       ep->ctx[i].flush_unknown ? ep->ctx[i].chain[0].hier_lru_pages :
+					  ep->ctx[i].chain[0].rstat_lru_pages,
+	       sizeof(h->memcg_hier_lru_pages));
+	/* other tasks' deltas between the decision and the batch */
+	h->nr_conc = 1;
+	if (ep->ctx[i].conc_unknown && !ep->ctx[i].sizes_bounded)
+		return true;
+	for (int l = 0; l < RR_NR_EVICTABLE_LRU && !ep->ctx[i].sizes_bounded; l++)
+		if (ep->ctx[i].conc_min[l] || ep->ctx[i].conc_max[l])
+			h->nr_conc = 3;
+	if (h->nr_conc > 1) {
+		memcpy(h->conc_lru_pages[0], ci->memcg.lru_pages, sizeof(h->conc_lru_pages[0]));
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+			int64_t lo = (int64_t)ci->memcg.lru_pages[l] + ep->ctx[i].conc_min[l];
+			int64_t hi = (int64_t)ci->memcg.lru_pages[l] + ep->ctx[i].conc_max[l];
+
+			h->conc_lru_pages[1][l] = lo > 0 ? (uint64_t)lo : 0;
+			h->conc_lru_pages[2][l] = hi > 0 ? (uint64_t)hi : 0;
+		}
+	}
+	return false;
+}
+
+/* The online states and the passes the call whose first batch is @i may
+ * have run in, into @h. */
+static void call_online_pass(struct hidden *h, const struct rr_episode *ep, size_t i,
+			     int pass_start)
+{
+	/* outside the recorder's view: live or dying */
+	h->nr_online = ep->ctx[i].online_unknown ? 2 : 1;
+	/* a later pass at this priority may have begun unseen */
+	h->nr_pass = 1;
+	if (rr_kind_global(ep->kind) && (int)i != pass_start) {
+		int di = chain_index(&ep->ctx[i], ep->root_memcg_id);
+
+		if (di >= 0) {
+			struct root_inputs *pa = &h->pass_alt;
+
+			pa->anon_cost = ep->ctx[i].chain[di].anon_cost;
+			pa->file_cost = ep->ctx[i].chain[di].file_cost;
+			memcpy(pa->rstat_lru_pages, ep->ctx[i].chain[di].rstat_lru_pages,
+			       sizeof(pa->rstat_lru_pages));
+			memcpy(pa->refaults_changed, ep->ctx[i].chain[di].refaults_changed,
+			       sizeof(pa->refaults_changed));
+			h->nr_pass = 2;
+		}
+	}
+}
+
 int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 		      const struct rr_kernel_model *km, unsigned int page_shift,
 		      const struct rr_resolved_policy *kernel, const struct rr_sim_input *in,
@@ -380,7 +581,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 		      struct rr_fidelity_facts *fx, struct rr_error *err)
 {
 	bool first_ladder_forced = false, first_ladder_no_trim = false, open_swappiness = false;
-	uint64_t ev_present, ev_absent, cands[48];
+	uint64_t cands[48];
 	size_t nr_cands;
 	struct hidden h = { .nr_swap = 1 };
 	struct rr_pred_batch *rec = NULL, *pred = NULL, *alt = NULL, *spred = NULL;
@@ -416,18 +617,8 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 	for (size_t i = 0; i < ep->nr_batches && ep->ctx && trace; i++)
 		open_swappiness |= ep->ctx[i].valid && !ep->ctx[i].swappiness_known;
 	for (int pass = ep->swap_known && !open_swappiness ? 1 : 0; pass < 2; pass++) {
-		if (pass == 1 && !ep->swap_known) {
-			ev_present = fx->swap_present_calls + (trace ? trace->swap_present_calls : 0);
-			ev_absent = fx->swap_absent_calls + (trace ? trace->swap_absent_calls : 0);
-			if (ev_present && !ev_absent) {
-				h.swap[0] = true;
-			} else if (ev_absent && !ev_present) {
-				h.swap[0] = false;
-			} else {
-				h.swap[1] = !h.swap[0];
-				h.nr_swap = 2;
-			}
-		}
+		if (pass == 1 && !ep->swap_known)
+			swap_of_evidence(&h, fx, trace);
 		retry = false;
 		pass_start = -1;
 		prev_prio = 99;
@@ -469,42 +660,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				prev_prio = b->priority;
 			}
 			new_walk = false;
-			for (size_t k = i; k < j; k++) {
-				rec[n] = (struct rr_pred_batch){ ep->batches[k].lru, ep->batches[k].nr_requested };
-				rec_reclaimed[n++] = ep->batches[k].nr_reclaimed;
-				if (ep->batches[k].mglru)
-					why = RR_UC_MGLRU;
-				else if (ep->batches[k].attr == RR_ATTR_AMBIGUOUS)
-					why = RR_UC_ATTR_AMBIGUOUS;
-				else if (ep->batches[k].attr == RR_ATTR_ASSUMED)
-					why = RR_UC_ATTR_ASSUMED;
-				else if (k == i && ep->ctx && ep->ctx[k].valid && ep->ctx[k].sizes_stale &&
-					 why == RR_UC__COUNT)
-					why = RR_UC_SIZES_STALE;
-				else if (ep->ctx && ep->ctx[k].valid && ep->ctx[k].size_disproved &&
-					 why == RR_UC__COUNT)
-					why = RR_UC_SIZE_DISPROVED;
-			}
-			if (!b->memcg_id)
-				why = RR_UC_NO_ATTRIBUTION;
-			else if (b->priority < 0)
-				why = RR_UC_NO_PRIORITY;
-			else if (ep->first_lost_ns && ep->first_lost_ns <= b->ts_ns)
-				why = RR_UC_LOST_EVENTS;
-			else if (retry)
-				why = RR_UC_RETRY_PASS;
-			else if (!ep->ctx[i].valid)
-				why = RR_UC_NO_CONTEXT;
-			else if (!ep->ctx[pass_start].valid)
-				why = RR_UC_NO_CONTEXT;
-			d = why == RR_UC__COUNT ? chain_index(&ep->ctx[pass_start], ep->root_memcg_id) : -1;
-			if (why == RR_UC__COUNT && d < 0)
-				why = RR_UC_ROOT_UNKNOWN;
-			if (why == RR_UC__COUNT &&
-			    (ep->ctx[pass_start].hier_missing || ep->ctx[i].hier_missing))
-				why = RR_UC_FLUSH_UNKNOWN;
-			if (why == RR_UC__COUNT && pass == 0 && ep->ctx[i].in_window)
-				why = RR_UC_ONLINE_UNCERTAIN;	/* no evidence from here */
+			why = call_recorded(ep, i, j, pass_start, retry, pass, rec, rec_reclaimed, &n, &d);
 			if (why != RR_UC__COUNT) {
 				if (pass == 0) {
 					i = j;
@@ -516,54 +672,11 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				continue;
 			}
 
-			memset(&ci, 0, sizeof(ci));
-			ci.km = km;
-			ci.kind = ep->kind == RR_KIND_SOFTLIMIT || rr_kind_global(ep->kind) ?
-				  ep->kind : RR_KIND_MEMCG;
-			ci.page_shift = page_shift;
-			ci.priority = b->priority;
+			call_input(&ci, ep, i, pass_start, d, km, page_shift, h.swap[0]);
 			ci.nr_to_reclaim = ep->nr_to_reclaim_pages ? ep->nr_to_reclaim_pages : cands[0];
 			rr_fid_call_candidates(&h, ci.nr_to_reclaim, cands, nr_cands, rec_reclaimed, n);
-			ci.memcg.id = b->memcg_id;
-			ci.memcg.parent = -1;
-			ci.memcg.online = ep->ctx[i].online;
-			ci.memcg.swappiness = ep->ctx[i].swappiness;
-			memcpy(ci.memcg.lru_pages, ep->ctx[i].lru_pages, sizeof(ci.memcg.lru_pages));
-			memcpy(ci.memcg.rstat_lru_pages, ep->ctx[i].chain[0].rstat_lru_pages,
-			       sizeof(ci.memcg.rstat_lru_pages));
-			ci.may_swap = true;
-			ci.swap_present = h.swap[0];
-			ci.anon_cost = ep->ctx[pass_start].chain[d].anon_cost;
-			ci.file_cost = ep->ctx[pass_start].chain[d].file_cost;
-			memcpy(ci.root_rstat_lru_pages, ep->ctx[pass_start].chain[d].rstat_lru_pages,
-			       sizeof(ci.root_rstat_lru_pages));
-			memcpy(ci.refaults_changed, ep->ctx[pass_start].chain[d].refaults_changed,
-			       sizeof(ci.refaults_changed));
 			/* the root's inputs, and those of the other admissible roots */
-			h.nr_roots = 0;
-			root_lost = false;
-			for (int r = -1; r < ep->nr_root_alternatives && h.nr_roots < 5; r++) {
-				int dr = r < 0 ? d : chain_index(&ep->ctx[pass_start],
-								 ep->root_alternatives[r]);
-				struct root_inputs *ri = &h.roots[h.nr_roots];
-
-				if (dr < 0) {	/* above the captured chain */
-					root_lost = true;
-					continue;
-				}
-				ri->anon_cost = ep->ctx[pass_start].chain[dr].anon_cost;
-				ri->file_cost = ep->ctx[pass_start].chain[dr].file_cost;
-				memcpy(ri->rstat_lru_pages, ep->ctx[pass_start].chain[dr].rstat_lru_pages,
-				       sizeof(ri->rstat_lru_pages));
-				memcpy(ri->refaults_changed,
-				       ep->ctx[pass_start].chain[dr].refaults_changed,
-				       sizeof(ri->refaults_changed));
-				memcpy(ri->hier_lru_pages, ep->ctx[pass_start].chain[dr].hier_lru_pages,
-				       sizeof(ri->hier_lru_pages));
-				ri->anon_cost_fresh = ep->ctx[pass_start].chain[dr].anon_cost_fresh;
-				ri->file_cost_fresh = ep->ctx[pass_start].chain[dr].file_cost_fresh;
-				h.nr_roots++;
-			}
+			root_lost = call_roots(&h, ep, pass_start, d);
 			if (root_lost) {
 				if (pass == 1) {
 					fx->unchecked[RR_UC_ROOT_AMBIGUOUS]++;
@@ -572,19 +685,9 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				i = j;
 				continue;
 			}
-			/* no flush in the trace (yet): when the root's view was last
-			 * refreshed is not known; try a flush just before the pass */
-			h.nr_flush = ep->ctx[pass_start].flush_unknown ? 2 : 1;
-			/* the memcg's own view: a flush seen since the pass began
-			 * (ctx[i] not flush_unknown) fixed it; capture() filled
-			 * hier_lru_pages only where it is flush_unknown */
-			memcpy(h.memcg_hier_lru_pages,
-			       ep->ctx[i].flush_unknown ? ep->ctx[i].chain[0].hier_lru_pages :
-							  ep->ctx[i].chain[0].rstat_lru_pages,
-			       sizeof(h.memcg_hier_lru_pages));
-			/* other tasks' deltas between the decision and the batch */
-			h.nr_conc = 1;
-			if (ep->ctx[i].conc_unknown && !ep->ctx[i].sizes_bounded) {
+			/* the views; other tasks' deltas between the decision and the
+			 * batch */
+			if (call_views(&h, &ci, ep, i, pass_start)) {
 				if (pass == 1) {
 					fx->unchecked[RR_UC_CONCURRENT]++;
 					episode_ok = false;
@@ -592,38 +695,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				i = j;
 				continue;
 			}
-			for (int l = 0; l < RR_NR_EVICTABLE_LRU && !ep->ctx[i].sizes_bounded; l++)
-				if (ep->ctx[i].conc_min[l] || ep->ctx[i].conc_max[l])
-					h.nr_conc = 3;
-			if (h.nr_conc > 1) {
-				memcpy(h.conc_lru_pages[0], ci.memcg.lru_pages, sizeof(h.conc_lru_pages[0]));
-				for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
-					int64_t lo = (int64_t)ci.memcg.lru_pages[l] + ep->ctx[i].conc_min[l];
-					int64_t hi = (int64_t)ci.memcg.lru_pages[l] + ep->ctx[i].conc_max[l];
-
-					h.conc_lru_pages[1][l] = lo > 0 ? (uint64_t)lo : 0;
-					h.conc_lru_pages[2][l] = hi > 0 ? (uint64_t)hi : 0;
-				}
-			}
-			/* outside the recorder's view: live or dying */
-			h.nr_online = ep->ctx[i].online_unknown ? 2 : 1;
-			/* a later pass at this priority may have begun unseen */
-			h.nr_pass = 1;
-			if (rr_kind_global(ep->kind) && (int)i != pass_start) {
-				int di = chain_index(&ep->ctx[i], ep->root_memcg_id);
-
-				if (di >= 0) {
-					struct root_inputs *pa = &h.pass_alt;
-
-					pa->anon_cost = ep->ctx[i].chain[di].anon_cost;
-					pa->file_cost = ep->ctx[i].chain[di].file_cost;
-					memcpy(pa->rstat_lru_pages, ep->ctx[i].chain[di].rstat_lru_pages,
-					       sizeof(pa->rstat_lru_pages));
-					memcpy(pa->refaults_changed, ep->ctx[i].chain[di].refaults_changed,
-					       sizeof(pa->refaults_changed));
-					h.nr_pass = 2;
-				}
-			}
+			call_online_pass(&h, ep, i, pass_start);
 			/* global reclaim's hidden inputs: a dying memcg's sizes, the
 			 * root's refaults before its first snapshot_refaults() in
 			 * the trace, the node's free pages for file_is_tiny */
