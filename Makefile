@@ -96,8 +96,13 @@ LIB_SRCS := \
 	src/fidelity/totals.c \
 	src/diff/diff.c \
 	src/timing/cost-model.c \
-	src/record/sysinfo.c \
+	src/record/items.c \
+	src/record/cgroupfs.c \
+	src/record/zones.c \
 	src/record/tracedat.c \
+	src/record/meta.c \
+	src/record/instance.c \
+	src/record/cgroup.c \
 	src/record/record.c \
 	src/policies/builtin.c \
 	src/policies/registry.c \
