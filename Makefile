@@ -92,6 +92,7 @@ LIB_SRCS := \
 	src/scenario/scenario.c \
 	src/fidelity/hidden.c \
 	src/fidelity/fits.c \
+	src/fidelity/trajectory.c \
 	src/fidelity/fidelity.c \
 	src/fidelity/totals.c \
 	src/diff/diff.c \

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Internals of the fidelity check, shared by its files (each calls only
- * those after it): fidelity.c (the judging of an episode's calls and
- * trajectory), fits.c (swap presence and swappiness fitted from the
- * evidence), hidden.c (the ranges of the inputs the trace does not give).
+ * those after it): fidelity.c (the judging of an episode's calls),
+ * trajectory.c (its free run against the recording), fits.c (swap
+ * presence and swappiness fitted from the evidence), hidden.c (the ranges
+ * of the inputs the trace does not give).
  * totals.c sums the facts.  Not for other stages.
  */
 #ifndef RR_FIDELITY_LOCAL_H
@@ -69,6 +70,14 @@ struct hidden {
 	 * online, or offline (dying): its scrape and its rounding differ */
 	int nr_online;
 };
+
+/* trajectory.c */
+void rr_fid_trajectory(struct rr_fidelity_facts *fx, const struct rr_episode *ep,
+		       const struct rr_sim_result *kr);
+int rr_fid_first_ladders_forced(const struct rr_sim_input *in,
+				const struct rr_resolved_policy *kernel,
+				const struct rr_sim_result *kernel_result, bool *forced,
+				bool *no_trim, struct rr_error *err);
 
 /* fits.c */
 int rr_fid_swap_evidence(struct rr_fidelity_facts *fx, struct rr_call_input *ci,
