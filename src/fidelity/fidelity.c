@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Per-list totals of a batch sequence. */
 static void totals(const struct rr_pred_batch *b, size_t n, uint64_t t[RR_NR_EVICTABLE_LRU])
 {

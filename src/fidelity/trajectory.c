@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* The free-running replay of the episode against the recording. */
 void rr_fid_trajectory(struct rr_fidelity_facts *fx, const struct rr_episode *ep,
 		       const struct rr_sim_result *kr)

@@ -118,7 +118,6 @@ static void cell_add(struct cell *c, const struct rr_batch *b)
 	}
 }
 
-
 /* The request's cells: (cgroup, priority, lru) in order of first batch. */
 static json_t *episode_cells(const struct rr_episode *rq)
 {

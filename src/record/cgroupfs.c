@@ -200,7 +200,6 @@ static long long read_ll(const char *dir, const char *file, long long def)
 	return v;
 }
 
-
 /* memory.stat: the LRU sizes (@bytes) and, where given (v1 total_*), the
  * hierarchical ones (@total; *@has_total set when all of them were) */
 static int read_stat(const char *dir, unsigned long long bytes[RR_NR_LRU],

@@ -602,7 +602,6 @@ static int iterate_threaded(struct rr_dat *trace, rr_event_cb cb, void *ctx)
 	return ret;
 }
 
-
 /*
  * Open the trace.dat @path: probe it in a child (dat-probe.c), read its
  * page layout (dat-pages.c), open every buffer and build the decoders of
