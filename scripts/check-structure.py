@@ -16,7 +16,8 @@ Fails (exit 1) on, naming the files and the include line or symbol:
   - a file outside a stage including anything of it but its public header
     (src/S/S.h; every header of src/common is public), e.g. a *-local.h.
 
-Usage: check-structure.py [SRC_DIR]   (default: src/ beside this script)
+Usage: check-structure.py [--stages] [SRC_DIR]   (default: src/ beside
+this script); --stages also prints each stage's dependencies.
 """
 import os
 import re
@@ -139,7 +140,8 @@ def definitions(code):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    src = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "src"))
+    args = [a for a in sys.argv[1:] if a != "--stages"]
+    src = os.path.abspath(args[0] if args else os.path.join(here, "..", "src"))
     files = {}
     for d, _, names in os.walk(src):
         for f in names:
@@ -259,6 +261,13 @@ def main():
         for a, b in zip(path, path[1:]):
             lines.append(f"    {a} -> {b}: {graph[a][b]}")
         problems.append("\n".join(lines))
+    if "--stages" in sys.argv[1:]:
+        deps = {}
+        for a, b in edges:
+            if stage(a) != stage(b):
+                deps.setdefault(stage(a), set()).add(stage(b))
+        for st in STAGES:
+            print(f"{st}: {' '.join(sorted(deps.get(st, ()), key=STAGES.index))}")
     for p in problems:
         print(p)
     if problems:
