@@ -55,29 +55,57 @@ LIB_SRCS := \
 	src/common/lru.c \
 	src/common/text.c \
 	src/markers/markers.c \
-	src/trace/event-desc.c \
-	src/trace/reader.c \
+	src/release/release.c \
+	src/release/linux-4.c \
+	src/release/linux-5.c \
+	src/release/linux-6.c \
+	src/trace/decode.c \
+	src/trace/trace.c \
+	src/trace/dat.c \
+	src/trace/dat-pages.c \
+	src/trace/dat-probe.c \
 	src/trace/pipe.c \
 	src/trace/text.c \
+	src/trace/text-line.c \
 	src/episode/state.c \
-	src/episode/builder.c \
-	src/episode/tasks.c \
-	src/episode/requests.c \
-	src/episode/snapshot.c \
 	src/episode/nodes.c \
 	src/episode/infer.c \
-	src/episode/proactive.c \
+	src/episode/tasks.c \
+	src/episode/episodes.c \
+	src/episode/capture.c \
+	src/episode/batch-effects.c \
+	src/episode/hierarchy.c \
+	src/episode/attribute-root.c \
 	src/episode/attribute.c \
+	src/episode/batches.c \
+	src/episode/proactive.c \
+	src/episode/requests.c \
+	src/episode/snapshot.c \
+	src/episode/builder.c \
 	src/episode/siminput.c \
-	src/sim/kernel-model.c \
+	src/sim/scan-count.c \
+	src/sim/lruvec.c \
+	src/sim/node.c \
+	src/sim/kswapd.c \
+	src/sim/try-to-free.c \
+	src/sim/memory-reclaim.c \
 	src/sim/sim.c \
 	src/sim/cursor.c \
 	src/scenario/scenario.c \
+	src/fidelity/hidden.c \
+	src/fidelity/fits.c \
+	src/fidelity/trajectory.c \
 	src/fidelity/fidelity.c \
+	src/fidelity/totals.c \
 	src/diff/diff.c \
 	src/timing/cost-model.c \
-	src/record/sysinfo.c \
+	src/record/items.c \
+	src/record/cgroupfs.c \
+	src/record/zones.c \
 	src/record/tracedat.c \
+	src/record/meta.c \
+	src/record/instance.c \
+	src/record/cgroup.c \
 	src/record/record.c \
 	src/record/probes.c \
 	src/policies/builtin.c \
@@ -90,16 +118,21 @@ LIB_SRCS := \
 	src/output/html.c \
 	src/output/fidelity-render.c \
 	src/output/report.c \
-	src/replay/replay.c \
 	src/replay/outputs.c \
+	src/replay/input.c \
+	src/replay/pick-release.c \
+	src/replay/run.c \
+	src/replay/writes.c \
+	src/replay/recorded.c \
 	src/replay/scenario.c \
+	src/replay/replay.c \
 	src/replay/many.c \
-	src/replay/rules.c \
 	src/merge/merge.c
 
 # The command line: only these print and choose exit codes.
 CLI_SRCS := \
 	src/cli/main.c \
+	src/cli/cli.c \
 	src/cli/cmd-compare.c \
 	src/cli/cmd-policies.c \
 	src/cli/cmd-report.c \
@@ -115,10 +148,11 @@ UNIT_SRCS := tests/unit/run-unit.c tests/unit/test-sim.c tests/unit/test-policie
 	tests/unit/test-trace.c tests/unit/test-output.c tests/unit/test-timing.c
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
-# The simulator's tests against src/sim, src/policies and src/common alone:
-# if the simulator came to need a trace, JSON or the builder, this would
-# not link.
-SIM_ONLY_OBJS := $(filter $(BUILD)/src/sim/% $(BUILD)/src/policies/% $(BUILD)/src/common/%,$(LIB_OBJS))
+# The simulator's tests against src/sim, src/policies, src/release and
+# src/common alone: if the simulator came to need a trace, JSON or the
+# builder, this would not link.
+SIM_ONLY_OBJS := $(filter $(BUILD)/src/sim/% $(BUILD)/src/policies/% $(BUILD)/src/release/% \
+	$(BUILD)/src/common/%,$(LIB_OBJS))
 SIM_TEST_OBJS := $(addprefix $(BUILD)/tests/unit/,run-sim.o test-sim.o test-policies.o \
 	test-kernel-model.o)
 

@@ -6,7 +6,8 @@
 # against bench/floor.c (the least a libtracecmd reader can do), plus the
 # cost of each extra policy and scenarios with 100,000 memcgs (a tree of
 # 1,000 parents, and one flat list of siblings).
-# Prints markdown tables on stdout.  See bench/README.md.
+# Prints markdown tables on stdout, and writes the current figure of each
+# target as one table to RESULTS (a full run only).  See bench/README.md.
 #
 #   usage: bench/run.sh [--quick]
 #   environment:
@@ -16,7 +17,10 @@
 #     FLOOR      the floor binary (default: bench/floor if it is newer than
 #                bench/floor.c, else built into a temporary directory)
 #     TMPDIR     where the JSON output and scenarios are written for a while
-#   --quick      only t1m (also for the per-policy costs) and a 10,000-memcg scenario
+#     RESULTS    the table of targets a full run writes (default bench/RESULTS.md;
+#                empty: none)
+#   --quick      only t1m (also for the per-policy costs) and a 10,000-memcg
+#                scenario; writes no RESULTS
 #
 # Exits 1 with a message naming the command if any command fails; the
 # targets (see README.md) are reported in the tables, not in the exit code.
@@ -29,7 +33,7 @@ for arg in "$@"; do
 	case $arg in
 	--quick) QUICK=1 ;;
 	-h | --help)
-		sed -n '4,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		sed -n '4,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*) die "unknown argument '$arg' (try --help)" ;;
@@ -52,6 +56,7 @@ fi
 SCEN_CHILDREN=100        # per parent
 SCEN_PAGES=4096          # the one "limit" request at "/"
 BIG_EVENTS=20000000      # from here on one run per timing, below it the best of 3
+RESULTS=${RESULTS-$REPO/bench/RESULTS.md}
 
 # ---- prerequisites -------------------------------------------------------
 
@@ -172,6 +177,12 @@ echo "| BENCH_DIR | \`$BENCH_DIR\` |"
 echo "| timings | best of 3 below $((BIG_EVENTS / 1000000)) M events, 1 run above; RssAnon sampled every 10 ms |"
 echo
 
+# The rows of RESULTS: one per target and trace, as they are measured.
+DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
+ROWS=()
+row() { ROWS+=("| $1 | $2 | $3 | $DATE | $commit |"); }
+verdict() { if "$@"; then echo met; else echo "**missed**"; fi; }
+
 # ---- traces --------------------------------------------------------------
 
 declare -A EV T_REP T_FLOOR T_TAB T_JSON RSS_TAB RSS_JSON JSON_MB
@@ -237,6 +248,17 @@ else
 			verdict="**MISSED**"
 		fi
 		echo "| $t | $r1 | $r2 | $r3 | $r4 | $verdict |"
+		if [[ $t != t1m ]]; then
+			in="$t, ${EV[$t]} events"
+			row "compare, every built-in policy, table: >= 10x the event rate of \`trace-cmd report\`" \
+				"${r1}x: $(rate "${EV[$t]}" "${T_TAB[$t]}") against $(rate "${EV[$t]}" "${T_REP[$t]}") ($(verdict atleast "$r1" 10))" "$in"
+			row "compare, every built-in policy, table: >= 0.5x the event rate of the floor" \
+				"${r2}x: against $(rate "${EV[$t]}" "${T_FLOOR[$t]}") ($(verdict atleast "$r2" 0.5))" "$in"
+			row "the same with \`-o FILE.json\`: >= 10x \`trace-cmd report\`" \
+				"${r3}x: $(rate "${EV[$t]}" "${T_JSON[$t]}") ($(verdict atleast "$r3" 10))" "$in"
+			row "the same with \`-o FILE.json\`: >= 0.5x the floor" \
+				"${r4}x ($(verdict atleast "$r4" 0.5))" "$in"
+		fi
 	done
 	echo
 	echo "## Peak anonymous memory of compare (RssAnon, MiB)"
@@ -260,6 +282,13 @@ else
 			g1=- g2=-
 		fi
 		echo "| $t | ${EV[$t]} | $(mib "${RSS_TAB[$t]}") | $(mib "${RSS_JSON[$t]}") | $g1 | $g2 |"
+		if [[ $t == t50m && -n ${RSS_TAB[t1m]:-} ]]; then
+			in="t50m and t1m, ${EV[t50m]} and ${EV[t1m]} events"
+			row "peak RssAnon of compare, table, at 50 M events: within 1.2x of 1 M" \
+				"$(mib "${RSS_TAB[t50m]}") against $(mib "${RSS_TAB[t1m]}") MiB, ${g1}x ($(verdict below "$g1" 1.2000001))" "$in"
+			row "the same with \`-o FILE.json\`" \
+				"$(mib "${RSS_JSON[t50m]}") against $(mib "${RSS_JSON[t1m]}") MiB, ${g2% (*}x ($(verdict below "${g2% (*}" 1.2000001))" "$in"
+		fi
 	done
 	echo
 fi
@@ -284,7 +313,7 @@ else
 	echo "|---|---:|---:|---:|---:|---|"
 	flags=(-p kernel)
 	measure "$n" /dev/null "$RR" compare -q "${flags[@]}" "$f"
-	base=$T prev=$T
+	base=$T prev=$T worst=''
 	echo "| kernel only | $T s | $(rate "$e" "$T") | - | - | |"
 	for p in "${POLICIES[@]}"; do
 		flags+=(-p "$p")
@@ -293,8 +322,14 @@ else
 		pc=$(pct "$d" "$base")
 		if below "$(awk -v d="$d" -v b="$base" 'BEGIN { print 100 * d / b }')" 10; then v=met; else v="**MISSED**"; fi
 		echo "| + $p | $T s | $(rate "$e" "$T") | $d s | $pc | $v |"
+		if [[ -z $worst ]] || awk -v a="$d" -v b="$worst" 'BEGIN { exit !(a > b) }'; then
+			worst=$d worst_p=$p worst_pc=$pc
+		fi
 		prev=$T
 	done
+	row "each extra policy adds < 10% of the kernel-only replay time (table)" \
+		"at most $worst_pc ($worst s, + $worst_p) of $base s ($(verdict below "$(awk -v d="$worst" -v b="$base" 'BEGIN { print 100 * d / b }')" 10))" \
+		"$POLICY_TRACE, ${#POLICIES[@]} policies added one by one"
 	echo
 fi
 
@@ -333,6 +368,10 @@ scenario_row() {
 	fi
 	if ((P)); then shape="$P parents x $C children"; else shape="$C children of /"; fi
 	echo "| $n | $shape | $(awk -v b="$(stat -c %s "$scen")" 'BEGIN { printf "%.1f MiB", b / 1048576 }') | $T s | $(mib "$RSS") MiB | $v |"
+	if ((n >= 100000)); then
+		row "a scenario of 100,000 memcgs, every built-in policy: under 5 s" \
+			"$T s, peak RssAnon $(mib "$RSS") MiB ($v)" "$n memcgs: $shape"
+	fi
 }
 
 echo "## Scenarios with $((SCEN_PARENTS * SCEN_CHILDREN)) memcgs (all built-in policies, table mode)"
@@ -344,4 +383,28 @@ echo "|---:|---|---:|---:|---:|---|"
 scenario_row "$SCEN_PARENTS" "$SCEN_CHILDREN"
 scenario_row 0 $((SCEN_PARENTS * SCEN_CHILDREN))
 echo
-note "done."
+
+# ---- the table of targets ------------------------------------------------
+
+if ((QUICK)) || [[ -z $RESULTS ]]; then
+	note "done (no RESULTS written$( ((QUICK)) && echo ': --quick'))."
+	exit 0
+fi
+{
+	echo "# Benchmark results"
+	echo
+	echo "The figure of each target of bench/README.md in the last full run,"
+	echo "written by \`make bench\` (bench/run.sh; its output has every table);"
+	echo "the runs before, with their notes, are in bench/HISTORY.md.  Machine:"
+	echo "${cpu:-unknown CPU}, $(nproc) cores, $ram, kernel $(uname -r), libtracecmd $tcver."
+	echo "Traces: bench/make-traces.sh (an anonymous-memory loop reclaiming in a"
+	echo "limited cgroup with swap, recorded with \`reclaim-replay record\`)."
+	echo
+	echo "| target | figure | input | date | commit |"
+	echo "|---|---|---|---|---|"
+	for r in "${ROWS[@]}"; do
+		echo "$r"
+	done
+	((${#PRESENT[@]})) || echo "| (no trace in $BENCH_DIR: bench/make-traces.sh) | | | $DATE | $commit |"
+} >"$RESULTS.tmp" && mv "$RESULTS.tmp" "$RESULTS" || die "writing $RESULTS"
+note "done: $RESULTS written."

@@ -33,7 +33,7 @@ grep -Ev '^ *(Test: .*passed|Suite: )' "$log" | sed '/^$/d'
 tally "$log"
 [ $rc -eq 0 ] || [ "$failed" -gt 0 ] || broken=$((broken + 1))
 
-echo "== unit: the simulator alone (src/sim, src/policies, src/common)"
+echo "== unit: the simulator alone (src/sim, src/policies, src/release, src/common)"
 (cd "$top" && "$top/$BUILD/tests/unit/run-sim") >"$log" 2>&1
 rc=$?
 grep -Ev '^ *(Test: .*passed|Suite: )' "$log" | sed '/^$/d'

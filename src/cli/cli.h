@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Command table entries and the shared exit codes of the CLI. */
+/* Command table entries (main.c), the shared exit codes of the CLI, and
+ * what the commands share (cli.c). */
 #ifndef RR_CLI_H
 #define RR_CLI_H
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../policies/registry.h"
+#include "../policies/policies.h"
 #include "cli.h"
 
 static const char policies_usage[] =

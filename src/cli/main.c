@@ -7,16 +7,10 @@
  * options and returns the exit status.  Only src/cli prints errors.
  */
 #include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <unistd.h>
-
-#include "../replay/replay.h"
-#include "../sim/kernel-model.h"
 #include "cli.h"
 
 struct command {
@@ -41,82 +35,6 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'reclaim-replay <command> -h' shows a command's options; man\n"
 		   "reclaim-replay (in the source tree: man -l man/reclaim-replay.1) has the details.\n");
-}
-
-void rr_print_error(const struct rr_error *err)
-{
-	if (err->file[0])
-		fprintf(stderr, "reclaim-replay: %s: %s\n", err->file, err->msg);
-	else
-		fprintf(stderr, "reclaim-replay: %s\n", err->msg[0] ? err->msg : "unknown error");
-}
-
-static void warn_cb(void *ctx, const char *file, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "reclaim-replay: %s: warning: %s\n", file, msg);
-}
-
-/* "\r" keeps the line; at the end (0) it is erased. */
-static void progress_cb(void *ctx, uint64_t events, int permille)
-{
-	(void)ctx;
-	if (events && permille >= 0)
-		fprintf(stderr, "\rreclaim-replay: %llu events read (%d%%)",
-			(unsigned long long)events, permille / 10);
-	else if (events)
-		fprintf(stderr, "\rreclaim-replay: %llu events read", (unsigned long long)events);
-	else
-		fprintf(stderr, "\r\033[K");
-}
-
-void rr_cli_callbacks(struct rr_replay_opts *opts, bool quiet)
-{
-	opts->warn = warn_cb;
-	opts->progress = !quiet && isatty(STDERR_FILENO) ? progress_cb : NULL;
-}
-
-int rr_kernel_option(const char *cmd, const char *release)
-{
-	struct rr_kernel_model km;
-
-	if (!rr_kernel_model_init(&km, release))
-		return 0;
-	return rr_usage_error(cmd, "--kernel takes a release MAJOR.MINOR[...] of 4.0 or "
-			      "later, at most 64 characters, not '%.80s%s'", release,
-			      strlen(release) > 80 ? "..." : "");
-}
-
-int rr_swap_option(const char *cmd, const char *arg, int *swap_present)
-{
-	if (!strcmp(arg, "auto"))
-		*swap_present = -1;
-	else if (!strcmp(arg, "yes"))
-		*swap_present = 1;
-	else if (!strcmp(arg, "no"))
-		*swap_present = 0;
-	else
-		return rr_usage_error(cmd, "--swap takes auto, yes or no, not '%s'", arg);
-	return 0;
-}
-
-int rr_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "reclaim-replay %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n(see 'reclaim-replay %s -h')\n", cmd);
-	return RR_EXIT_USAGE;
-}
-
-int rr_option_error(const char *cmd, int c, char **argv)
-{
-	if (c == ':')
-		return rr_usage_error(cmd, "option '%s' needs an argument", argv[optind - 1]);
-	return rr_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
 int main(int argc, char **argv)

@@ -16,11 +16,10 @@
 
 #include <uthash.h>
 
-#include "../episode/builder.h"
-#include "../episode/state.h"
-#include "../policies/registry.h"
+#include "../episode/episode.h"
+#include "../policies/policies.h"
 #include "../sim/sim.h"
-#include "../timing/cost-model.h"
+#include "../timing/timing.h"
 
 #define RR_TOP_MAX 50
 

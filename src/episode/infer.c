@@ -12,7 +12,7 @@
  *  - start sizes of memcgs that predate the trace, raised by the isolate
  *    bound nr_requested << priority of their batches.
  */
-#include "builder-local.h"
+#include "episode-local.h"
 #include "nodes.h"
 
 /* The lowest common ancestor of the memcgs @ep's batches scanned; NULL

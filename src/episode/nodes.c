@@ -15,30 +15,6 @@
 #include "state.h"
 #include <reclaim-replay/policy.h>	/* RR_SWAP_CLUSTER_MAX */
 
-struct hier_rec {
-	uint64_t id;			/* memcg id */
-	uint64_t seq;			/* the snapshot it came from */
-	uint64_t ts_ns;
-	uint64_t hier[RR_NR_LRU], local[RR_NR_LRU];
-	UT_hash_handle hh;
-};
-
-struct node_hist {
-	struct rr_node_snapshot cur;	/* zone lines since the last node line */
-	bool cur_used;
-	struct rr_node_snapshot *snaps;	/* committed, oldest first */
-	size_t nr, cap;
-};
-
-struct rr_nodes {
-	struct node_hist *nodes;	/* by nid */
-	int nr_nodes;
-	struct rr_marker_vm vm;
-	bool vm_known;
-	uint64_t seq;			/* snapshots begun */
-	struct hier_rec *by_id;
-};
-
 static struct rr_nodes *nodes_of(struct rr_state *st)
 {
 	if (!st->nodes) {
@@ -60,14 +36,14 @@ static void node_reset(struct rr_node_snapshot *n, int nid)
 
 /* The history of @nid, grown to hold it; NULL for ids out of range or on
  * out of memory (st->oom set). */
-static struct node_hist *hist(struct rr_state *st, long long nid)
+static struct rr_node_hist *hist(struct rr_state *st, long long nid)
 {
 	struct rr_nodes *ns = nodes_of(st);
 
 	if (!ns || nid < 0 || nid >= RR_MAX_NODES)
 		return NULL;
 	if (nid >= ns->nr_nodes) {
-		struct node_hist *nn = realloc(ns->nodes, (size_t)(nid + 1) * sizeof(*nn));
+		struct rr_node_hist *nn = realloc(ns->nodes, (size_t)(nid + 1) * sizeof(*nn));
 
 		if (!nn) {
 			st->oom = true;
@@ -114,7 +90,7 @@ int rr_nodes_vm(struct rr_state *st, const struct rr_marker_vm *vm, uint64_t ts_
 
 int rr_nodes_zone(struct rr_state *st, const struct rr_marker_zone *z, uint64_t ts_ns)
 {
-	struct node_hist *h;
+	struct rr_node_hist *h;
 
 	(void)ts_ns;
 	if (z->zid < 0 || z->zid >= RR_MARKER_MAX_ZONES)
@@ -130,7 +106,7 @@ int rr_nodes_zone(struct rr_state *st, const struct rr_marker_zone *z, uint64_t 
 
 int rr_nodes_node(struct rr_state *st, const struct rr_marker_node *n, uint64_t ts_ns)
 {
-	struct node_hist *h = hist(st, n->nid);
+	struct rr_node_hist *h = hist(st, n->nid);
 	struct rr_node_snapshot *s;
 	int seen = 0;
 
@@ -164,7 +140,7 @@ int rr_nodes_node(struct rr_state *st, const struct rr_marker_node *n, uint64_t 
 int rr_nodes_memcg(struct rr_state *st, const struct rr_marker_memcg *mc, uint64_t ts_ns)
 {
 	struct rr_nodes *ns;
-	struct hier_rec *r;
+	struct rr_hier_rec *r;
 	uint64_t id;
 
 	if (!mc->hier_known || mc->id <= 0)
@@ -190,27 +166,9 @@ int rr_nodes_memcg(struct rr_state *st, const struct rr_marker_memcg *mc, uint64
 	return 0;
 }
 
-void rr_nodes_free(struct rr_state *st)
-{
-	struct rr_nodes *ns = st->nodes;
-	struct hier_rec *r, *tmp;
-
-	if (!ns)
-		return;
-	for (int i = 0; i < ns->nr_nodes; i++)
-		free(ns->nodes[i].snaps);
-	free(ns->nodes);
-	HASH_ITER(hh, ns->by_id, r, tmp) {
-		HASH_DEL(ns->by_id, r);
-		free(r);
-	}
-	free(ns);
-	st->nodes = NULL;
-}
-
 /* ---- readers ---- */
 
-static const struct node_hist *hist_of(const struct rr_state *st, int nid)
+static const struct rr_node_hist *hist_of(const struct rr_state *st, int nid)
 {
 	const struct rr_nodes *ns = st->nodes;
 
@@ -221,7 +179,7 @@ static const struct node_hist *hist_of(const struct rr_state *st, int nid)
 
 const struct rr_node_snapshot *rr_state_node(const struct rr_state *st, int nid)
 {
-	const struct node_hist *h = hist_of(st, nid);
+	const struct rr_node_hist *h = hist_of(st, nid);
 
 	return h ? &h->snaps[h->nr - 1] : NULL;
 }
@@ -229,7 +187,7 @@ const struct rr_node_snapshot *rr_state_node(const struct rr_state *st, int nid)
 const struct rr_node_snapshot *rr_state_node_at(const struct rr_state *st, int nid,
 						uint64_t ts_ns)
 {
-	const struct node_hist *h = hist_of(st, nid);
+	const struct rr_node_hist *h = hist_of(st, nid);
 	size_t lo = 0, hi;
 
 	if (!h)
@@ -311,7 +269,7 @@ int rr_state_dying_bound(const struct rr_state *st, const struct rr_memcg *m,
 			 uint64_t out[RR_NR_LRU], uint64_t *ts_ns)
 {
 	const struct rr_nodes *ns = st->nodes;
-	const struct hier_rec *r;
+	const struct rr_hier_rec *r;
 	int64_t sum[RR_NR_LRU];
 
 	memset(out, 0, RR_NR_LRU * sizeof(*out));
@@ -323,7 +281,7 @@ int rr_state_dying_bound(const struct rr_state *st, const struct rr_memcg *m,
 	for (int l = 0; l < RR_NR_LRU; l++)
 		sum[l] = (int64_t)r->hier[l] - (st->memory_root > 0 ? (int64_t)r->local[l] : 0);
 	for (int i = 0; i < m->nr_children; i++) {
-		const struct hier_rec *c;
+		const struct rr_hier_rec *c;
 
 		HASH_FIND(hh, ns->by_id, &m->children[i]->id, sizeof(m->children[i]->id), c);
 		if (!c || c->seq != r->seq)

@@ -20,28 +20,11 @@
 
 #include "../common/lru.h"
 #include "../markers/markers.h"
-
-struct rr_state;
-struct rr_memcg;
+#include "state.h"
 
 /* The most nodes kept (MAX_NUMNODES of x86-64 kernels); lines of higher
  * node ids are counted and dropped. */
 #define RR_MAX_NODES 1024
-
-/* One node as one snapshot recorded it. */
-struct rr_node_snapshot {
-	int nid;
-	uint64_t ts_ns;			/* the node line's time (its zone lines came
-					 * just before it, in the same snapshot) */
-	/* per zone index (zid, enum zone_type order): the zone line, or
-	 * .zid == -1 when the snapshot has none (the zone has no managed
-	 * pages, or the node line says a line is missing: !complete) */
-	struct rr_marker_zone zones[RR_MARKER_MAX_ZONES];
-	struct rr_marker_node node;	/* its counters; -1 where absent */
-	/* every zone line the node line announced (zones=) arrived: a zone
-	 * without a line has no managed pages */
-	bool complete;
-};
 
 /* The latest snapshot of node @nid, or NULL when none recorded it. */
 const struct rr_node_snapshot *rr_state_node(const struct rr_state *st, int nid);
@@ -110,7 +93,5 @@ int rr_nodes_vm(struct rr_state *st, const struct rr_marker_vm *vm, uint64_t ts_
 int rr_nodes_zone(struct rr_state *st, const struct rr_marker_zone *z, uint64_t ts_ns);
 int rr_nodes_node(struct rr_state *st, const struct rr_marker_node *n, uint64_t ts_ns);
 int rr_nodes_memcg(struct rr_state *st, const struct rr_marker_memcg *mc, uint64_t ts_ns);
-/* Free what the above kept (rr_state_free() calls it). */
-void rr_nodes_free(struct rr_state *st);
 
 #endif

@@ -27,7 +27,7 @@
  * The write's request is not in the trace: the replay infers it from the
  * calls and the release's chunk rule, and says so (replay.c).
  */
-#include "builder-local.h"
+#include "episode-local.h"
 
 #include <stdlib.h>
 
@@ -45,7 +45,8 @@ static int close_run(struct rr_builder *b, struct rr_episode *r)
 	r->run_next = NULL;
 	r->end_ns = r->run_last_end_ns > r->start_ns ? r->run_last_end_ns : r->start_ns;
 	b->stats.proactive_inferred++;
-	return rr_episode_hand_over(b, r);
+	/* (a write is no memcg call: it joins no write, requests.c) */
+	return rr_episode_deliver(b, r, rr_episode_closing(b, r));
 }
 
 /* Does call @ep ask for more than the last call of @r could have asked? */
@@ -111,7 +112,7 @@ int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep)
 	r->before_start_snapshot = ep->before_start_snapshot;
 	r->run_last_end_ns = ep->end_ns;
 	r->replayable = true;
-	r->epoch = ep->epoch;		/* lent by the first call (requests.c) */
+	r->epoch = ep->epoch;		/* lent by the first call (episodes.c) */
 	r->task_memcg_id = ep->task_memcg_id;
 	r->proactive_memcg_id = root->id;
 	r->proactive_inferred = evidence;

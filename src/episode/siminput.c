@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * From a recorded episode to the simulator's input (siminput.h).  Work is
+ * From a recorded episode to the simulator's input (episode.h).  Work is
  * linear in the subtree and the batches: one pre-order walk, then one pass
  * over the batches, each found in the walk by a binary search on its memcg
  * id.
  */
-#include "siminput.h"
+#include "episode.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -307,7 +307,7 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 		const uint64_t *sizes = NULL;
 
 		/* a proactive episode keeps the sizes of its calls' boundary
-		 * batches only (requests.c add_call()) */
+		 * batches only (episodes.c rr_episode_add_call()) */
 		if (ep->kind == RR_KIND_PROACTIVE) {
 			while (nb_i < ep->nr_bounds && ep->bounds[nb_i].batch < i)
 				nb_i++;

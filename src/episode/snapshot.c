@@ -11,7 +11,7 @@
  * v1 swappiness; later snapshots update the swappiness, limits and
  * protection only.
  */
-#include "builder-local.h"
+#include "episode-local.h"
 
 #include <stdio.h>
 #include <stdlib.h>

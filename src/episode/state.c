@@ -14,7 +14,6 @@
  * current values.
  */
 #include "state.h"
-#include "nodes.h"
 
 #include "../common/text.h"
 #include <reclaim-replay/policy.h>	/* RR_SWAP_CLUSTER_MAX */
@@ -41,11 +40,30 @@ void rr_state_init(struct rr_state *st)
 	st->cost_zero_returns = true;
 }
 
+/* Free what nodes.c kept (struct rr_nodes). */
+static void nodes_free(struct rr_state *st)
+{
+	struct rr_nodes *ns = st->nodes;
+	struct rr_hier_rec *r, *tmp;
+
+	if (!ns)
+		return;
+	for (int i = 0; i < ns->nr_nodes; i++)
+		free(ns->nodes[i].snaps);
+	free(ns->nodes);
+	HASH_ITER(hh, ns->by_id, r, tmp) {
+		HASH_DEL(ns->by_id, r);
+		free(r);
+	}
+	free(ns);
+	st->nodes = NULL;
+}
+
 void rr_state_free(struct rr_state *st)
 {
 	struct rr_memcg *m, *tmp;
 
-	rr_nodes_free(st);
+	nodes_free(st);
 	HASH_CLEAR(hh_path, st->by_path);	/* before the items go */
 	HASH_ITER(hh, st->by_id, m, tmp) {
 		HASH_DELETE(hh, st->by_id, m);

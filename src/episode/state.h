@@ -27,7 +27,7 @@
 #include <uthash.h>
 
 #include "../common/lru.h"
-#include "../trace/event.h"
+#include "../trace/trace.h"
 #include "../markers/markers.h"
 
 /* node_stat_item numbers of the WORKINGSET items the model reads
@@ -173,6 +173,50 @@ struct rr_memcg {
 
 /* The longest cgroup path taken from a trace, bytes (PATH_MAX) */
 #define RR_MAX_CGROUP_PATH_BYTES 4096
+
+/*
+ * The recorder's snapshots of zones, nodes and vm sysctls, and the memcgs'
+ * hierarchical sizes: what nodes.c keeps and reads (nodes.h), freed with
+ * the state.
+ */
+/* One node as one snapshot recorded it. */
+struct rr_node_snapshot {
+	int nid;
+	uint64_t ts_ns;			/* the node line's time (its zone lines came
+					 * just before it, in the same snapshot) */
+	/* per zone index (zid, enum zone_type order): the zone line, or
+	 * .zid == -1 when the snapshot has none (the zone has no managed
+	 * pages, or the node line says a line is missing: !complete) */
+	struct rr_marker_zone zones[RR_MARKER_MAX_ZONES];
+	struct rr_marker_node node;	/* its counters; -1 where absent */
+	/* every zone line the node line announced (zones=) arrived: a zone
+	 * without a line has no managed pages */
+	bool complete;
+};
+
+struct rr_hier_rec {
+	uint64_t id;			/* memcg id */
+	uint64_t seq;			/* the snapshot it came from */
+	uint64_t ts_ns;
+	uint64_t hier[RR_NR_LRU], local[RR_NR_LRU];
+	UT_hash_handle hh;
+};
+
+struct rr_node_hist {
+	struct rr_node_snapshot cur;	/* zone lines since the last node line */
+	bool cur_used;
+	struct rr_node_snapshot *snaps;	/* committed, oldest first */
+	size_t nr, cap;
+};
+
+struct rr_nodes {
+	struct rr_node_hist *nodes;	/* by nid */
+	int nr_nodes;
+	struct rr_marker_vm vm;
+	bool vm_known;
+	uint64_t seq;			/* snapshots begun */
+	struct rr_hier_rec *by_id;
+};
 
 struct rr_state {
 	struct rr_memcg *by_id;

@@ -24,7 +24,7 @@
 #include <uthash.h>
 
 #include "../common/swappiness.h"
-#include "../episode/builder.h"
+#include "../episode/episode.h"
 #include "../sim/sim.h"
 
 enum rr_unchecked {
@@ -151,8 +151,6 @@ struct rr_fidelity {
 	/* rr_fidelity_facts' silent visits, summed */
 	uint64_t silent, predicted_unrecorded, silent_unjudged, silent_cut;
 };
-
-const char *rr_unchecked_name(enum rr_unchecked reason);
 
 /**
  * rr_fidelity_check() - check one recorded episode; changes nothing

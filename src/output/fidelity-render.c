@@ -6,6 +6,37 @@
  */
 #include "output.h"
 
+static const char *const uc_names[RR_UC__COUNT] = {
+	[RR_UC_NO_ATTRIBUTION] = "no_attribution",
+	[RR_UC_NO_PRIORITY] = "no_priority",
+	[RR_UC_ONLINE_UNCERTAIN] = "online_state_uncertain",
+	[RR_UC_NO_CONTEXT] = "no_context",
+	[RR_UC_LOST_EVENTS] = "lost_events",
+	[RR_UC_MGLRU] = "mglru",
+	[RR_UC_RETRY_PASS] = "retry_pass",
+	[RR_UC_ROOT_UNKNOWN] = "root_unknown",
+	[RR_UC_SWAP_UNKNOWN] = "swap_unknown",
+	[RR_UC_SWAPPINESS_UNKNOWN] = "swappiness_unknown",
+	[RR_UC_NR_TO_RECLAIM] = "nr_to_reclaim_ambiguous",
+	[RR_UC_ROOT_AMBIGUOUS] = "root_ambiguous",
+	[RR_UC_FLUSH_UNKNOWN] = "flush_unknown",
+	[RR_UC_DYING_SIZE] = "dying_memcg_size",
+	[RR_UC_REFAULT_UNKNOWN] = "refaults_unknown",
+	[RR_UC_TINY_UNKNOWN] = "file_is_tiny_unknown",
+	[RR_UC_COST_UNKNOWN] = "root_cost_unknown",
+	[RR_UC_CONCURRENT] = "size_changed_concurrently",
+	[RR_UC_SIZE_DISPROVED] = "sizes_disproved",
+	[RR_UC_PASS_UNKNOWN] = "pass_start_unknown",
+	[RR_UC_ATTR_AMBIGUOUS] = "attribution_ambiguous",
+	[RR_UC_ATTR_ASSUMED] = "attribution_assumed",
+	[RR_UC_SIZES_STALE] = "sizes_stale",
+};
+
+const char *rr_unchecked_name(enum rr_unchecked reason)
+{
+	return reason < RR_UC__COUNT ? uc_names[reason] : "unknown";
+}
+
 static double share(uint64_t a, uint64_t b)
 {
 	return b ? (double)a / (double)b : 0.0;

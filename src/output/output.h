@@ -26,8 +26,8 @@
 #include "../common/error.h"
 #include "../diff/diff.h"
 #include "../fidelity/fidelity.h"
-#include "../policies/registry.h"
-#include "../trace/reader.h"
+#include "../policies/policies.h"
+#include "../trace/trace.h"
 
 #define RR_JSON_SCHEMA_VERSION 1
 
@@ -79,10 +79,13 @@ json_t *rr_json_episode(const struct rr_episode_diff *d,
 #define RR_JSON_CALLS_MAX 4096
 
 json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_policy *policies);
-/* The time model (src/timing/cost-model.h) fitted on @t's recorded calls,
+/* The time model (src/timing/timing.h) fitted on @t's recorded calls,
  * and each policy's estimated time; null for a scenario.  Not a count:
  * kept out of the summary, which merge sums. */
 json_t *rr_json_time_model(const struct rr_totals *t, const struct rr_resolved_policy *policies);
+/* The JSON key and the words of a reason a call was not judged
+ * (fidelity-render.c). */
+const char *rr_unchecked_name(enum rr_unchecked reason);
 /* The "fidelity" object (fidelity-render.c). */
 json_t *rr_fidelity_json(const struct rr_fidelity *f);
 /* Set the *_share values of a "fidelity" object (and of its by_kind
@@ -212,5 +215,41 @@ void rr_outfile_abort(struct rr_outfile *o);
  * write to standard output, a device or a pipe (false: what it writes there
  * cannot be taken back, so such an output is committed before the others)? */
 bool rr_outfile_renames(const struct rr_outfile *o);
+
+/*
+ * `reclaim-replay report`: what a trace itself shows, per reclaim
+ * episode kind, per cgroup and per priority, in the spirit of the kernel's
+ * Documentation/trace/postprocess/trace-vmscan-postprocess.pl.  Fed every
+ * episode the builder closes; all counts are in pages, times in
+ * nanoseconds (microseconds in the output).
+ */
+
+struct rr_report;
+
+/* @keep_episodes: keep one JSON object per episode (for --json); the
+ * tables need only the totals, which take constant memory per cgroup. */
+struct rr_report *rr_report_new(bool keep_episodes);
+void rr_report_free(struct rr_report *r);
+
+/* Add one episode (any kind, with its batches).  Return 0, or -1 on ENOMEM. */
+int rr_report_episode(struct rr_report *r, const struct rr_episode *ep);
+
+/* At the end of the trace: the cgroup paths, online state and LRU sizes
+ * from @st.  Return 0, or -1 on ENOMEM. */
+int rr_report_finish(struct rr_report *r, const struct rr_state *st);
+
+/**
+ * rr_report_json() - the report as JSON (man reclaim-replay-json(5),
+ * "report"): events, episodes_by_kind, cgroups, priorities, episodes,
+ * inferred_inputs.  @ti describes the file; @assumed lists what the replay
+ * assumed (array of strings, borrowed).  Sorts @r's latencies in place.
+ * Return: a new reference, or NULL.
+ */
+json_t *rr_report_json(struct rr_report *r, const struct rr_trace_info *ti,
+		       const json_t *assumed);
+
+/* The same as text tables on @f. */
+void rr_report_print(struct rr_report *r, const struct rr_trace_info *ti,
+		     const json_t *assumed, FILE *f);
 
 #endif

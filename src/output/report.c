@@ -8,7 +8,6 @@
  * is reported apart (pgrefill).  Pages reclaimed are the
  * mm_vmscan_lru_shrink_inactive nr_reclaimed of the same batches.
  */
-#include "report.h"
 #include "output.h"
 
 #include <stdlib.h>
@@ -118,7 +117,6 @@ static void cell_add(struct cell *c, const struct rr_batch *b)
 		c->reclaimed += b->nr_reclaimed;
 	}
 }
-
 
 /* The request's cells: (cgroup, priority, lru) in order of first batch. */
 static json_t *episode_cells(const struct rr_episode *rq)

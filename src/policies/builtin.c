@@ -15,7 +15,7 @@
 
 #include <reclaim-replay/policy.h>
 
-#include "registry.h"
+#include "policies.h"
 
 /* ---- get_scan_count() SCAN_FRACT rounding ---- */
 
@@ -131,11 +131,10 @@ static int kernel_scan_fract(void *priv, const struct rr_scan_fract_args *a,
 {
 	const struct rr_kernel_policy_state *st = priv;
 
-	/* v5.6 took 76073c646f5f (merged for v5.6-rc3) */
-	if (rr_kernel_at_least(&st->km, 5, 6))
+	/* the release's rule: src/release/linux-4.c, linux-5.c */
+	if (st->km.scan_fract_rounding == RR_ROUND_UP_OFFLINE)
 		return online_roundup_scan_fract(NULL, a, out);
-	/* v4.20 took 68600f623d69 */
-	if (rr_kernel_at_least(&st->km, 4, 20))
+	if (st->km.scan_fract_rounding == RR_ROUND_UP_ALL)
 		return roundup_all_scan_fract(NULL, a, out);
 	return round_floor(a, out);
 }
@@ -145,12 +144,13 @@ static int kernel_chunk(void *priv, const struct rr_proactive_chunk_args *a,
 {
 	const struct rr_kernel_policy_state *st = priv;
 
-	if (rr_kernel_at_least(&st->km, 6, 9))
+	/* the release's rule: src/release/linux-6.c (before v5.19 there is no
+	 * memory.reclaim; the remainder rule is the only one that existed at
+	 * its introduction) */
+	if (st->km.proactive_chunk == RR_CHUNK_QUARTER)
 		return proportional_chunk(NULL, a, out);
-	if (rr_kernel_at_least(&st->km, 6, 6))
+	if (st->km.proactive_chunk == RR_CHUNK_CLUSTER_CAP)
 		return cluster_cap_chunk(NULL, a, out);
-	/* before v5.19 there is no memory.reclaim; the remainder rule is the
-	 * only one that existed at its introduction */
 	return remainder_chunk(a, out);
 }
 

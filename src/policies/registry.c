@@ -13,7 +13,7 @@
  * table and only for the hooks rr_hooks[] says v knew, so a plug-in built
  * against an older header loads and behaves as it did.
  */
-#include "registry.h"
+#include "policies.h"
 #include "../common/text.h"
 
 #include <dlfcn.h>

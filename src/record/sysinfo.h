@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the recorder reads from the running system besides events
- * (docs/kernel-model.md §18): enum numbering of the memcg event items,
- * and a snapshot of every memory cgroup.  The snapshot is written into the
+ * (docs/kernel-model.md §18): enum numbering of the memcg event items
+ * (items.c), a snapshot of every memory cgroup (cgroupfs.c), and of the
+ * zones, nodes and vm sysctls (zones.c).  The snapshot is written into the
  * trace as marker lines (see src/markers/markers.h), so the trace stays a
  * standard trace.dat and the data stays time-ordered with the events.
  */

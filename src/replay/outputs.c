@@ -12,7 +12,7 @@
  * removed), then the --jsonl tail, the table or the report.
  */
 #include "replay-local.h"
-#include "rules.h"
+#include "../release/release.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +108,7 @@ static int print_report(struct replay *r, json_t *input, json_t *summary, json_t
 	       in->release_source);
 	if (!strcmp(in->release_source, "assumed") && in->ti->format == RR_FORMAT_TEXT &&
 	    (!in->ti->era_hi || in->ti->era_hi >= in->ti->era_lo)) {
-		/* the range the print formats fit (rules.h; replay.c pick_release()) */
+		/* the range the print formats fit (release.h; replay.c pick_release()) */
 		char lo[16], hi[16];
 
 		rr_release_name(in->ti->era_lo > RR_RULES_OLDEST ? in->ti->era_lo :

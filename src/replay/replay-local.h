@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Internals of the replay driver, shared by its files. */
+/*
+ * Internals of the replay driver, shared by its files; each calls only
+ * those declared after it: replay.c (rr_replay(), a trace's walk),
+ * scenario.c, recorded.c, writes.c, run.c, pick-release.c, input.c,
+ * outputs.c.
+ */
 #ifndef RR_REPLAY_LOCAL_H
 #define RR_REPLAY_LOCAL_H
 
@@ -8,12 +13,10 @@
 #include <jansson.h>
 
 #include "../diff/diff.h"
-#include "../episode/builder.h"
+#include "../episode/episode.h"
 #include "../fidelity/fidelity.h"
 #include "../output/output.h"
-#include "../output/report.h"
-#include "../sim/cursor.h"
-#include "../sim/kernel-model.h"
+#include "../release/release.h"
 #include "replay.h"
 
 struct saved_cursor {
@@ -71,18 +74,45 @@ struct replay {
 	struct rr_report *report;
 };
 
-/* replay.c */
+/* scenario.c */
+int rr_replay_scenario(struct replay *r);
+
+/* recorded.c: the builder's callback (rr_episode_cb) */
+int rr_replay_on_episode(struct rr_episode *ep, struct rr_state *st, void *ctx);
+
+/* writes.c */
+uint64_t rr_replay_kernel_chunk(struct replay *r, uint64_t request, uint64_t done, uint64_t k);
+const char *rr_replay_proactive_prepare(struct replay *r, struct rr_episode *ep);
+int rr_replay_save_write_cursor(struct replay *r, const struct rr_episode *p,
+				const struct rr_episode *call, const struct rr_sim_input *in);
+void rr_replay_restore_write_cursor(struct replay *r, const struct rr_episode *ep,
+				    const struct rr_sim_input *in);
+
+/* run.c */
 int rr_replay_policies(struct replay *r);
 int rr_replay_emit(struct replay *r, const struct rr_episode *ep,
 		   const struct rr_sim_result *results, const char *skip_reason);
+int rr_replay_fidelity(struct replay *r, const struct rr_episode *ep, struct rr_state *st,
+		       const struct rr_sim_input *in, const struct rr_sim_result *kernel_result);
+void rr_replay_swap_from_evidence(struct replay *r, const struct rr_episode *ep,
+				  struct rr_sim_input *in);
+uint64_t rr_replay_first_memcg(const struct rr_episode *ep);
+int rr_replay_run_policies(struct replay *r, const struct rr_episode *ep,
+			   struct rr_sim_input *in, struct rr_sim_result *res, int np);
+
+/* pick-release.c */
+int rr_replay_pick_release(struct replay *r, const struct rr_trace_info *ti);
+
+/* input.c */
+void rr_replay_describe_input(struct replay *r, const struct rr_trace_info *ti,
+			      struct rr_input_desc *in);
+void rr_replay_warnings(struct replay *r, const struct rr_trace_info *ti,
+			const struct rr_input_desc *in);
 
 /* outputs.c */
 int rr_outputs_begin(struct replay *r);
 int rr_outputs_episode(struct replay *r, const struct rr_episode_diff *d);
 int rr_outputs_end(struct replay *r, const struct rr_input_desc *in);
 void rr_outputs_free(struct replay *r);
-
-/* scenario.c */
-int rr_replay_scenario(struct replay *r);
 
 #endif

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "../common/error.h"
-#include "../policies/registry.h"
+#include "../policies/policies.h"
 
 /* The built-in policies compared when no -p is given, after the baseline. */
 extern const char *const rr_default_policies[];

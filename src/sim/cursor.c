@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The walk cursor across episodes; see cursor.h. */
-#include "cursor.h"
+#include "sim.h"
 
 #include <stdlib.h>
 

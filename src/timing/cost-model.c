@@ -10,7 +10,7 @@
  * co-moments (no cancellation); fits without it need raw second moments,
  * made from the means and co-moments.
  */
-#include "cost-model.h"
+#include "timing.h"
 
 #include <math.h>
 #include <string.h>

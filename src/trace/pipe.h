@@ -7,7 +7,7 @@
 #ifndef RR_TRACE_PIPE_H
 #define RR_TRACE_PIPE_H
 
-#include "reader.h"
+#include "trace.h"
 
 struct rr_pipe;
 

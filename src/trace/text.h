@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Internal interface between the event source (reader.c) and its text
+ * Internal interface between the event source (trace.c) and its text
  * reader (text.c).  Not used elsewhere.
  */
 #ifndef RR_TRACE_TEXT_H
@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "reader.h"
+#include "trace.h"
 
 struct rr_text;
 
@@ -25,13 +25,5 @@ int rr_text_for_each(struct rr_text *tx, struct rr_trace_info *info,
 void rr_text_close(struct rr_text *tx);
 /* Name @tx's file @name in messages (a spooled pipe: the name given). */
 void rr_text_set_name(struct rr_text *tx, const char *name);
-
-/* Take the kernel release and page size from the text of a marker, if it
- * is `reclaim-replay record`'s meta line (text.c; both readers use it). */
-void rr_trace_info_meta(struct rr_trace_info *info, const char *text, size_t len);
-
-/* Skipped-event bookkeeping shared by both readers (reader.c). */
-int rr_trace_info_skip_slot(struct rr_trace_info *info, const char *name);
-void rr_trace_info_count_skipped(struct rr_trace_info *info, int slot);
 
 #endif

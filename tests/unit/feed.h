@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "../../src/episode/builder.h"
+#include "../../src/episode/episode.h"
 
 /* The last event's time, ns: each fed event comes 1 us after the one
  * before; a test may move it on (a snapshot grown old). */

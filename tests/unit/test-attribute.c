@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/episode/builder.h"
+#include "../../src/episode/episode.h"
 #include "feed.h"
 #include "unit.h"
 

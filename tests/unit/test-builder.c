@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/episode/builder.h"
-#include "../../src/episode/siminput.h"
+#include "../../src/episode/episode.h"
 #include "feed.h"
 #include "unit.h"
 

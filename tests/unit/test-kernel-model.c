@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "../../src/sim/kernel-model.h"
+#include "../../src/release/release.h"
 #include "unit.h"
 
 static void test_parse_release(void)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/policies/registry.h"
+#include "../../src/policies/policies.h"
 #include "unit.h"
 
 static struct rr_kernel_model km618;

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "../../src/common/swappiness.h"
-#include "../../src/sim/cursor.h"
 #include "../../src/sim/sim.h"
 #include "unit.h"
 

@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "unit.h"
-#include "../../src/timing/cost-model.h"
+#include "../../src/timing/timing.h"
 
 #define NEAR(a, b, eps) CU_ASSERT_TRUE(fabs((a) - (b)) <= (eps))
 

@@ -6,10 +6,9 @@
 #include <unistd.h>
 
 #include "../../src/common/text.h"
-#include "../../src/replay/rules.h"
-#include "../../src/sim/kernel-model.h"
-#include "../../src/trace/event-desc.h"
-#include "../../src/trace/reader.h"
+#include "../../src/release/release.h"
+#include "../../src/trace/decode.h"
+#include "../../src/trace/trace.h"
 #include "unit.h"
 
 static void test_utf8_dup(void)

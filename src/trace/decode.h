@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The reclaim events both trace readers know, and the names of their fields
+ * The one event decoder of the trace stage, under both front ends (dat.c,
+ * text.c): the reclaim events both know, and the names of their fields
  * across kernel releases.  A field is looked up by name, never by offset:
  * in a trace.dat through the event's format (libtraceevent), in text by the
  * `name=value` key the event's TP_printk() prints.  Where the binary field
@@ -16,14 +17,14 @@
  *    the binary (886cf1901db9); `flags=` prints the binary reclaim_flags.
  *  - memcg events (v6.13+): binary `id`, printed `memcg_id=`.
  */
-#ifndef RR_TRACE_EVENT_DESC_H
-#define RR_TRACE_EVENT_DESC_H
+#ifndef RR_TRACE_DECODE_H
+#define RR_TRACE_DECODE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "trace.h"
 
 enum rr_field {
 	F_ID, F_ITEM, F_VAL, F_FORCE, F_NEEDS_FLUSH,
@@ -42,7 +43,7 @@ struct rr_event_desc {
 	const char *fields[F__COUNT];
 	/* text: the fields (bit 1 << F_x) without which the event is dropped;
 	 * F_LRU stands for `lru=` or `file=` (the isolate of <= v4.10).  The
-	 * other fields are optional: see text.c decode() */
+	 * other fields are optional: see text-line.c rr_text_decode() */
 	uint32_t required;
 	/* text: a key ("a|b") every release prints at the end of the event's
 	 * line (its TP_printk()'s last one, or nearly): a line without it was
@@ -158,5 +159,13 @@ void rr_event_set_field(struct rr_event *ev, enum rr_field f, uint64_t v);
  * Return 0 and set @out, or -1 if @s (@len bytes) is not such a value. */
 int rr_parse_lru_name(const char *s, size_t len, uint64_t *out);
 int rr_parse_reclaim_flags(const char *s, size_t len, uint64_t *out);
+
+/* Take the kernel release and page size from the text of a marker, if it
+ * is `reclaim-replay record`'s meta line (both front ends use it). */
+void rr_trace_info_meta(struct rr_trace_info *info, const char *text, size_t len);
+
+/* Skipped-event bookkeeping shared by both front ends. */
+int rr_trace_info_skip_slot(struct rr_trace_info *info, const char *name);
+void rr_trace_info_count_skipped(struct rr_trace_info *info, int slot);
 
 #endif

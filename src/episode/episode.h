@@ -13,16 +13,28 @@
  * Memory: the memcg table, the tasks in reclaim and their open episodes;
  * events are not kept, and a task's record goes when its reclaim ends.
  *
- * Jobs, one file each: builder.c (dispatch, v1 hierarchy resolution),
- * tasks.c (tasks and the batch in flight), requests.c (the episode stack
- * of a task), snapshot.c (the recorder's snapshots and markers applied to
- * the state),
- * infer.c (reclaim root, nr_to_reclaim, swap), siminput.c (the simulator's
- * input for an episode), attribute.c (each batch's memcg where the trace
- * has no memcg: events).
+ * The episode stage's header: what other stages use of it.  Jobs, one
+ * file each, in the order they call each other (a file calls only those
+ * after it; episode-local.h declares their functions):
+ *   builder.c        dispatch of each event to the job that owns it
+ *   snapshot.c       the recorder's snapshots and markers applied to the state
+ *   requests.c       the episode stack of a task: begin, end, lost, finish
+ *   proactive.c      memory.reclaim writes inferred from plain memcg calls
+ *   batches.c        the batch in flight of a task: isolate, close
+ *   attribute.c      each batch's memcg where the trace has no memcg: events
+ *   attribute-root.c ... the reclaim root and the memcgs that fit a batch
+ *   hierarchy.c      the cgroup v1 memory hierarchy, cgroup events
+ *   batch-effects.c  what a closed batch does to its memcg
+ *   capture.c        the decision inputs of a batch (struct rr_batch_ctx)
+ *   episodes.c       episode records, the hand-over to the callback
+ *   tasks.c          tasks in reclaim, the memcgs of tasks
+ *   infer.c          reclaim root, nr_to_reclaim, swap
+ *   siminput.c       the simulator's input for an episode
+ *   nodes.c          zones, nodes and vm sysctls of the snapshots (nodes.h)
+ *   state.c          the memcg table and its start states (state.h)
  */
-#ifndef RR_EPISODE_BUILDER_H
-#define RR_EPISODE_BUILDER_H
+#ifndef RR_EPISODE_H
+#define RR_EPISODE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,7 +43,8 @@
 #include "../common/lru.h"
 #include "../common/reclaim-kind.h"
 #include "../sim/sim.h"
-#include "../trace/event.h"
+#include "../trace/trace.h"
+#include "nodes.h"
 #include "state.h"
 
 #define RR_CHAIN_MAX 8
@@ -426,5 +439,31 @@ const struct rr_builder_stats *rr_builder_stats(const struct rr_builder *b);
 
 /* Is @kind one the simulator replays from a trace? */
 bool rr_kind_replayable(enum rr_reclaim_kind kind);
+
+/*
+ * The simulator's input for a recorded episode (siminput.c): the reclaim
+ * root's subtree as it was when the episode began (pre-order, siblings in
+ * creation order), each memcg's start sizes, online state, swappiness and
+ * outcome statistics, the recorded batches of each memcg (for the outcome
+ * model) and the sizes the kernel saw at each recorded shrink_lruvec()
+ * call.
+ */
+
+/**
+ * rr_episode_sim_input() - the simulator input for a replayable episode
+ * @offline_delay_ns: the assumed rmdir -> offline delay (for online states).
+ * @in:   filled; in->memcgs, in->outcomes and in->boundaries are
+ *        allocated (free all three with rr_episode_sim_input_free());
+ *        cursor set to -1.
+ * Memcgs created after the episode's start are left out.
+ * Return: 0, or -1 when the root is unknown or did not exist at the start
+ * (@err says which), or on ENOMEM.
+ */
+int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
+			 const struct rr_kernel_model *km, unsigned int page_shift,
+			 uint64_t offline_delay_ns, struct rr_sim_input *in,
+			 struct rr_error *err);
+
+void rr_episode_sim_input_free(struct rr_sim_input *in);
 
 #endif

@@ -15,8 +15,8 @@
  * shown; the kernel's real cost also depends on what the pages are (dirty,
  * mapped, in swap cache), which the three terms only average.
  */
-#ifndef RR_TIMING_COST_MODEL_H
-#define RR_TIMING_COST_MODEL_H
+#ifndef RR_TIMING_H
+#define RR_TIMING_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Internals of the episode builder, shared by its files (builder.h lists
- * them and their jobs).  Not for other stages.
+ * Internals of the episode builder, shared by its files (episode.h lists
+ * them and their jobs, each calling only the ones after it).  Not for
+ * other stages.
  */
-#ifndef RR_EPISODE_BUILDER_LOCAL_H
-#define RR_EPISODE_BUILDER_LOCAL_H
+#ifndef RR_EPISODE_LOCAL_H
+#define RR_EPISODE_LOCAL_H
 
-#include "builder.h"
+#include "episode.h"
 
 #define DRAIN_MAX 64
 
@@ -155,36 +156,25 @@ struct rr_builder {
 	unsigned int nr_snap_flushes;
 };
 
-/* tasks.c */
-struct task *rr_task_find(struct rr_builder *b, int pid);
-struct task *rr_task_get(struct rr_builder *b, int pid);
-void rr_task_put(struct rr_builder *b, struct task *t);	/* free if idle */
-void rr_task_drain_reset(struct task *t, uint64_t ts_ns);
-void rr_task_drain_log(struct task *t, const struct rr_event *ev);
-void rr_recent_delta(struct rr_builder *b, const struct rr_event *ev);
-void rr_root_cost_note(struct rr_builder *b, uint64_t ts_ns);
+/* The recorded batch of the batch in flight, if its episode keeps batches. */
+static inline struct rr_batch *ep_batch(struct task *t)
+{
+	if (!t->batch_ep || t->batch_index >= t->batch_ep->nr_batches)
+		return NULL;
+	return &t->batch_ep->batches[t->batch_index];
+}
+
 /* snapshot.c */
 void rr_snap_log(struct rr_builder *b, const struct rr_event *ev);
-int rr_task_isolate(struct rr_builder *b, struct task *t, const struct rr_event *ev);
-void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id);
-int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_event *ev);
-uint64_t rr_task_memcg(const struct rr_builder *b, int pid);
-int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id, uint64_t ts_ns);
-int rr_task_place(struct rr_builder *b, int pid, uint64_t memcg_id);
-int rr_task_inherit(struct rr_builder *b, int pid, uint64_t memcg_id);
+int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev);
 
 /* requests.c */
 int rr_episode_begin(struct rr_builder *b, struct task *t, enum rr_reclaim_kind kind,
 		     uint64_t ts_ns);
 int rr_episode_end(struct rr_builder *b, struct task *t, enum rr_reclaim_kind kind,
 		   const struct rr_event *ev, bool has_nr_reclaimed);
-struct rr_episode *rr_episode_unknown(struct rr_builder *b, struct task *t, uint64_t ts_ns);
 void rr_episodes_lost(struct rr_builder *b);
 int rr_episodes_finish(struct rr_builder *b);
-void rr_episode_release(struct rr_builder *b, struct rr_episode *ep);
-bool rr_episode_keeps_batches(const struct rr_builder *b, const struct rr_episode *ep);
-int rr_episode_add_call(struct rr_episode *p, const struct rr_episode *c);
-struct rr_episode *rr_episode_new(struct rr_builder *b);
 int rr_episode_hand_over(struct rr_builder *b, struct rr_episode *ep);
 
 /* proactive.c: memory.reclaim writes inferred from plain memcg calls */
@@ -192,26 +182,76 @@ int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep);
 int rr_proactive_expire(struct rr_builder *b, uint64_t now_ns, int pid);
 void rr_proactive_lost(struct rr_builder *b);
 
-/* snapshot.c */
-int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev);
-
-/* infer.c */
-void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep);
-void rr_infer_isolate_bound(struct rr_builder *b, struct task *t);
-struct rr_memcg *rr_infer_batches_root(struct rr_builder *b, const struct rr_episode *ep);
+/* batches.c */
+int rr_task_isolate(struct rr_builder *b, struct task *t, const struct rr_event *ev);
+int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_event *ev);
 
 /* attribute.c: attribution without memcg: events */
 int rr_attr_defer(struct rr_builder *b, struct task *t, const struct rr_event *ev);
 int rr_attr_flush(struct rr_builder *b, struct task *t, bool last_pass);
 int rr_attr_visit_end(struct rr_builder *b, struct task *t, int priority);
-int rr_attr_batch_effects(struct rr_builder *b, struct task *t, const struct rr_event *ev);
-int rr_task_batch_memcg_close(struct rr_builder *b, struct task *t, const struct rr_event *ev);
 void rr_attr_truth(struct rr_builder *b, const struct rr_event *ev);
-struct rr_memcg *rr_preorder_next(struct rr_memcg *m);
 
-/* builder.c */
+/* attribute-root.c */
+/*
+ * How well a memcg fits a batch: FIT_NO, it cannot hold pages on the list
+ * (empty at its last snapshot or mkdir, and no task in it since that could
+ * have been charged); FIT_UNLIKELY, empty at a snapshot less than
+ * ATTR_ZERO_FRESH_NS ago (attribute-root.c); FIT_MAYBE, nothing fixes its size; FIT_YES, the
+ * sizes the snapshots and the batches give say it scans the list.
+ */
+enum fit { FIT_NO, FIT_UNLIKELY, FIT_MAYBE, FIT_YES };
+enum fit rr_attr_list_fits(const struct rr_memcg *m, int lru, int priority, uint64_t now);
+bool rr_attr_swap_absent(const struct rr_builder *b);
+struct rr_memcg *rr_attr_walk_next(struct rr_memcg *root, struct rr_memcg *m);
+struct rr_memcg *rr_attr_target(struct rr_builder *b, const struct rr_episode *ep, int pid,
+				uint8_t *basis);
+
+/* hierarchy.c */
+bool rr_is_cgroup_event(enum rr_event_type type);
+int rr_builder_hold(struct rr_builder *b, const struct rr_event *ev);
+int rr_builder_cgroup_event(struct rr_builder *b, const struct rr_event *ev);
 int rr_builder_replay_held(struct rr_builder *b, int root);
+int rr_builder_resolve_memory_root(struct rr_builder *b, uint64_t id);
 int rr_builder_resolve_only_hierarchy(struct rr_builder *b);
 void rr_builder_infer_attribution(struct rr_builder *b);
+
+/* batch-effects.c */
+int rr_task_batch_memcg_close(struct rr_builder *b, struct task *t, const struct rr_event *ev);
+
+/* capture.c */
+void rr_recent_delta(struct rr_builder *b, const struct rr_event *ev);
+void rr_root_cost_note(struct rr_builder *b, uint64_t ts_ns);
+void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id);
+struct rr_memcg *rr_preorder_next(struct rr_memcg *m);
+
+/* episodes.c */
+struct rr_episode *rr_episode_new(struct rr_builder *b);
+void rr_episode_release(struct rr_builder *b, struct rr_episode *ep);
+bool rr_episode_keeps_batches(const struct rr_builder *b, const struct rr_episode *ep);
+int rr_episode_add_call(struct rr_episode *p, const struct rr_episode *c);
+struct rr_episode *rr_episode_push(struct rr_builder *b, struct task *t,
+				   enum rr_reclaim_kind kind, uint64_t ts_ns);
+struct rr_episode *rr_episode_unknown(struct rr_builder *b, struct task *t, uint64_t ts_ns);
+void rr_episode_fresh_unlink(struct rr_builder *b, struct rr_episode *ep);
+void rr_episode_open_unlink(struct rr_builder *b, struct rr_episode *ep);
+struct rr_memcg *rr_episode_closing(struct rr_builder *b, struct rr_episode *ep);
+int rr_episode_deliver(struct rr_builder *b, struct rr_episode *ep, struct rr_memcg *root);
+
+/* tasks.c */
+struct task *rr_task_find(struct rr_builder *b, int pid);
+struct task *rr_task_get(struct rr_builder *b, int pid);
+void rr_task_put(struct rr_builder *b, struct task *t);	/* free if idle */
+uint64_t rr_task_memcg(const struct rr_builder *b, int pid);
+int rr_task_set_memcg(struct rr_builder *b, int pid, uint64_t memcg_id, uint64_t ts_ns);
+int rr_task_place(struct rr_builder *b, int pid, uint64_t memcg_id);
+int rr_task_inherit(struct rr_builder *b, int pid, uint64_t memcg_id);
+void rr_task_drain_reset(struct task *t, uint64_t ts_ns);
+void rr_task_drain_log(struct task *t, const struct rr_event *ev);
+
+/* infer.c */
+void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep);
+void rr_infer_isolate_bound(struct rr_builder *b, struct task *t);
+struct rr_memcg *rr_infer_batches_root(struct rr_builder *b, const struct rr_episode *ep);
 
 #endif

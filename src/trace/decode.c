@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Event descriptors shared by the trace.dat and the text reader. */
-#include "event-desc.h"
+/*
+ * The one event decoder (decode.h): the event descriptors shared by the
+ * trace.dat and the text front end, the fields' symbolic values, and what
+ * both note in struct rr_trace_info (skipped events, field problems, the
+ * recorder's meta marker).
+ */
+#include "decode.h"
+#include "../markers/markers.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const struct rr_event_desc rr_known_events[] = {
@@ -225,4 +232,101 @@ int rr_parse_reclaim_flags(const char *s, size_t len, uint64_t *out)
 	}
 	*out = v;
 	return 0;
+}
+
+int rr_trace_info_skip_slot(struct rr_trace_info *info, const char *name)
+{
+	int i;
+
+	for (i = 0; i < info->nr_skipped_names; i++)
+		if (!strcmp(info->skipped[i].name, name))
+			return i;
+	if (info->nr_skipped_names == RR_SKIPPED_NAMES - 1) {
+		/* the last slot collects the rest */
+		snprintf(info->skipped[i].name, sizeof(info->skipped[i].name), "(other)");
+		info->nr_skipped_names++;
+		return i;
+	}
+	if (i == RR_SKIPPED_NAMES)
+		return RR_SKIPPED_NAMES - 1;
+	snprintf(info->skipped[i].name, sizeof(info->skipped[i].name), "%s", name);
+	info->nr_skipped_names++;
+	return i;
+}
+
+/* Each field problem's words for the table and its JSON key. */
+static const struct {
+	const char *name, *token;
+} field_problems[RR_FP__COUNT] = {
+	[RR_FP_MISSING] = { "missing", "missing" },
+	[RR_FP_MISSING_KEPT] = { "missing (event kept, value unknown)", "missing_kept" },
+	[RR_FP_MISSING_ZERO] = { "missing (event kept, 0 pages assumed)", "missing_zero" },
+	[RR_FP_UNPARSEABLE] = { "unparseable", "unparseable" },
+	[RR_FP_OUT_OF_RANGE] = { "out of range", "out_of_range" },
+	[RR_FP_SENTINEL] = { "-1 printed unsigned (unknown)", "minus_one_unsigned" },
+	[RR_FP_CUT] = { "line cut before it", "line_cut" },
+	[RR_FP_FLAGS_MISMATCH] = { "not the type the next shrink event's flags give",
+				   "flags_mismatch" },
+	[RR_FP_LIST_UNKNOWN] = { "list unknown (file= and no shrink_inactive after it)",
+				 "list_unknown" },
+};
+
+const char *rr_field_problem_name(enum rr_field_problem p)
+{
+	return (unsigned int)p < RR_FP__COUNT ? field_problems[p].name : "?";
+}
+
+const char *rr_field_problem_token(enum rr_field_problem p)
+{
+	return (unsigned int)p < RR_FP__COUNT ? field_problems[p].token : "?";
+}
+
+void rr_trace_info_field_problem(struct rr_trace_info *info, const char *event,
+				 const char *field, enum rr_field_problem problem)
+{
+	int i;
+
+	for (i = 0; i < info->nr_field_problems; i++)
+		if (info->field_problems[i].problem == problem &&
+		    !strncmp(info->field_problems[i].event, event,
+			     sizeof(info->field_problems[i].event) - 1) &&
+		    !strncmp(info->field_problems[i].field, field,
+			     sizeof(info->field_problems[i].field) - 1))
+			break;
+	if (i == info->nr_field_problems) {
+		if (i == RR_FIELD_PROBLEM_SLOTS) {
+			info->field_problems_other++;
+			return;
+		}
+		snprintf(info->field_problems[i].event, sizeof(info->field_problems[i].event),
+			 "%s", event);
+		snprintf(info->field_problems[i].field, sizeof(info->field_problems[i].field),
+			 "%s", field);
+		info->field_problems[i].problem = problem;
+		info->field_problems[i].count = 0;
+		info->nr_field_problems++;
+	}
+	info->field_problems[i].count++;
+}
+
+void rr_trace_info_count_skipped(struct rr_trace_info *info, int slot)
+{
+	info->nr_skipped_events++;
+	if (slot >= 0 && slot < RR_SKIPPED_NAMES)
+		info->skipped[slot].count++;
+}
+
+void rr_trace_info_meta(struct rr_trace_info *info, const char *text, size_t len)
+{
+	struct rr_marker m;
+
+	if (rr_marker_parse(text, len, true, &m) != RR_MARKER_META)
+		return;
+	if (m.meta.kernel_release[0])
+		snprintf(info->kernel_release, sizeof(info->kernel_release), "%.63s",
+			 m.meta.kernel_release);
+	if (m.meta.page_size > 0 && m.meta.page_size <= INT32_MAX) {
+		info->page_size_bytes = (int)m.meta.page_size;
+		info->page_size_assumed = false;
+	}
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Policy registry: the built-in policies, the .so loader, the hook
+ * The policies stage (its public header): the built-in policies
+ * (builtin.c); the registry (registry.c): the .so loader, the hook
  * descriptor table, and resolution of a policy spec ("online-roundup",
  * "original+cluster-cap", "./my.so:key=v") into a flat table of hooks
  * with no NULL decision hook (DESIGN.md "Policies").
@@ -10,13 +11,13 @@
  * JSON "*_from" keys and the tests that check the schema and the man page
  * all read that table.
  */
-#ifndef RR_POLICY_REGISTRY_H
-#define RR_POLICY_REGISTRY_H
+#ifndef RR_POLICIES_H
+#define RR_POLICIES_H
 
 #include <reclaim-replay/policy.h>
 
 #include "../common/error.h"
-#include "../sim/kernel-model.h"
+#include "../release/release.h"
 
 #define RR_MAX_COMPONENTS 8
 

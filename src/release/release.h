@@ -2,11 +2,35 @@
 /*
  * The kernel release a replay models, and the version switches derived from
  * it (docs/kernel-model.md §16, "orthogonal kernel-version switches").
+ *
+ * Each release family has one file that says what its releases changed:
+ * linux-4.c (the rules of 4.0, the oldest release modelled, and the 4.x
+ * changes), linux-5.c, linux-6.c.  An entry there names the first release
+ * with a new rule, says the rule with its commit, and sets the switches it
+ * changes; rr_kernel_model_init() applies every entry up to the release.
+ * The policies (the "kernel" policy's rounding and chunk), the simulator
+ * and the replay read the switches, never the release numbers.
  */
-#ifndef RR_KERNEL_MODEL_H
-#define RR_KERNEL_MODEL_H
+#ifndef RR_RELEASE_H
+#define RR_RELEASE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+/* get_scan_count()'s SCAN_FRACT rounding (the "kernel" policy's hook) */
+enum rr_scan_fract_rounding {
+	RR_ROUND_FLOOR,		/* div64_u64() for every memcg */
+	RR_ROUND_UP_ALL,	/* 68600f623d69: ceil for every memcg */
+	RR_ROUND_UP_OFFLINE,	/* 76073c646f5f: ceil for offline memcgs only */
+};
+
+/* memory.reclaim's chunk per try_to_free_mem_cgroup_pages() call (the
+ * "kernel" policy's hook) */
+enum rr_proactive_chunk_rule {
+	RR_CHUNK_REMAINDER,	/* 94968384dde1: the whole remainder */
+	RR_CHUNK_CLUSTER_CAP,	/* 0388536ac291: min(remainder, 32) */
+	RR_CHUNK_QUARTER,	/* 287d5fedb377: remainder / 4 */
+};
 
 struct rr_kernel_model {
 	int major, minor;		/* e.g. 6, 18 */
@@ -65,6 +89,14 @@ struct rr_kernel_model {
 	 * with cache_trim_mode off on failure", Byungchul Park, March 2024):
 	 * present in a 6.10 tree, v6.10+ [6.9 tree not read] */
 	bool kswapd_cache_trim_retry;
+	/* get_scan_count()'s memory.min/low scaling (§3.7): v5.14+
+	 * (f56ce412a59d) scales by memory.low outside the low-reclaim retry
+	 * (and notes memcg_low_skipped); before, by max(min, low) */
+	bool protection_low_outside_retry;
+	bool protection_usage_plus_one;	/* ... over usage + 1, v5.15+ (32d4f4b782bb) */
+	bool memory_reclaim;		/* memory.reclaim exists, v5.19+ (94968384dde1) */
+	enum rr_scan_fract_rounding scan_fract_rounding;
+	enum rr_proactive_chunk_rule proactive_chunk;
 };
 
 /**
@@ -82,5 +114,41 @@ bool rr_kernel_at_least(const struct rr_kernel_model *km, int major, int minor);
 
 /* What `report` models when a trace does not name its kernel. */
 #define RR_NEWEST_MODELLED_RELEASE "6.18"
+
+/*
+ * The releases where the kernel model's rules change, for a trace that
+ * does not name its kernel: when its print formats fit a range of releases
+ * (text.c era_hints()) and a rule changes inside it, the replay must be
+ * told which release made it (--kernel).
+ */
+
+/* Releases as MAJOR * 100 + MINOR (6.18 = 618), as struct rr_trace_info's
+ * era_lo/era_hi. */
+#define RR_RULES_OLDEST 400	/* the oldest release the model takes (4.0) */
+#define RR_RULES_NEWEST 618	/* RR_NEWEST_MODELLED_RELEASE */
+
+struct rr_rule_change {
+	int release;		/* the first release with the new rule */
+	const char *what;	/* the rule from then on, with its commit */
+	/* sets the switches of struct rr_kernel_model the rule changes */
+	void (*apply)(struct rr_kernel_model *km);
+};
+
+/**
+ * rr_rule_changes() - the model's rule changes in the releases after @lo
+ * up to @hi (both MAJOR * 100 + MINOR)
+ * @out: set to the first of them (NULL when none), in release order.
+ *
+ * The table gathers every release switch of the model, one entry per
+ * release that changes any (tests/unit checks it against
+ * rr_kernel_model_init()): the files of the release families,
+ * src/release/linux-*.c; docs/kernel-model.md §3.7, 3.8, 5.2, 6.2, 10.2
+ * and 23.
+ * Return: how many there are (0 when @hi <= @lo).
+ */
+size_t rr_rule_changes(int lo, int hi, const struct rr_rule_change **out);
+
+/* "5.17" for 517 into @buf. */
+void rr_release_name(int release, char *buf, size_t len);
 
 #endif
