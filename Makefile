@@ -53,6 +53,7 @@ LIB_SRCS := \
 	src/common/cleanup.c \
 	src/common/error.c \
 	src/common/lru.c \
+	src/common/probe.c \
 	src/common/text.c \
 	src/markers/markers.c \
 	src/release/release.c \
@@ -73,6 +74,7 @@ LIB_SRCS := \
 	src/episode/tasks.c \
 	src/episode/episodes.c \
 	src/episode/capture.c \
+	src/episode/probe.c \
 	src/episode/batch-effects.c \
 	src/episode/hierarchy.c \
 	src/episode/attribute-root.c \

@@ -39,8 +39,14 @@ command -v mkfs.ext4 >/dev/null ||
 line=$("$top/lab/kernel.sh" "$variant") || exit $?
 release=$(echo "$line" | cut -d' ' -f2)
 image=$(echo "$line" | cut -d' ' -f3)
-patch=none
-[ "$variant" = stock ] || patch=$(sha256sum <"$top/lab/patches/$variant.patch" | cut -c1-16)
+patch=none policy=none
+if [ "$variant" != stock ]; then
+	patch=$(sha256sum <"$top/lab/patches/$variant.patch" | cut -c1-16)
+	# the patch's header names the policy it makes the kernel run
+	policy=$(sed -n 's/.*reclaim-replay policy: *\([a-z0-9+_-]*\)\.*$/\1/p' \
+		 "$top/lab/patches/$variant.patch" | head -1)
+	policy=${policy:-none}
+fi
 
 # "# lab: mem_mb=N timeout_s=N" in the workload's header
 mem=$(sed -n 's/^# lab:.*mem_mb=\([0-9]*\).*/\1/p' "$wl")
@@ -68,7 +74,7 @@ cp --sparse=always "$data" "$work/data.img"
 append="console=ttyS0 loglevel=4 panic=-1 root=rootfs rootfstype=9p"
 append="$append rootflags=trans=virtio,version=9p2000.L,cache=loose ro"
 append="$append init=$top/lab/guest/init.sh LAB_TOP=$top LAB_WORKLOAD=$workload"
-append="$append LAB_VARIANT=$variant LAB_PATCH=$patch"
+append="$append LAB_VARIANT=$variant LAB_PATCH=$patch LAB_POLICY=$policy"
 
 boot() {	# ACCEL CPU
 	echo "lab: $variant/$workload: booting $release ($1, ${mem} MiB, timeout ${tmo} s)" >&2

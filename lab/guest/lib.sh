@@ -8,6 +8,10 @@
 # /proc/vmstat and every memcg's memory.stat as the kernel printed them.
 
 RR=$LAB_TOP/reclaim-replay
+# a patched kernel says which policy it runs (lab/patches/NAME.patch's
+# header): the recording carries it, and the replay's baseline follows
+RECORD="$RR record"
+[ "${LAB_POLICY:-none}" = none ] || RECORD="$RECORD --kernel-policy $LAB_POLICY"
 CG=/sys/fs/cgroup
 TRUTH=$OUT/truth.txt
 BIG=/mnt/data/big
@@ -19,6 +23,7 @@ lab_header() {
 	truth "workload $LAB_WORKLOAD"
 	truth "variant $LAB_VARIANT"
 	truth "patch $LAB_PATCH"
+	truth "policy ${LAB_POLICY:-none}"
 	truth "kernel_release $(uname -r)"
 	truth "kernel_version $(cat /proc/version)"
 	truth "page_size_bytes $(getconf PAGESIZE)"

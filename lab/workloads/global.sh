@@ -31,4 +31,4 @@ if [ "${1:-}" = inner ]; then
 fi
 echo madvise >/sys/kernel/mm/transparent_hugepage/enabled
 lab_bigfile big 1024
-"$RR" record -o "$OUT/trace.dat" --cgroup g -- sh "$0" inner
+$RECORD -o "$OUT/trace.dat" --cgroup g -- sh "$0" inner

@@ -10,4 +10,4 @@ if [ "${1:-}" = inner ]; then
 	lab_stat end
 	exit $rc
 fi
-"$RR" record -o "$OUT/trace.dat" --cgroup a --memory-max 64M -- sh "$0" inner
+$RECORD -o "$OUT/trace.dat" --cgroup a --memory-max 64M -- sh "$0" inner

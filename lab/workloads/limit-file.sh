@@ -11,4 +11,4 @@ if [ "${1:-}" = inner ]; then
 	exit $rc
 fi
 lab_bigfile f 256
-"$RR" record -o "$OUT/trace.dat" --cgroup f --memory-max 64M -- sh "$0" inner
+$RECORD -o "$OUT/trace.dat" --cgroup f --memory-max 64M -- sh "$0" inner

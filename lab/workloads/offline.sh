@@ -17,4 +17,4 @@ if [ "${1:-}" = inner ]; then
 fi
 lab_bigfile c 60
 lab_bigfile d 160
-"$RR" record -o "$OUT/trace.dat" --cgroup P --memory-max 96M -- sh "$0" inner
+$RECORD -o "$OUT/trace.dat" --cgroup P --memory-max 96M -- sh "$0" inner

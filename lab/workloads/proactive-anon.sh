@@ -19,4 +19,4 @@ if [ "${1:-}" = inner ]; then
 	lab_stat end
 	exit 0
 fi
-"$RR" record -o "$OUT/trace.dat" --cgroup anon -- sh "$0" inner
+$RECORD -o "$OUT/trace.dat" --cgroup anon -- sh "$0" inner

@@ -19,4 +19,4 @@ if [ "${1:-}" = inner ]; then
 	exit 0
 fi
 lab_bigfile big 1200
-"$RR" record -o "$OUT/trace.dat" --cgroup fill -- sh "$0" inner
+$RECORD -o "$OUT/trace.dat" --cgroup fill -- sh "$0" inner

@@ -19,4 +19,4 @@ if [ "${1:-}" = inner ]; then
 fi
 lab_bigfile b 256
 lab_bigfile c 64
-"$RR" record -o "$OUT/trace.dat" --cgroup p --memory-max 128M -- sh "$0" inner
+$RECORD -o "$OUT/trace.dat" --cgroup p --memory-max 128M -- sh "$0" inner

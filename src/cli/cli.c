@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../replay/replay.h"
+#include "../policies/policies.h"
 #include "../release/release.h"
 #include "cli.h"
 
@@ -57,6 +58,16 @@ int rr_kernel_option(const char *cmd, const char *release)
 	return rr_usage_error(cmd, "--kernel takes a release MAJOR.MINOR[...] of 4.0 or "
 			      "later, at most 64 characters, not '%.80s%s'", release,
 			      strlen(release) > 80 ? "..." : "");
+}
+
+int rr_kernel_policy_option(const char *cmd, const char *spec)
+{
+	struct rr_error err = { "", "" };
+
+	if (!strcmp(spec, "kernel") || !rr_policy_check(spec, &err))
+		return 0;
+	return rr_usage_error(cmd, "--kernel-policy: %s%s%s", err.file[0] ? err.file : "",
+			      err.file[0] ? ": " : "", err.msg);
 }
 
 int rr_swap_option(const char *cmd, const char *arg, int *swap_present)

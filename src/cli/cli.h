@@ -30,6 +30,11 @@ int rr_option_error(const char *cmd, int c, char **argv);
  * error of @cmd and return RR_EXIT_USAGE. */
 int rr_kernel_option(const char *cmd, const char *release);
 
+/* --kernel-policy POLICY: 0 when @spec names a policy (built-in, a
+ * composition, a plug-in .so that loads), else print a usage error of
+ * @cmd and return RR_EXIT_USAGE. */
+int rr_kernel_policy_option(const char *cmd, const char *spec);
+
 /* --swap auto|yes|no: sets *@swap_present to -1, 1 or 0 and returns 0,
  * else prints a usage error of @cmd and returns RR_EXIT_USAGE. */
 int rr_swap_option(const char *cmd, const char *arg, int *swap_present);

@@ -37,6 +37,12 @@ static const char compare_usage[] =
 	"                           one stored in the trace (e.g. 6.8); needed\n"
 	"                           (exit 2 without) for a trace naming none\n"
 	"                           whose formats fit releases of different rules\n"
+	"      --kernel-policy POLICY\n"
+	"                           the recording kernel ran POLICY on top of its\n"
+	"                           release's rules (a patched kernel, e.g.\n"
+	"                           proportional-v1): the baseline is\n"
+	"                           kernel+POLICY (default: the trace's\n"
+	"                           record --kernel-policy marker, else none)\n"
 	"      --swap auto|yes|no   whether swap was present (default: auto: the\n"
 	"                           recorder's marker, else anon scanning in the\n"
 	"                           trace)\n"
@@ -273,12 +279,14 @@ out:
 int cmd_compare(int argc, char **argv)
 {
 	enum { OPT_KERNEL = 256, OPT_SWAP, OPT_OFFLINE, OPT_BASELINE, OPT_ALL, OPT_JSONL,
-	       OPT_FORMAT, OPT_TOP, OPT_HTML, OPT_HTML_CGROUP, OPT_OUTCOME, OPT_DROP };
+	       OPT_FORMAT, OPT_TOP, OPT_HTML, OPT_HTML_CGROUP, OPT_OUTCOME, OPT_DROP,
+	       OPT_KERNEL_POLICY };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
+		{ "kernel-policy", required_argument, NULL, OPT_KERNEL_POLICY },
 		{ "swap", required_argument, NULL, OPT_SWAP },
 		{ "offline-delay-ms", required_argument, NULL, OPT_OFFLINE },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
@@ -335,6 +343,11 @@ int cmd_compare(int argc, char **argv)
 			if (rr_kernel_option("compare", optarg))
 				return RR_EXIT_USAGE;
 			opts.kernel_release = optarg;
+			break;
+		case OPT_KERNEL_POLICY:
+			if (rr_kernel_policy_option("compare", optarg))
+				return RR_EXIT_USAGE;
+			opts.kernel_policy = optarg;
 			break;
 		case OPT_SWAP:
 			if (rr_swap_option("compare", optarg, &opts.swap_present))

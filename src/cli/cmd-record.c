@@ -47,6 +47,10 @@ static const char record_usage[] =
 	"                           by default it is probed where the memcg\n"
 	"                           events are off and the kernel allows\n"
 	"      --no-kprobes         never probe\n"
+	"      --kernel-policy POLICY\n"
+	"                           this kernel runs POLICY (a patched kernel,\n"
+	"                           e.g. proportional-v1): written to the\n"
+	"                           trace, the replay's baseline follows it\n"
 	"  -q, --quiet              no summary on stderr\n"
 	"  -h, --help               this text\n"
 	"\n"
@@ -198,7 +202,8 @@ static long parse_long(const char *s, long min, long max)
 int cmd_record(int argc, char **argv)
 {
 	enum { OPT_FORCE = 256, OPT_DURATION, OPT_BUFFER, OPT_CGROUP, OPT_MAX, OPT_SWAPPINESS,
-	       OPT_PROACTIVE, OPT_SNAPSHOT, OPT_NO_MEMCG_EVENTS, OPT_KPROBES, OPT_NO_KPROBES };
+	       OPT_PROACTIVE, OPT_SNAPSHOT, OPT_NO_MEMCG_EVENTS, OPT_KPROBES, OPT_NO_KPROBES,
+	       OPT_KERNEL_POLICY };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, OPT_FORCE },
@@ -213,6 +218,7 @@ int cmd_record(int argc, char **argv)
 		{ "no-memcg-events", no_argument, NULL, OPT_NO_MEMCG_EVENTS },
 		{ "kprobes", no_argument, NULL, OPT_KPROBES },
 		{ "no-kprobes", no_argument, NULL, OPT_NO_KPROBES },
+		{ "kernel-policy", required_argument, NULL, OPT_KERNEL_POLICY },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -318,6 +324,18 @@ int cmd_record(int argc, char **argv)
 			break;
 		case OPT_NO_KPROBES:
 			o.probes = RR_RECORD_PROBES_OFF;
+			break;
+		case OPT_KERNEL_POLICY:
+			/* (a name of at most 63 characters, no spaces: the meta
+			 * marker's key=value) */
+			if (strlen(optarg) > 63 || strpbrk(optarg, " \t\n=") ||
+			    rr_kernel_policy_option("record", optarg))
+				return strlen(optarg) > 63 || strpbrk(optarg, " \t\n=") ?
+				       rr_usage_error("record", "--kernel-policy takes a policy "
+						      "name of at most 63 characters without "
+						      "spaces, not '%.80s'", optarg) :
+				       RR_EXIT_USAGE;
+			o.kernel_policy = optarg;
 			break;
 		case 'q':
 			o.quiet = true;

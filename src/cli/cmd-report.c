@@ -26,6 +26,12 @@ static const char report_usage[] =
 	"                           --fidelity, needed (exit 2 without) for a\n"
 	"                           trace naming none whose formats fit releases\n"
 	"                           of different rules\n"
+	"      --kernel-policy POLICY\n"
+	"                           the recording kernel ran POLICY on top of its\n"
+	"                           release's rules (a patched kernel, e.g.\n"
+	"                           proportional-v1): the baseline is\n"
+	"                           kernel+POLICY (default: the trace's\n"
+	"                           record --kernel-policy marker, else none)\n"
 	"      --swap auto|yes|no   whether swap was present (default: auto: the\n"
 	"                           recorder's marker, else evidence in the\n"
 	"                           trace; without, calls it decides are\n"
@@ -39,11 +45,12 @@ static const char report_usage[] =
 
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_FIDELITY = 256, OPT_JSON, OPT_KERNEL, OPT_SWAP, OPT_DROP };
+	enum { OPT_FIDELITY = 256, OPT_JSON, OPT_KERNEL, OPT_SWAP, OPT_DROP, OPT_KERNEL_POLICY };
 	static const struct option longopts[] = {
 		{ "fidelity", no_argument, NULL, OPT_FIDELITY },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
+		{ "kernel-policy", required_argument, NULL, OPT_KERNEL_POLICY },
 		{ "swap", required_argument, NULL, OPT_SWAP },
 		{ "drop-memcg-events", no_argument, NULL, OPT_DROP },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -70,6 +77,11 @@ int cmd_report(int argc, char **argv)
 			if (rr_kernel_option("report", optarg))
 				return RR_EXIT_USAGE;
 			opts.kernel_release = optarg;
+			break;
+		case OPT_KERNEL_POLICY:
+			if (rr_kernel_policy_option("report", optarg))
+				return RR_EXIT_USAGE;
+			opts.kernel_policy = optarg;
 			break;
 		case OPT_SWAP:
 			if (rr_swap_option("report", optarg, &opts.swap_present))

@@ -67,6 +67,7 @@ void rr_builder_free(struct rr_builder *b)
 	for (size_t i = 0; i < b->nr_held; i++)
 		free(b->held[i].str);
 	free(b->held);
+	rr_probe_free(b);
 	rr_state_free(&b->st);
 	free(b);
 }
@@ -182,6 +183,9 @@ static int task_event(struct rr_builder *b, const struct rr_event *ev)
 		 * print): as a memcg: event after it would */
 		if (!ret && ev->id && t->awaiting_memcg)
 			rr_task_attribute(b, t, ev->id);
+		/* else the recorder's probe may name it */
+		if (!ret)
+			ret = rr_probe_isolate(b, t);
 		return ret;
 	default:
 		return 0;
@@ -257,6 +261,11 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	case RR_EV_MARKER:
 		b->stats.markers++;
 		return rr_builder_marker(b, ev);
+	case RR_EV_LRUVEC_PROBE:
+		return rr_builder_probe(b, ev);
+	case RR_EV_LRUVEC_RET:
+	case RR_EV_ACTIVE_PROBE:
+		return rr_builder_probe_event(b, ev);
 	default:
 		return rr_event_is_request(ev->type) ? request_event(b, ev) : 0;
 	}

@@ -156,6 +156,57 @@ static void chain_entry(const struct task *t, struct rr_batch_ctx *c, int d,
 	c->chain[d].cost_pre_halving[1] = a->created_ns ? 0 : a->v.cost_pre_halving[1];
 }
 
+/* The swappiness get_scan_count() used for the probed memcg:
+ * mem_cgroup_swappiness() of v6.1: vm_swappiness on cgroup v2 and for v1's
+ * root, the memcg's own on v1 (-1: the probe lacks the field it needs). */
+int rr_probe_swappiness(const struct rr_builder *b, const struct rr_lruvec_probe *p)
+{
+	bool v1 = b->st.memory_root > 0;
+
+	if (v1 && p->v[RR_PF_CGROUP_ID] != RR_ROOT_MEMCG_ID) {
+		if (rr_probe_has(p, RR_PF_SWAPPINESS))
+			return (int)p->v[RR_PF_SWAPPINESS];
+		return -1;
+	}
+	return rr_probe_has(p, RR_PF_VM_SWAPPINESS) ? (int)p->v[RR_PF_VM_SWAPPINESS] : -1;
+}
+
+/* The inputs of the batch in flight's call as the probe read them, over
+ * what the builder rebuilt in @c (capture.c): exact, nothing hidden. */
+void rr_probe_capture(const struct rr_builder *b, const struct task *t, struct rr_batch_ctx *c)
+{
+	const struct rr_lruvec_probe *p = &t->probe;
+	int reclaim_idx, sw;
+
+	if (!t->probe_valid || !t->probe_index || !t->batch_in_call ||
+	    t->probe_ep != t->batch_ep || p->v[RR_PF_CGROUP_ID] != t->batch.memcg_id)
+		return;
+	sw = rr_probe_swappiness(b, p);
+	if (sw >= 0) {
+		c->swappiness = sw;
+		c->swappiness_known = true;
+	}
+	reclaim_idx = rr_probe_has(p, RR_PF_RECLAIM_IDX) ? (int)p->v[RR_PF_RECLAIM_IDX] :
+		      RR_PROBE_MAX_ZONES;
+	c->probe = t->probe_index;
+	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
+		c->lru_pages[l] = rr_probe_lru_pages(p, l, reclaim_idx);
+	if (rr_probe_has(p, RR_PF_CSS_FLAGS)) {
+		c->online = p->v[RR_PF_CSS_FLAGS] & RR_CSS_ONLINE;
+		c->in_window = false;
+		c->online_unknown = false;
+	}
+	c->sizes_stale = false;
+	c->sizes_bounded = false;
+	c->size_disproved = false;
+	c->conc_unknown = false;
+	memset(c->conc_min, 0, sizeof(c->conc_min));
+	memset(c->conc_max, 0, sizeof(c->conc_max));
+	c->flush_unknown = false;
+	c->hier_missing = false;
+	c->valid = true;
+}
+
 /* Capture the decision inputs of the batch in flight (see rr_batch_ctx). */
 static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 {
@@ -226,6 +277,9 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	/* a recorder's trace before its start snapshot: the sizes are not
 	 * known yet (the snapshot gives them later) */
 	c->valid = !(b->stats.meta_seen && !b->start_snapshot_ns && !m->v.baseline_known);
+	/* the recorder's probe read the call's inputs: they replace what was
+	 * rebuilt (probe.c) */
+	rr_probe_capture(b, t, c);
 }
 
 /*
@@ -368,8 +422,9 @@ void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 			capture(b, t, m);
 		if (m && t->batch_ep->replayable)
 			note_concurrent_walk(t, m, t->batch.ts_ns);
-		/* a new call on another memcg: the walk's silent visits between */
-		if (m && t->batch_index > 0 && t->batch_ep->replayable) {
+		/* a new call on another memcg: the walk's silent visits between
+		 * (a probed episode sees them: probe.c) */
+		if (m && t->batch_index > 0 && t->batch_ep->replayable && !t->batch_ep->probed) {
 			uint64_t prev_id = t->batch_ep->batches[t->batch_index - 1].memcg_id;
 			struct rr_memcg *prev = prev_id && prev_id != memcg_id ?
 						rr_state_find(&b->st, prev_id) : NULL;

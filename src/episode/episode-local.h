@@ -74,6 +74,27 @@ struct task {
 	uint64_t truth_id;		/* drop_memcg_events: the dropped event's memcg */
 	bool awaiting_truth;
 	uint64_t last_ts;		/* the task's last event */
+	/* the recorder's shrink_lruvec() probe of the task's call in
+	 * progress (probe.c): its memcg names the batches that follow, until
+	 * the next probe; probe_index is 1 + its index in probe_ep's probes
+	 * (0: that episode keeps none) */
+	bool probe_valid;
+	struct rr_lruvec_probe probe;
+	struct rr_episode *probe_ep;
+	uint32_t probe_index;
+	uint32_t probe_batches;		/* batches of the call so far */
+	bool batch_in_call;		/* the batch in flight is the probed call's */
+	/* the memcg of the next active batch (the shrink_active_list()
+	 * probe), pending until that batch's isolate */
+	bool active_pending;
+	uint64_t active_id;
+	UT_hash_handle hh;
+};
+
+/* A memcg's address as a probe read it, and its cgroup id (probe.c): the
+ * reclaim root's address (scan_control's target_mem_cgroup) names it. */
+struct probe_addr {
+	uint64_t addr, memcg_id;
 	UT_hash_handle hh;
 };
 
@@ -154,6 +175,8 @@ struct rr_builder {
 	bool snap_logging;
 	struct { uint64_t id, ts_ns; } snap_flushes[RR_SNAP_FLUSHES];
 	unsigned int nr_snap_flushes;
+	struct probe_addr *probe_addrs;	/* hash by address (probe.c) */
+	unsigned int nr_probe_addrs;
 };
 
 /* The recorded batch of the batch in flight, if its episode keeps batches. */
@@ -220,6 +243,8 @@ void rr_builder_infer_attribution(struct rr_builder *b);
 int rr_task_batch_memcg_close(struct rr_builder *b, struct task *t, const struct rr_event *ev);
 
 /* capture.c */
+int rr_probe_swappiness(const struct rr_builder *b, const struct rr_lruvec_probe *p);
+void rr_probe_capture(const struct rr_builder *b, const struct task *t, struct rr_batch_ctx *c);
 void rr_recent_delta(struct rr_builder *b, const struct rr_event *ev);
 void rr_root_cost_note(struct rr_builder *b, uint64_t ts_ns);
 void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id);
@@ -248,6 +273,14 @@ int rr_task_place(struct rr_builder *b, int pid, uint64_t memcg_id);
 int rr_task_inherit(struct rr_builder *b, int pid, uint64_t memcg_id);
 void rr_task_drain_reset(struct task *t, uint64_t ts_ns);
 void rr_task_drain_log(struct task *t, const struct rr_event *ev);
+
+/* probe.c: the recorder's shrink_lruvec() probe */
+int rr_builder_probe(struct rr_builder *b, const struct rr_event *ev);
+int rr_builder_probe_event(struct rr_builder *b, const struct rr_event *ev);
+int rr_probe_isolate(struct rr_builder *b, struct task *t);
+bool rr_probe_names_batch(const struct task *t);
+int rr_probe_task_end(struct rr_builder *b, struct task *t);
+void rr_probe_free(struct rr_builder *b);
 
 /* infer.c */
 void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep);

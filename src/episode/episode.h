@@ -19,6 +19,8 @@
  *   builder.c        dispatch of each event to the job that owns it
  *   snapshot.c       the recorder's snapshots and markers applied to the state
  *   requests.c       the episode stack of a task: begin, end, lost, finish
+ *   probe.c          the recorder's shrink_lruvec() probe: each call's memcg
+ *                    and inputs (docs/kernel-model.md §26)
  *   proactive.c      memory.reclaim writes inferred from plain memcg calls
  *   batches.c        the batch in flight of a task: isolate, close
  *   attribute.c      each batch's memcg where the trace has no memcg: events
@@ -99,6 +101,10 @@ struct rr_batch_ctx {
 	bool sizes_stale;
 	int64_t conc_min[RR_NR_EVICTABLE_LRU], conc_max[RR_NR_EVICTABLE_LRU];
 	uint64_t lru_pages[RR_NR_EVICTABLE_LRU];
+	/* 1 + the index in the episode's probes of the shrink_lruvec() probe
+	 * of this batch's call, 0 none: then the call's inputs are the
+	 * probe's, read from the kernel (docs/kernel-model.md §26) */
+	uint32_t probe;
 	int depth;
 	struct {
 		uint64_t id;
@@ -146,6 +152,10 @@ struct rr_silent_ctx {
 	 * given it: set (hier_valid) where the call's context is flush_unknown */
 	uint64_t hier_lru_pages[RR_NR_EVICTABLE_LRU];
 	bool hier_valid;
+	/* the recorder's shrink_lruvec() probe saw this visit (1 + its index
+	 * in the episode's probes; 0: inferred from the walk's order): its
+	 * inputs are all there, its pass's switches included */
+	uint32_t probe;
 };
 
 /* The most silent visits kept for one episode; beyond, they are counted
@@ -167,6 +177,8 @@ enum rr_attr_basis {
 				 * order is taken, its call is not judged */
 	RR_ATTR_ASSUMED,	/* the trace names no memcg at all: one stand-in
 				 * (the task's memcg, or the root) */
+	RR_ATTR_PROBE,		/* the recorder's shrink_lruvec() probe named
+				 * it (docs/kernel-model.md §26): exact */
 	RR_ATTR__COUNT
 };
 
@@ -312,6 +324,16 @@ struct rr_episode {
 	/* another task's batch fell under the reclaim root while this episode
 	 * ran (infer.c, from rr_memcg.visit_*) */
 	bool walk_interleaved;
+	/* the recorder's shrink_lruvec() probe (docs/kernel-model.md §26):
+	 * one record per call of the episode, in order; batch contexts and
+	 * silent visits point into them (rr_batch_ctx.probe); the request's
+	 * nr_to_reclaim and reclaim root as the first one read them (the
+	 * root 0 where its address was not seen yet) */
+	struct rr_lruvec_probe *probes;
+	size_t nr_probes, cap_probes;
+	bool probed;
+	uint64_t probe_nr_to_reclaim, probe_root_id;
+	bool probe_global;		/* target_mem_cgroup NULL: global reclaim */
 
 	/* the builder's links */
 	struct rr_episode *outer;	/* the task's stack */
@@ -434,6 +456,9 @@ struct rr_builder_stats {
 	uint64_t attr_targets_assumed;	/* episodes whose reclaim root is a stand-in */
 	uint64_t attr_snapshot_sizes;	/* snapshot lines that reset sizes */
 	uint64_t attr_periodic_snapshots;	/* "when=periodic" snapshots */
+	/* the recorder's shrink_lruvec() probe: records read, and calls of
+	 * replayable episodes whose inputs it gave */
+	uint64_t probes, probed_calls;
 };
 const struct rr_builder_stats *rr_builder_stats(const struct rr_builder *b);
 

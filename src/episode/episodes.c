@@ -48,6 +48,8 @@ static struct rr_episode *episode_alloc(struct rr_builder *b)
 		ep->cap_calls = keep.cap_calls;
 		ep->bounds = keep.bounds;
 		ep->cap_bounds = keep.cap_bounds;
+		ep->probes = keep.probes;
+		ep->cap_probes = keep.cap_probes;
 	}
 	if (ep) {
 		ep->proactive_swappiness = -1;
@@ -62,7 +64,8 @@ void rr_episode_release(struct rr_builder *b, struct rr_episode *ep)
 	if (!ep)
 		return;
 	if (b && b->nr_free_eps < FREE_EPISODES_MAX && ep->cap_batches <= 256 &&
-	    ep->cap_calls <= 64 && ep->cap_bounds <= 64 && ep->cap_silent <= 256) {
+	    ep->cap_calls <= 64 && ep->cap_bounds <= 64 && ep->cap_silent <= 256 &&
+	    ep->cap_probes <= 256) {
 		ep->outer = b->free_eps;
 		b->free_eps = ep;
 		b->nr_free_eps++;
@@ -73,6 +76,7 @@ void rr_episode_release(struct rr_builder *b, struct rr_episode *ep)
 	free(ep->silent);
 	free(ep->calls);
 	free(ep->bounds);
+	free(ep->probes);
 	free(ep);
 }
 

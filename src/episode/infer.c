@@ -37,6 +37,11 @@ static struct rr_memcg *reclaim_root(struct rr_builder *b, struct rr_episode *ep
 	struct rr_memcg *root = NULL;
 	bool spans = false;
 
+	/* the recorder's probe read scan_control's target_mem_cgroup (probe.c) */
+	if (ep->probed && ep->probe_root_id && ep->kind != RR_KIND_PROACTIVE &&
+	    (root = rr_state_find(&b->st, ep->probe_root_id)))
+		return root;
+
 	/* global reclaim walks the whole tree from the root memcg
 	 * (target_mem_cgroup NULL: shrink_node_memcgs() starts at the root) */
 	if (rr_kind_global(ep->kind))
@@ -312,6 +317,23 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
 				walk_in_window(b, ep, root);
 	if (ep->kind != RR_KIND_PROACTIVE)
 		infer_nr_to_reclaim(b, ep, b->opts.partial_walk);
+	/* what the recorder's probe read is not inferred (probe.c): the free
+	 * swap and the request of the first call */
+	if (ep->probed && ep->nr_probes) {
+		const struct rr_lruvec_probe *p = &ep->probes[0];
+
+		if (rr_probe_has(p, RR_PF_NR_SWAP_PAGES)) {
+			ep->swap_inferred_present = (int64_t)p->v[RR_PF_NR_SWAP_PAGES] > 0;
+			ep->swap_known = true;
+		}
+		if (ep->probe_nr_to_reclaim && ep->kind != RR_KIND_PROACTIVE &&
+		    ep->kind != RR_KIND_DIRECT) {
+			ep->nr_to_reclaim_pages = ep->probe_nr_to_reclaim;
+			ep->nr_to_reclaim_low = ep->probe_nr_to_reclaim - 1;
+			ep->nr_to_reclaim_high = ep->probe_nr_to_reclaim;
+			ep->nr_to_reclaim_basis = "probe";
+		}
+	}
 }
 
 /*

@@ -98,8 +98,11 @@ int rr_episode_begin(struct rr_builder *b, struct task *t, enum rr_reclaim_kind 
 	struct rr_episode *ep;
 	int ret;
 
-	/* the batch in flight belongs to what was open */
+	/* the batch in flight belongs to what was open, as does the probed
+	 * call in progress */
 	if (t->batch_open && (ret = rr_task_batch_close(b, t, NULL)))
+		return ret;
+	if ((ret = rr_probe_task_end(b, t)))
 		return ret;
 	/* batches of an episode that began before the trace started */
 	if (t->ep && t->ep->kind == RR_KIND_UNKNOWN) {
@@ -141,6 +144,9 @@ int rr_episode_end(struct rr_builder *b, struct task *t, enum rr_reclaim_kind ki
 
 	/* the batch in flight is the episode's last */
 	if (t->batch_open && (ret = rr_task_batch_close(b, t, NULL)))
+		return ret;
+	/* and the probed call in progress its last call (probe.c) */
+	if ((ret = rr_probe_task_end(b, t)))
 		return ret;
 	for (q = t->ep; q && q->kind != kind; q = q->outer)
 		;

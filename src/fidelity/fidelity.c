@@ -256,6 +256,90 @@ static int judge_silent(struct rr_fidelity_facts *fx, const struct rr_state *st,
 	return 0;
 }
 
+/*
+ * The input of a call the recorder's shrink_lruvec() probe read
+ * (docs/kernel-model.md §26): its memcg's exact sizes up to the call's
+ * zone index, online flag, swappiness and rstat view, the reclaim root's
+ * cost pair as prepare_scan_count() copied it, the switches it set, the
+ * call's nr_to_reclaim and the free swap.  Nothing is hidden: one
+ * prediction decides it.  @c: the call's context (NULL for a silent
+ * visit: @memcg_id, sizes and online state from @s).
+ */
+static void probe_call_input(struct rr_call_input *ci, const struct rr_episode *ep,
+			     const struct rr_lruvec_probe *p, const struct rr_batch_ctx *c,
+			     const struct rr_silent_ctx *s, const struct rr_kernel_model *km,
+			     unsigned int page_shift)
+{
+	memset(ci, 0, sizeof(*ci));
+	ci->km = km;
+	ci->kind = ep->kind == RR_KIND_SOFTLIMIT || rr_kind_global(ep->kind) ?
+		   ep->kind : RR_KIND_MEMCG;
+	ci->page_shift = page_shift;
+	ci->priority = (int)p->v[RR_PF_PRIORITY];
+	ci->nr_to_reclaim = rr_probe_has(p, RR_PF_NR_TO_RECLAIM) ? p->v[RR_PF_NR_TO_RECLAIM] :
+			    ep->nr_to_reclaim_pages;
+	ci->memcg.id = p->v[RR_PF_CGROUP_ID];
+	ci->memcg.parent = -1;
+	ci->memcg.online = c ? c->online : s->online;
+	ci->memcg.swappiness = c ? c->swappiness : s->swappiness;
+	memcpy(ci->memcg.lru_pages, c ? c->lru_pages : s->lru_pages, sizeof(ci->memcg.lru_pages));
+	if (p->has_rstat)
+		memcpy(ci->memcg.rstat_lru_pages, p->rstat_lru, sizeof(ci->memcg.rstat_lru_pages));
+	else
+		memcpy(ci->memcg.rstat_lru_pages, c ? c->chain[0].rstat_lru_pages : s->rstat_lru_pages,
+		       sizeof(ci->memcg.rstat_lru_pages));
+	ci->may_swap = !rr_probe_has(p, RR_PF_MAY_SWAP) || p->v[RR_PF_MAY_SWAP];
+	ci->swap_present = rr_probe_has(p, RR_PF_NR_SWAP_PAGES) ?
+			   (int64_t)p->v[RR_PF_NR_SWAP_PAGES] > 0 : ep->swap_inferred_present;
+	ci->anon_cost = p->v[RR_PF_ANON_COST];
+	ci->file_cost = p->v[RR_PF_FILE_COST];
+	ci->switches_known = rr_probe_has(p, RR_PF_MAY_DEACTIVATE) &&
+			     rr_probe_has(p, RR_PF_CACHE_TRIM_MODE);
+	ci->may_deactivate = (unsigned int)p->v[RR_PF_MAY_DEACTIVATE];
+	ci->cache_trim_mode = p->v[RR_PF_CACHE_TRIM_MODE];
+	ci->file_is_tiny = p->v[RR_PF_FILE_IS_TINY];
+	ci->force_deactivate = p->v[RR_PF_FORCE_DEACTIVATE];
+}
+
+/* Can the call's input come from its probe?  (A probe with the costs and
+ * the switches: a recorder's of v5.9 to v6.x.) */
+static bool probe_complete(const struct rr_lruvec_probe *p)
+{
+	return rr_probe_has(p, RR_PF_ANON_COST) && rr_probe_has(p, RR_PF_FILE_COST) &&
+	       rr_probe_has(p, RR_PF_MAY_DEACTIVATE) && rr_probe_has(p, RR_PF_CACHE_TRIM_MODE);
+}
+
+/* A silent visit the probe saw (s->probe): predicted on its own inputs;
+ * scored as judge_silent() does. */
+static int judge_probed_silent(struct rr_fidelity_facts *fx, const struct rr_state *st,
+			       const struct rr_episode *ep, const struct rr_silent_ctx *s,
+			       const struct rr_kernel_model *km, unsigned int page_shift,
+			       const struct rr_resolved_policy *kernel, struct rr_pred_batch *pred,
+			       size_t cap, struct rr_error *err)
+{
+	const struct rr_lruvec_probe *p = &ep->probes[s->probe - 1];
+	uint64_t targets[RR_NR_EVICTABLE_LRU];
+	struct rr_call_input ci;
+	size_t nr_pred = 0;
+
+	if (!probe_complete(p) || !s->swappiness_known) {
+		fx->silent_unjudged++;
+		return 0;
+	}
+	probe_call_input(&ci, ep, p, NULL, s, km, page_shift);
+	if (rr_sim_predict_call(&ci, kernel, pred, cap, &nr_pred, targets, err))
+		return -1;
+	if (nr_pred > cap)
+		nr_pred = cap;
+	if (!nr_pred) {
+		fx->silent++;
+		return 0;
+	}
+	fx->predicted_unrecorded++;
+	score(fx, st, s->memcg_id, ci.priority, NULL, 0, pred, nr_pred);
+	return 0;
+}
+
 static int window_call(struct rr_fidelity_facts *fx, struct rr_call_input *ci,
 		       const struct rr_resolved_policy *kernel, const struct rr_pred_batch *rec,
 		       size_t n, const struct rr_pred_batch *pred, size_t nr_pred,
@@ -587,6 +671,34 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				continue;
 			}
 
+			/* a call the recorder's probe read: its inputs, nothing hidden */
+			if (ep->ctx[i].probe && probe_complete(&ep->probes[ep->ctx[i].probe - 1]) &&
+			    ep->ctx[i].swappiness_known) {
+				if (pass == 0) {
+					i = j;
+					continue;
+				}
+				probe_call_input(&ci, ep, &ep->probes[ep->ctx[i].probe - 1], &ep->ctx[i],
+						 NULL, km, page_shift);
+				ci.recorded = rec;
+				ci.recorded_reclaimed = rec_reclaimed;
+				ci.nr_recorded = n;
+				/* the probed silent visits before it */
+				for (; sk < ep->nr_silent && ep->silent[sk].before <= i; sk++)
+					if (!ep->silent[sk].probe)
+						fx->silent_unjudged++;
+					else if (judge_probed_silent(fx, st, ep, &ep->silent[sk], km,
+								     page_shift, kernel, spred, pcap, err))
+						goto out;
+				if (rr_sim_predict_call(&ci, kernel, pred, pcap, &nr_pred, targets, err))
+					goto out;
+				if (nr_pred > pcap)
+					nr_pred = pcap;
+				score(fx, st, b->memcg_id, b->priority, rec, n, pred, nr_pred);
+				fx->probed++;
+				i = j;
+				continue;
+			}
 			call_input(&ci, ep, i, pass_start, d, km, page_shift, h.swap[0]);
 			ci.nr_to_reclaim = ep->nr_to_reclaim_pages ? ep->nr_to_reclaim_pages : cands[0];
 			rr_fid_call_candidates(&h, ci.nr_to_reclaim, cands, nr_cands, rec_reclaimed, n);
@@ -708,6 +820,14 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			i = j;
 		}
 	}
+	/* the probed silent visits after the last call (the last passes that
+	 * made no batch) */
+	for (; ep->probed && sk < ep->nr_silent; sk++)
+		if (!ep->silent[sk].probe)
+			fx->silent_unjudged++;
+		else if (judge_probed_silent(fx, st, ep, &ep->silent[sk], km, page_shift, kernel,
+					     spred, pcap, err))
+			goto out;
 	fx->silent_unjudged += ep->nr_silent > sk ? ep->nr_silent - sk : 0;
 	/* inside an rmdir -> offline window the replay's online state is a guess */
 	fx->unchecked_window = ep->in_offline_window && kernel_result;

@@ -81,6 +81,9 @@ struct rr_fidelity_facts {
 	 * predicted with batches (judged, in checked and not exact) */
 	uint64_t silent, predicted_unrecorded;
 	uint64_t silent_unjudged;	/* memory.min/low or online state unknown */
+	/* judged calls whose inputs the recorder's shrink_lruvec() probe read
+	 * (docs/kernel-model.md §26) */
+	uint64_t probed;
 	/* where the trace does not say whether swap was present: calls only
 	 * "swap" fits (or whose first inactive-file request was below min(32,
 	 * size >> priority): not SCAN_FILE, so anon was reclaimable), and
@@ -150,6 +153,7 @@ struct rr_fidelity {
 	uint64_t swappiness_fitted_calls;	/* judged under a fitted swappiness */
 	/* rr_fidelity_facts' silent visits, summed */
 	uint64_t silent, predicted_unrecorded, silent_unjudged, silent_cut;
+	uint64_t decisions_probed;	/* judged on the probe's inputs */
 };
 
 /**

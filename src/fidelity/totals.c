@@ -69,6 +69,7 @@ void rr_fidelity_add(struct rr_fidelity *f, const struct rr_episode *ep,
 	f->silent += fx->silent;
 	f->predicted_unrecorded += fx->predicted_unrecorded;
 	f->silent_unjudged += fx->silent_unjudged;
+	f->decisions_probed += fx->probed;
 	f->silent_cut += ep->silent_cut;
 	note_worst(f, ep, fx,
 		   ep->overlapped ? "concurrent reclaimers (shared lists and walk cursor)" :

@@ -119,6 +119,7 @@ static void parse_meta(const char *s, size_t len, struct rr_marker_meta *m)
 	m->duration_s = num(s, len, "duration_s", -1);
 	str(s, len, "memcg_events", m->memcg_events, sizeof(m->memcg_events));
 	m->snapshot_interval_ms = num(s, len, "snapshot_interval_ms", -1);
+	str(s, len, "kernel_policy", m->kernel_policy, sizeof(m->kernel_policy));
 }
 
 static void parse_items(const char *s, size_t len, struct rr_marker_items *it)
@@ -435,11 +436,12 @@ int rr_marker_format_meta(char *buf, size_t len, const struct rr_marker_meta *m)
 			"meta version=%d kernel_release=%s page_size=%lld cpus=%lld "
 			"cgroup_version=%lld memory_hierarchy_id=%lld swap_total_kb=%lld "
 			"vm_swappiness=%lld mglru=%s buffer_kb=%lld duration_s=%lld "
-			"memcg_events=%s snapshot_interval_ms=%lld",
+			"memcg_events=%s snapshot_interval_ms=%lld%s%s",
 			RR_MARKER_VERSION, m->kernel_release, m->page_size, m->cpus,
 			m->cgroup_version, m->memory_hierarchy_id, m->swap_total_kb,
 			m->vm_swappiness, m->mglru, m->buffer_kb, m->duration_s,
-			m->memcg_events[0] ? m->memcg_events : "on", m->snapshot_interval_ms);
+			m->memcg_events[0] ? m->memcg_events : "on", m->snapshot_interval_ms,
+			m->kernel_policy[0] ? " kernel_policy=" : "", m->kernel_policy);
 }
 
 int rr_marker_format_items(char *buf, size_t len, const struct rr_marker_items *it)

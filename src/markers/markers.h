@@ -86,6 +86,10 @@ struct rr_marker_meta {
 	char memcg_events[16];
 	long long snapshot_interval_ms;	/* periodic snapshots: ms between
 					 * them, 0 none; -1 absent */
+	/* the policy the recording kernel runs on top of its release's rules
+	 * (record --kernel-policy: a patched kernel, e.g. "proportional-v1");
+	 * "" for none (a stock kernel, or a recorder before 0.5) */
+	char kernel_policy[64];
 };
 
 /* "items": node_stat_item / vm_event_item numbers; -1 absent. */

@@ -115,6 +115,7 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 			    json_integer((json_int_t)(f->silent_unjudged + f->silent_cut)));
 	json_object_set_new(j, "swappiness_fitted_calls",
 			    json_integer((json_int_t)f->swappiness_fitted_calls));
+	json_object_set_new(j, "decisions_probed", json_integer((json_int_t)f->decisions_probed));
 	json_object_set_new(j, "unchecked_reasons", uc);
 	for (int k = 0; k < RR_KIND__COUNT; k++) {
 		json_t *o;
@@ -228,6 +229,10 @@ void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
 		(unsigned long long)f->within_one_batch, pct(p, sizeof(p), f->within_one_batch, n));
 	fprintf(out, "    mismatched        %8llu  %7s\n", (unsigned long long)f->mismatched,
 		pct(p, sizeof(p), f->mismatched, n));
+	if (f->decisions_probed)
+		fprintf(out, "    on probed inputs  %8llu  %7s  (the recorder's shrink_lruvec() probe "
+			"read them: nothing inferred)\n", (unsigned long long)f->decisions_probed,
+			pct(p, sizeof(p), f->decisions_probed, n));
 	if (f->silent || f->predicted_unrecorded || f->silent_unjudged || f->silent_cut)
 		fprintf(out, "  walk visits without a batch (between two recorded calls of a pass): "
 			"%llu predicted silent too (not counted), %llu predicted with batches "

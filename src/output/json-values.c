@@ -147,6 +147,15 @@ json_t *rr_json_input(const struct rr_input_desc *in)
 		json_object_set_new(j, "file_version", json_integer(in->ti->file_version));
 	json_object_set_new(j, "kernel_release", json_string(in->kernel_release));
 	json_object_set_new(j, "kernel_release_source", json_string(in->release_source));
+	if (in->kernel_policy && in->kernel_policy[0]) {
+		json_t *kp = json_object();
+
+		json_object_set_new(kp, "name", json_string(in->kernel_policy));
+		json_object_set_new(kp, "source", json_string(in->kernel_policy_source));
+		json_object_set_new(j, "kernel_policy", kp);
+	} else {
+		json_object_set_new(j, "kernel_policy", json_null());
+	}
 	json_object_set_new(j, "page_size_bytes", rr_json_u64(in->page_size_bytes));
 	json_object_set_new(j, "cpus", json_integer(in->ti->nr_cpus));
 	json_object_set_new(j, "buffers", json_integer(in->ti->nr_buffers));

@@ -40,6 +40,9 @@
 struct rr_input_desc {
 	const char *file;
 	const char *kernel_release, *release_source;	/* "trace", "option", "scenario", "assumed" */
+	/* the policy a patched recording kernel ran ("" none) and where that
+	 * came from ("option": --kernel-policy, "trace": the meta marker) */
+	const char *kernel_policy, *kernel_policy_source;
 	uint64_t page_size_bytes;
 	bool drop_memcg_events;	/* --drop-memcg-events: the attribution was checked */
 	const char *assumptions[RR_MAX_ASSUMPTIONS];

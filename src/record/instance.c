@@ -199,6 +199,10 @@ static int setup_probe(struct rec *r, char *enabled, size_t enabled_len)
 		return 0;
 	}
 	r->probe_made = true;
+	for (int i = 0; i < 2; i++)
+		if (r->probe.extra[i] &&
+		    enable(r, r->probe.group, r->probe.extra_event[i], false, enabled, enabled_len))
+			return -1;
 	return enable(r, r->probe.group, RR_PROBE_EVENT, true, enabled, enabled_len);
 }
 

@@ -108,6 +108,8 @@ int rr_rec_write_meta(struct rec *r, const char *lruvec_filter, const char *even
 	}
 	uname(&u);
 	snprintf(meta.kernel_release, sizeof(meta.kernel_release), "%s", u.release);
+	if (r->o->kernel_policy)
+		snprintf(meta.kernel_policy, sizeof(meta.kernel_policy), "%s", r->o->kernel_policy);
 	snprintf(meta.memcg_events, sizeof(meta.memcg_events), "%s",
 		 r->memcg_events == RR_RECORD_MEMCG_EVENTS_ON ? "on" :
 		 r->memcg_events == RR_RECORD_MEMCG_EVENTS_OFF ? "off" : "absent");

@@ -213,7 +213,7 @@ static bool has_symbol(const char *kallsyms, const char *sym, const char *types)
 
 int rr_probe_plan(struct rr_probe_plan *p, int pid, const char *btf_path, const char *kallsyms)
 {
-	const char *lru[] = RR_PROBE_LRU_NAMES;
+	const char *const *lru = rr_probe_lru_names;
 	struct def d = { 0 };
 	struct btf *btf = NULL;
 	struct member lv, mz, zs;
@@ -291,26 +291,42 @@ int rr_probe_plan(struct rr_probe_plan *p, int pid, const char *btf_path, const 
 	d.fields++;
 	snprintf(base, sizeof(base), "%+ld($arg1)", rel);
 	/* what is optional (-1 ignored): a later release may lack it */
-	field(&d, btf, "css_flags", "mem_cgroup", "css.flags", base);
-	field(&d, btf, "swappiness", "mem_cgroup", "swappiness", base);
-	field(&d, btf, "emin", "mem_cgroup", "memory.emin", base);
-	field(&d, btf, "elow", "mem_cgroup", "memory.elow", base);
-	field(&d, btf, "usage", "mem_cgroup", "memory.usage", base);
+	field(&d, btf, rr_probe_field_name(RR_PF_CSS_FLAGS), "mem_cgroup", "css.flags", base);
+	field(&d, btf, rr_probe_field_name(RR_PF_SWAPPINESS), "mem_cgroup", "swappiness", base);
+	field(&d, btf, rr_probe_field_name(RR_PF_EMIN), "mem_cgroup", "memory.emin", base);
+	field(&d, btf, rr_probe_field_name(RR_PF_ELOW), "mem_cgroup", "memory.elow", base);
+	field(&d, btf, rr_probe_field_name(RR_PF_USAGE), "mem_cgroup", "memory.usage", base);
 	for (int z = 0; z < zones; z++)
 		for (int l = 0; l < 4; l++) {
 			add(&d, " z%d_%s=%+ld($arg1):u64", z, lru[l],
 			    (zs.bits - lv.bits) / 8 + (long)(z * lists + l) * 8);
 			d.fields++;
 		}
-	field(&d, btf, "lv_anon_cost", "lruvec", "anon_cost", "$arg1");
-	field(&d, btf, "lv_file_cost", "lruvec", "file_cost", "$arg1");
+	/* the lruvec's rstat view: lruvec_stats.state[NR_INACTIVE_ANON + L]
+	 * (v5.15 to v6.12; later releases keep it elsewhere: left out) */
 	{
-		static const char *const sc[] = {
-			"nr_to_reclaim", "nr_reclaimed", "nr_scanned", "priority", "reclaim_idx",
-			"order", "anon_cost", "file_cost", "gfp_mask", "may_deactivate",
-			"force_deactivate", "skipped_deactivate", "may_writepage", "may_unmap",
-			"may_swap", "proactive", "memcg_low_reclaim", "memcg_low_skipped",
-			"cache_trim_mode", "file_is_tiny",
+		struct member st;
+		int base_item = enum_value(btf, "node_stat_item", "NR_INACTIVE_ANON");
+
+		if (base_item >= 0 && !path(btf, "mem_cgroup_per_node", "lruvec_stats.state", &st) &&
+		    btf_is_array(btf__type_by_id(btf, st.type)))
+			for (int l = 0; l < 4; l++) {
+				add(&d, " rs_%s=%+ld($arg1):s64", lru[l],
+				    (st.bits - lv.bits) / 8 + (long)(base_item + l) * 8);
+				d.fields++;
+			}
+	}
+	field(&d, btf, rr_probe_field_name(RR_PF_LV_ANON_COST), "lruvec", "anon_cost", "$arg1");
+	field(&d, btf, rr_probe_field_name(RR_PF_LV_FILE_COST), "lruvec", "file_cost", "$arg1");
+	{
+		/* scan_control's members, by the probe's field names */
+		static const enum rr_probe_field sc[] = {
+			RR_PF_NR_TO_RECLAIM, RR_PF_NR_RECLAIMED, RR_PF_NR_SCANNED, RR_PF_PRIORITY,
+			RR_PF_RECLAIM_IDX, RR_PF_ORDER, RR_PF_ANON_COST, RR_PF_FILE_COST,
+			RR_PF_GFP_MASK, RR_PF_MAY_DEACTIVATE, RR_PF_FORCE_DEACTIVATE,
+			RR_PF_SKIPPED_DEACTIVATE, RR_PF_MAY_WRITEPAGE, RR_PF_MAY_UNMAP,
+			RR_PF_MAY_SWAP, RR_PF_PROACTIVE, RR_PF_MEMCG_LOW_RECLAIM,
+			RR_PF_MEMCG_LOW_SKIPPED, RR_PF_CACHE_TRIM_MODE, RR_PF_FILE_IS_TINY,
 		};
 		struct member tm;
 
@@ -323,7 +339,8 @@ int rr_probe_plan(struct rr_probe_plan *p, int pid, const char *btf_path, const 
 			d.fields++;
 		}
 		for (size_t i = 0; i < sizeof(sc) / sizeof(sc[0]); i++)
-			field(&d, btf, sc[i], "scan_control", sc[i], "$arg2");
+			field(&d, btf, rr_probe_field_name(sc[i]), "scan_control",
+			      rr_probe_field_name(sc[i]), "$arg2");
 	}
 	if (has_symbol(kallsyms, "vm_swappiness", "dDbB")) {
 		add(&d, " vm_swappiness=@vm_swappiness:s32");
@@ -341,6 +358,23 @@ int rr_probe_plan(struct rr_probe_plan *p, int pid, const char *btf_path, const 
 	d.buf = NULL;
 	p->nr_fields = d.fields;
 	p->nr_zones = zones;
+	/* the call's end, and the memcg of each active batch */
+	if (asprintf(&p->extra[0], "r:%s/%s %s", p->group, RR_PROBE_RET_EVENT,
+		     RR_PROBE_EVENT) < 0)
+		p->extra[0] = NULL;
+	p->extra_event[0] = RR_PROBE_RET_EVENT;
+	if (has_symbol(kallsyms, "shrink_active_list", "tT")) {
+		struct member css, cg, kn, prio;
+
+		if (!path(btf, "mem_cgroup", "css.cgroup", &css) && !path(btf, "cgroup", "kn", &cg) &&
+		    !path(btf, "kernfs_node", "id", &kn) && !path(btf, "scan_control", "priority", &prio) &&
+		    asprintf(&p->extra[1], "p:%s/%s shrink_active_list cgroup_id=+%ld(+%ld(+%ld(%+ld($arg2)))):u64 "
+			     "lru=$arg4:u32 nr_to_scan=$arg1:u64 priority=+%ld($arg3):s8", p->group,
+			     RR_PROBE_ACTIVE_EVENT, kn.bits / 8, cg.bits / 8, css.bits / 8, rel,
+			     prio.bits / 8) < 0)
+			p->extra[1] = NULL;
+	}
+	p->extra_event[1] = RR_PROBE_ACTIVE_EVENT;
 	ret = 0;
 out:
 	free(d.buf);
@@ -352,6 +386,10 @@ void rr_probe_plan_free(struct rr_probe_plan *p)
 {
 	free(p->definition);
 	p->definition = NULL;
+	for (int i = 0; i < 2; i++) {
+		free(p->extra[i]);
+		p->extra[i] = NULL;
+	}
 }
 
 static int append_line(const char *file, const char *line)
@@ -385,7 +423,7 @@ static void last_error(const char *tracing, char *buf, size_t len)
 	fclose(f);
 }
 
-int rr_probe_create(const struct rr_probe_plan *p, const char *tracing, char *why, size_t why_len)
+int rr_probe_create(struct rr_probe_plan *p, const char *tracing, char *why, size_t why_len)
 {
 	char path[1024], err[256] = "";
 
@@ -402,16 +440,26 @@ int rr_probe_create(const struct rr_probe_plan *p, const char *tracing, char *wh
 			 err[0] ? ": " : "", err);
 		return -1;
 	}
+	for (int i = 0; i < 2; i++)
+		if (p->extra[i] && append_line(path, p->extra[i])) {
+			free(p->extra[i]);
+			p->extra[i] = NULL;
+		}
 	return 0;
 }
 
 int rr_probe_remove(const char *tracing, const char *group)
 {
+	const char *events[] = { RR_PROBE_RET_EVENT, RR_PROBE_ACTIVE_EVENT, RR_PROBE_EVENT };
 	char path[1024], line[320];
+	int ret = 0;
 
 	snprintf(path, sizeof(path), "%s/kprobe_events", tracing);
-	snprintf(line, sizeof(line), "-:%s/%s", group, RR_PROBE_EVENT);
-	return append_line(path, line);
+	for (int i = 0; i < 3; i++) {
+		snprintf(line, sizeof(line), "-:%s/%s", group, events[i]);
+		ret = append_line(path, line);
+	}
+	return ret;	/* (the main one's, removed last) */
 }
 
 void rr_probe_remove_stale(const char *tracing)

@@ -17,7 +17,9 @@
  *   emin, elow, usage   memcg->memory's effective protection and usage
  *   zZ_L           mem_cgroup_per_node.lru_zone_size[Z][L], pages: the
  *                  exact per-zone sizes of the four evictable lists
- *                  (L: ia ie aa ae... see RR_PROBE_LRU_NAMES)
+ *                  (L: ia aa if af, rr_probe_lru_names)
+ *   rs_L           the lruvec's rstat view (lruvec_stats.state[]) of the
+ *                  four lists, hierarchical, as of the last flush
  *   lv_anon_cost, lv_file_cost   this lruvec's cost pair
  *   and scan_control's nr_to_reclaim, nr_reclaimed, nr_scanned, priority,
  *   reclaim_idx, order, anon_cost, file_cost (the reclaim root's pair as
@@ -38,17 +40,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The probe's event name; its group is RR_PROBE_GROUP_PREFIX<pid>. */
-#define RR_PROBE_EVENT "shrink_lruvec"
-#define RR_PROBE_GROUP_PREFIX "reclaim_replay_"
-
-/* The event's field names of lru list L (enum lru_list 0..3) */
-#define RR_PROBE_LRU_NAMES { "ia", "aa", "if", "af" }
+/* the field names, RR_PROBE_EVENT and RR_PROBE_GROUP_PREFIX */
+#include "../common/probe.h"
 
 struct rr_probe_plan {
 	char group[48];		/* RR_PROBE_GROUP_PREFIX<pid> */
 	char *definition;	/* the kprobe_events line ("p:GROUP/EVENT ..."),
 				 * malloc'ed; NULL when the probe cannot be made */
+	/* the optional ones (RR_PROBE_RET_EVENT, RR_PROBE_ACTIVE_EVENT): their
+	 * lines, NULL where the kernel does not allow them (not created) */
+	char *extra[2];
+	const char *extra_event[2];
 	int nr_fields;
 	int nr_zones;		/* MAX_NR_ZONES of the running kernel */
 	char why[256];		/* when definition is NULL: why, for the summary */
@@ -69,16 +71,18 @@ int rr_probe_plan(struct rr_probe_plan *p, int pid, const char *btf_path, const 
 void rr_probe_plan_free(struct rr_probe_plan *p);
 
 /**
- * rr_probe_create() - add the planned probe to @tracing/kprobe_events
+ * rr_probe_create() - add the planned probes to @tracing/kprobe_events
  * Return: 0, or -1 with @why (of @why_len bytes) set: no kprobe_events
  * (a kernel without CONFIG_KPROBE_EVENTS), or the kernel refused the line
- * (its error_log line is quoted where there is one).
+ * (its error_log line is quoted where there is one).  An optional probe the
+ * kernel refuses is dropped from @p (its extra[] set to NULL).
  */
-int rr_probe_create(const struct rr_probe_plan *p, const char *tracing, char *why, size_t why_len);
+int rr_probe_create(struct rr_probe_plan *p, const char *tracing, char *why, size_t why_len);
 
 /**
- * rr_probe_remove() - remove the probe group @group from kprobe_events
- * (after every instance that enabled it is gone).  Return 0 or -1 (errno).
+ * rr_probe_remove() - remove the probes of group @group from kprobe_events
+ * (after every instance that enabled them is gone).  Return 0 or -1
+ * (errno) for the main one; the optional ones may not exist.
  */
 int rr_probe_remove(const char *tracing, const char *group);
 

@@ -41,6 +41,9 @@ struct rr_record_opts {
 	bool no_memcg_events;
 	/* the shrink_lruvec() kprobe (probes.h) */
 	enum { RR_RECORD_PROBES_AUTO, RR_RECORD_PROBES_ON, RR_RECORD_PROBES_OFF } probes;
+	/* --kernel-policy: the policy this (patched) kernel runs, written to
+	 * the meta marker for the replay's baseline; NULL none */
+	const char *kernel_policy;
 	bool quiet;
 };
 

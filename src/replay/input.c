@@ -21,6 +21,8 @@ void rr_replay_describe_input(struct replay *r, const struct rr_trace_info *ti,
 	in->file = r->o->trace_path;
 	in->kernel_release = r->km.release;
 	in->release_source = r->release_source;
+	in->kernel_policy = r->kernel_policy;
+	in->kernel_policy_source = r->kernel_policy_source;
 	in->page_size_bytes = r->page_size_bytes;
 	in->ti = ti;
 	in->bs = bs;

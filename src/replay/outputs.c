@@ -118,6 +118,11 @@ static int print_report(struct replay *r, json_t *input, json_t *summary, json_t
 		printf(": its event formats fit %s to %s", lo, hi);
 	}
 	printf(")\n");
+	if (in->kernel_policy && in->kernel_policy[0])
+		printf("the recording kernel ran the policy %s (%s): the baseline kernel is "
+		       "kernel+%s\n", in->kernel_policy,
+		       !strcmp(in->kernel_policy_source, "option") ? "--kernel-policy" :
+		       "the trace's meta marker", in->kernel_policy);
 	printf("episodes the replay models (limit reclaim calls, soft-limit calls, memory.reclaim "
 	       "writes, kswapd runs, direct and node reclaim calls): %llu (%llu skipped), %llu LRU batches in the others: %llu pages taken off "
 	       "inactive lists, %llu reclaimed (%.1f MiB)\n",
@@ -191,6 +196,11 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 		rr_error_set(r->err, "<stdout>", "write failed");
 		ret = -1;
 	}
+	if (!ret && o->table && r->kernel_policy[0])
+		printf("the recording kernel ran the policy %s (%s): the baseline kernel is "
+		       "kernel+%s\n", r->kernel_policy,
+		       !strcmp(r->kernel_policy_source, "option") ? "--kernel-policy" :
+		       "the trace's meta marker", r->kernel_policy);
 	if (!ret && o->table) {
 		rr_table_print(stdout, &r->totals, r->policies,
 			       r->has_recording && !o->outcome_exact ? &r->fidelity : NULL,

@@ -32,6 +32,10 @@ struct replay {
 	struct rr_error *err;
 	struct rr_kernel_model km;
 	const char *release_source;	/* "trace", "option", "assumed", "scenario" */
+	/* the recording kernel's policy (rr_replay_opts.kernel_policy), "" none,
+	 * and where it came from ("option", "trace") */
+	char kernel_policy[64];
+	const char *kernel_policy_source;
 	char release_note[640];		/* the assumption, when assumed */
 	/* the trace names no release and the formats' range holds a rule
 	 * change: rr_replay() returns RR_REPLAY_NEEDS_KERNEL */

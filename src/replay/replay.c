@@ -82,6 +82,22 @@ static int replay_trace(struct replay *r)
 		snprintf(r->page_size_note, sizeof(r->page_size_note),
 			 "page size: the text trace does not say; 4096 bytes assumed");
 	}
+	if (r->o->kernel_policy) {
+		snprintf(r->kernel_policy, sizeof(r->kernel_policy), "%s", r->o->kernel_policy);
+		r->kernel_policy_source = "option";
+	} else if (ti->kernel_policy[0]) {
+		snprintf(r->kernel_policy, sizeof(r->kernel_policy), "%s", ti->kernel_policy);
+		r->kernel_policy_source = "trace";
+	}
+	if (r->kernel_policy[0] && !strcmp(r->kernel_policy, "kernel"))
+		r->kernel_policy[0] = 0;	/* (the stock rules) */
+	if (r->kernel_policy[0] && rr_policy_check(r->kernel_policy, r->err)) {
+		snprintf(r->err->msg + strlen(r->err->msg), sizeof(r->err->msg) - strlen(r->err->msg),
+			 " (the recording kernel's policy, %s)",
+			 !strcmp(r->kernel_policy_source, "option") ? "--kernel-policy" :
+			 "the trace's meta marker");
+		goto out;
+	}
 	if (rr_replay_policies(r))
 		goto out;
 	r->has_recording = true;

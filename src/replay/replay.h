@@ -27,6 +27,11 @@ struct rr_replay_opts {
 	const char *policy_specs[RR_MAX_POLICIES];	/* besides the baseline */
 	int nr_specs;
 	const char *kernel_release;	/* --kernel, or NULL: from the trace */
+	/* --kernel-policy: the policy the recording kernel ran on top of its
+	 * release's rules (a patched kernel); NULL: the trace's meta marker
+	 * says, else none.  The baseline "kernel" is then kernel+POLICY
+	 * everywhere the release's rules are used */
+	const char *kernel_policy;
 	int swap_present;		/* --swap yes/no, -1: infer */
 	uint64_t offline_delay_ns;	/* rmdir -> offline assumption, when */
 	bool offline_delay_given;	/* ... given; else RR_DEFAULT_OFFLINE_DELAY_NS */

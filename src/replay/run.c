@@ -14,9 +14,15 @@ int rr_replay_policies(struct replay *r)
 {
 	const struct rr_replay_opts *o = r->o;
 
+	char spec[96];
+
 	r->np = 0;
-	if (rr_policy_resolve(&r->policies[0], "kernel", &r->km, r->page_size_bytes, r->err))
+	/* a patched recording kernel: its policy over the release's rules */
+	snprintf(spec, sizeof(spec), "kernel%s%s", r->kernel_policy[0] ? "+" : "", r->kernel_policy);
+	if (rr_policy_resolve(&r->policies[0], spec, &r->km, r->page_size_bytes, r->err))
 		return -1;
+	/* (named "kernel" whatever it composes: it is the recording kernel) */
+	snprintf(r->policies[0].name, sizeof(r->policies[0].name), "kernel");
 	r->np = 1;
 	for (int i = 0; i < o->nr_specs; i++) {
 		if (!strcmp(o->policy_specs[i], "kernel"))

@@ -94,6 +94,12 @@ int rr_sim_predict_call(const struct rr_call_input *ci,
 		r.force_deactivate = ci->force_deactivate;
 		r.no_cache_trim_mode = ci->no_cache_trim_mode;
 		rr_sim_prepare_scan_control(&r);
+		if (ci->switches_known) {
+			r.may_deactivate[RR_LRU_ANON] = ci->may_deactivate & 1;
+			r.may_deactivate[RR_LRU_FILE] = ci->may_deactivate & 2;
+			r.cache_trim_mode = ci->cache_trim_mode;
+			r.file_is_tiny = ci->file_is_tiny;
+		}
 	}
 	ret = rr_sim_shrink_lruvec(&r, 0);
 	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)

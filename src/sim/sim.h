@@ -390,6 +390,13 @@ struct rr_call_input {
 	bool refaults_changed[RR_NR_LRU_TYPES];
 	bool force_deactivate;		/* a do_try_to_free_pages() retry ladder */
 	bool no_cache_trim_mode;	/* kswapd's cache-trim retry ladder (§23) */
+	/* the switches prepare_scan_count() set, where a probe read them
+	 * (docs/kernel-model.md §26): taken as they are, not rebuilt from the
+	 * root's rstat view and refaults; may_deactivate is DEACTIVATE_ANON
+	 * (1) | DEACTIVATE_FILE (2) */
+	bool switches_known;
+	unsigned int may_deactivate;
+	bool cache_trim_mode, file_is_tiny;
 	/* the recorded batches: the loop is fed their reclaim */
 	const struct rr_pred_batch *recorded;
 	const uint64_t *recorded_reclaimed;

@@ -32,6 +32,17 @@ struct slot {
 	uint16_t offset;
 };
 
+/* Where the fields of the recorder's shrink_lruvec() probe are (the probe's
+ * fields depend on the kernel it ran on: each is looked up by name). */
+struct probe_slots {
+	struct slot v[RR_PF__COUNT];
+	bool has_v[RR_PF__COUNT];
+	struct slot zone[RR_PROBE_MAX_ZONES][RR_NR_EVICTABLE_LRU];
+	int nr_zones;
+	struct slot rs[RR_NR_EVICTABLE_LRU];
+	bool has_rs;
+};
+
 /* How to decode one event type of one buffer: resolved once, by id. */
 struct decoder {
 	enum rr_event_type type;	/* RR_EV_NONE: counted as skipped */
@@ -42,6 +53,7 @@ struct decoder {
 	bool no_format;			/* an id no format of the file defines */
 	int nr_slots;
 	struct slot slot[F__COUNT];
+	struct probe_slots *probe;	/* RR_EV_LRUVEC_PROBE */
 };
 
 /* The decoders of one buffer (its tep), indexed by event id. */
@@ -85,6 +97,7 @@ struct rr_dat {
 	 * records stopped before its last one (damaged data) */
 	uint64_t damage_until_ns;
 	unsigned long refused_seen;	/* rr_page_layout.refused at the last record */
+	struct rr_lruvec_probe probe;	/* the probe record being handed over */
 };
 
 /* The first of the "a|b" names @names that @ev has. */
@@ -157,6 +170,50 @@ static void add_slots(struct decoder *d, const struct rr_event_desc *desc)
 	}
 }
 
+/* A numeric field @name of @ev as a slot; false if it has none. */
+static bool num_slot(struct tep_event *ev, const char *name, struct slot *sl)
+{
+	struct tep_format_field *tf = tep_find_field(ev, name);
+
+	if (!tf || (tf->size != 1 && tf->size != 2 && tf->size != 4 && tf->size != 8) ||
+	    tf->offset < 0 || tf->offset > 65535 ||
+	    (tf->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+		return false;
+	*sl = (struct slot){ .size = (uint8_t)tf->size,
+			     .is_signed = (tf->flags & TEP_FIELD_IS_SIGNED) != 0,
+			     .offset = (uint16_t)tf->offset };
+	return true;
+}
+
+/* The fields of a shrink_lruvec() probe event; NULL on ENOMEM. */
+static struct probe_slots *probe_slots(struct tep_event *ev)
+{
+	struct probe_slots *ps = calloc(1, sizeof(*ps));
+	char name[32];
+
+	if (!ps)
+		return NULL;
+	for (int f = 0; f < RR_PF__COUNT; f++)
+		ps->has_v[f] = num_slot(ev, rr_probe_field_name(f), &ps->v[f]);
+	for (int z = 0; z < RR_PROBE_MAX_ZONES; z++) {
+		bool all = true;
+
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU && all; l++) {
+			snprintf(name, sizeof(name), "z%d_%s", z, rr_probe_lru_names[l]);
+			all = num_slot(ev, name, &ps->zone[z][l]);
+		}
+		if (!all)
+			break;
+		ps->nr_zones = z + 1;
+	}
+	ps->has_rs = true;
+	for (int l = 0; l < RR_NR_EVICTABLE_LRU && ps->has_rs; l++) {
+		snprintf(name, sizeof(name), "rs_%s", rr_probe_lru_names[l]);
+		ps->has_rs = num_slot(ev, name, &ps->rs[l]);
+	}
+	return ps;
+}
+
 /* Where every record of @b holds its type and pid. */
 static void common_slots(struct buffer *b)
 {
@@ -198,6 +255,58 @@ static int add_decoders(struct rr_dat *t, struct buffer *b)
 		*slot = d;
 		t->info->events_known |= 1u << desc->type;
 	}
+	/* the recorder's probes: reclaim_replay_PID:shrink_lruvec and its
+	 * companions, whatever the recorder's pid was */
+	{
+		static const struct rr_event_desc active = {
+			"", RR_PROBE_ACTIVE_EVENT, RR_EV_ACTIVE_PROBE,
+			{ [F_ID] = "cgroup_id", [F_LRU] = "lru", [F_NR_REQUESTED] = "nr_to_scan",
+			  [F_PRIORITY] = "priority" }, 0, NULL };
+		struct tep_event **evs = tep_list_events(b->tep, TEP_EVENT_SORT_ID);
+
+		for (int i = 0; evs && evs[i]; i++) {
+			struct tep_event *ev = evs[i];
+			struct decoder **slot, *d;
+
+			if (!ev->name || !ev->system ||
+			    strncmp(ev->system, RR_PROBE_GROUP_PREFIX,
+				    strlen(RR_PROBE_GROUP_PREFIX)) ||
+			    ev->id < 0 || ev->id > 65535 ||
+			    (strcmp(ev->name, RR_PROBE_EVENT) && strcmp(ev->name, RR_PROBE_RET_EVENT) &&
+			     strcmp(ev->name, RR_PROBE_ACTIVE_EVENT)))
+				continue;
+			slot = decoder_slot(b, ev->id);
+			if (!slot)
+				return -1;
+			if (*slot)
+				continue;
+			d = calloc(1, sizeof(*d));
+			if (!d)
+				return -1;
+			d->event = ev;
+			if (!strcmp(ev->name, RR_PROBE_RET_EVENT)) {
+				d->type = RR_EV_LRUVEC_RET;
+			} else if (!strcmp(ev->name, RR_PROBE_ACTIVE_EVENT)) {
+				d->type = RR_EV_ACTIVE_PROBE;
+				add_slots(d, &active);
+			} else {
+				if (!(d->probe = probe_slots(ev))) {
+					free(d);
+					return -1;
+				}
+				/* without its memcg and priority it places nothing */
+				if (!d->probe->has_v[RR_PF_CGROUP_ID] ||
+				    !d->probe->has_v[RR_PF_PRIORITY] || !d->probe->nr_zones) {
+					free(d->probe);
+					free(d);
+					continue;
+				}
+				d->type = RR_EV_LRUVEC_PROBE;
+			}
+			*slot = d;
+			t->info->events_known |= 1u << d->type;
+		}
+	}
 	return 0;
 }
 
@@ -233,6 +342,35 @@ static uint64_t num(const struct slot *sl, const unsigned char *data, int size, 
 		memcpy(&v, p, 8);
 		return swap ? __builtin_bswap64(v) : v;
 	}
+}
+
+/*
+ * One shrink_lruvec() probe record into @p: every value range-checked (a
+ * damaged or crafted file); -1 with the first bad field's name and value.
+ */
+static int rr_decode_probe(const struct probe_slots *ps, const unsigned char *data, int size,
+			   bool swap, struct rr_lruvec_probe *p, const char **bad, uint64_t *badv)
+{
+	memset(p, 0, sizeof(*p));
+	for (int f = 0; f < RR_PF__COUNT; f++) {
+		if (!ps->has_v[f])
+			continue;
+		p->v[f] = num(&ps->v[f], data, size, swap);
+		p->present |= 1ull << f;
+	}
+	p->nr_zones = ps->nr_zones;
+	for (int z = 0; z < ps->nr_zones; z++)
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
+			p->zone_lru[z][l] = num(&ps->zone[z][l], data, size, swap);
+	p->has_rstat = ps->has_rs;
+	for (int l = 0; ps->has_rs && l < RR_NR_EVICTABLE_LRU; l++) {
+		int64_t v = (int64_t)num(&ps->rs[l], data, size, swap);
+
+		/* (a per-CPU delta not yet flushed can leave the view a little
+		 * below 0 for a moment: 0) */
+		p->rstat_lru[l] = v > 0 ? (uint64_t)v : 0;
+	}
+	return rr_probe_check(p, bad, badv);
 }
 
 /* A decoder for an event the replay does not use: its name is counted.
@@ -391,6 +529,17 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu_o
 		malformed(t, dec, rec, "common_pid", (uint64_t)(int64_t)ev.pid,
 			  RR_FP_OUT_OF_RANGE);
 		return 0;
+	}
+	if (dec->probe) {
+		const char *bad = NULL;
+		uint64_t badv = 0;
+
+		if (rr_decode_probe(dec->probe, rec->data, rec->size, b->swap, &t->probe, &bad,
+				    &badv)) {
+			malformed(t, dec, rec, bad, badv, RR_FP_OUT_OF_RANGE);
+			return 0;
+		}
+		ev.probe = &t->probe;
 	}
 	for (int i = 0; i < dec->nr_slots; i++) {
 		enum rr_field f = (enum rr_field)dec->slot[i].field;
@@ -735,8 +884,11 @@ void rr_dat_close(struct rr_dat *t)
 	if (!t)
 		return;
 	for (int i = 0; t->buffers && i < t->nr_handles; i++) {
-		for (int id = 0; id < t->buffers[i].nr_ids; id++)
+		for (int id = 0; id < t->buffers[i].nr_ids; id++) {
+			if (t->buffers[i].by_id[id])
+				free(t->buffers[i].by_id[id]->probe);
 			free(t->buffers[i].by_id[id]);
+		}
 		free(t->buffers[i].by_id);
 		free(t->buffers[i].first_offset);
 		free(t->buffers[i].last_offset);

@@ -129,6 +129,9 @@ static const char *const type_names[RR_EV__COUNT] = {
 	[RR_EV_ATTACH] = "cgroup_attach_task",
 	[RR_EV_MARKER] = "print",
 	[RR_EV_FORK] = "sched_process_fork",
+	[RR_EV_LRUVEC_PROBE] = "shrink_lruvec",
+	[RR_EV_LRUVEC_RET] = "shrink_lruvec_ret",
+	[RR_EV_ACTIVE_PROBE] = "shrink_active",
 };
 
 const char *rr_event_type_name(enum rr_event_type type)
@@ -325,6 +328,9 @@ void rr_trace_info_meta(struct rr_trace_info *info, const char *text, size_t len
 	if (m.meta.kernel_release[0])
 		snprintf(info->kernel_release, sizeof(info->kernel_release), "%.63s",
 			 m.meta.kernel_release);
+	if (m.meta.kernel_policy[0])
+		snprintf(info->kernel_policy, sizeof(info->kernel_policy), "%s",
+			 m.meta.kernel_policy);
 	if (m.meta.page_size > 0 && m.meta.page_size <= INT32_MAX) {
 		info->page_size_bytes = (int)m.meta.page_size;
 		info->page_size_assumed = false;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "../common/lru.h"
+#include "../common/probe.h"
 
 enum rr_event_type {
 	RR_EV_NONE = 0,
@@ -42,6 +43,11 @@ enum rr_event_type {
 	RR_EV_MARKER,			/* ftrace:print (trace_marker lines) */
 	RR_EV_FORK,			/* sched:sched_process_fork: attach_pid the
 					 * child, pid the parent */
+	RR_EV_LRUVEC_PROBE,		/* reclaim_replay_PID:shrink_lruvec, the
+					 * recorder's kprobe: @probe */
+	RR_EV_LRUVEC_RET,		/* ...:shrink_lruvec_ret: the call's end */
+	RR_EV_ACTIVE_PROBE,		/* ...:shrink_active: id the memcg, lru,
+					 * nr_requested (nr_to_scan), priority */
 	RR_EV__COUNT
 };
 
@@ -85,6 +91,7 @@ struct rr_event {
 	int attach_pid;			/* cgroup_attach_task: the task moved */
 	const char *str;		/* cgroup path or marker text */
 	int str_len;
+	const struct rr_lruvec_probe *probe;	/* RR_EV_LRUVEC_PROBE */
 };
 
 const char *rr_event_type_name(enum rr_event_type type);

@@ -4,8 +4,8 @@
  * replaying one, so that libtracecmd's iteration (the floor of any
  * reader) runs on one core while the episode builder, the simulator and
  * the outputs run on another.  Events travel in chunks of PIPE_CHUNK, each
- * with room for the strings (marker text, cgroup paths) its events point
- * to; PIPE_CHUNKS chunks bound the memory (a few MiB, whatever the trace
+ * with room for the strings (marker text, cgroup paths) and the probe
+ * records (struct rr_lruvec_probe) its events point to; PIPE_CHUNKS chunks bound the memory (a few MiB, whatever the trace
  * length).  The consumer sees the events in the producer's order.
  */
 #include "pipe.h"
@@ -22,7 +22,7 @@ struct chunk {
 	int n;
 	size_t str_used;
 	struct rr_event ev[PIPE_CHUNK];
-	char str[PIPE_STR];
+	char str[PIPE_STR] __attribute__((aligned(8)));
 };
 
 struct rr_pipe {
@@ -95,16 +95,26 @@ static void publish(struct rr_pipe *p)
 int rr_pipe_put(struct rr_pipe *p, const struct rr_event *ev)
 {
 	size_t len = ev->str && ev->str_len > 0 ? (size_t)ev->str_len : 0;
+	/* a probe record, 8-byte aligned in the string room */
+	size_t need = ev->probe ? sizeof(*ev->probe) + 8 : 0;
 	struct rr_event *e;
 
-	if (len > PIPE_STR)
-		len = PIPE_STR;		/* no event string is that long */
-	if (p->fill && (p->fill->n == PIPE_CHUNK || p->fill->str_used + len > PIPE_STR))
+	if (len > PIPE_STR - need)
+		len = PIPE_STR - need;	/* no event string is that long */
+	if (p->fill && (p->fill->n == PIPE_CHUNK || p->fill->str_used + len + need > PIPE_STR))
 		publish(p);
 	if (!p->fill && !(p->fill = next_fill(p)))
 		return -1;
 	e = &p->fill->ev[p->fill->n++];
 	*e = *ev;
+	if (ev->probe) {
+		/* the reader's record is overwritten by the next: copy it */
+		size_t at = (p->fill->str_used + 7) & ~(size_t)7;
+
+		memcpy(p->fill->str + at, ev->probe, sizeof(*ev->probe));
+		e->probe = (const struct rr_lruvec_probe *)(uintptr_t)(at + 1);
+		p->fill->str_used = at + sizeof(*ev->probe);
+	}
 	if (ev->str) {
 		/* the record's string lives only during the callback: copy it */
 		memcpy(p->fill->str + p->fill->str_used, ev->str, len);
@@ -150,6 +160,9 @@ int rr_pipe_drain(struct rr_pipe *p, rr_event_cb cb, void *ctx)
 
 			if (e->str)
 				e->str = c->str + ((uintptr_t)e->str - 1);
+			if (e->probe)
+				e->probe = (const struct rr_lruvec_probe *)(void *)
+					   (c->str + ((uintptr_t)e->probe - 1));
 			ret = cb(e, ctx);
 		}
 

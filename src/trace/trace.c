@@ -270,20 +270,25 @@ static int meta_cb(const struct rr_event *ev, void *ctx)
 }
 
 /*
- * A trace.dat without the uname (e.g. after `trace-cmd split`) may still
- * hold the recorder's meta marker, which comes first: read the release
- * from it, then start the walk afresh.
+ * The recorder's meta marker comes first: what the replay needs before
+ * the walk (the release, where a trace.dat lacks the uname, e.g. after
+ * `trace-cmd split`; the policy a patched recording kernel ran) is read
+ * from it, then the walk starts afresh.  (A text trace's first pass
+ * reads it.)
  */
 static int dat_release_from_meta(struct rr_trace *t, struct rr_error *err)
 {
 	struct meta_scan ms;
 
-	if (t->text || t->info.uname[0])
+	if (t->text)
 		return 0;
 	memset(&ms, 0, sizeof(ms));
 	if (rr_trace_for_each(t, meta_cb, &ms, err) < 0 || trace_rewind(t, err))
 		return -1;
-	memcpy(t->info.kernel_release, ms.info.kernel_release, sizeof(t->info.kernel_release));
+	if (!t->info.uname[0])
+		memcpy(t->info.kernel_release, ms.info.kernel_release,
+		       sizeof(t->info.kernel_release));
+	memcpy(t->info.kernel_policy, ms.info.kernel_policy, sizeof(t->info.kernel_policy));
 	return 0;
 }
 

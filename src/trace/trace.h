@@ -60,6 +60,9 @@ struct rr_trace_info {
 	char uname[256];		/* "Linux host 6.18.44 ..." if stored, else "" */
 	char kernel_release[64];	/* from a `record` meta marker (text, or a
 					 * trace.dat without uname), else "" */
+	/* the meta marker's kernel_policy= (record --kernel-policy: the
+	 * policy a patched recording kernel runs), else "" */
+	char kernel_policy[64];
 	int nr_cpus;
 	int nr_buffers;			/* top buffer + instances that hold data */
 	unsigned int events_known;	/* reclaim event types present in the format data */
