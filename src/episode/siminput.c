@@ -27,6 +27,33 @@ static uint64_t protection_pages(int64_t bytes, unsigned int page_shift)
 	return bytes > 0 ? (uint64_t)bytes >> page_shift : 0;
 }
 
+/*
+ * The episode's first probe of @sm's memcg (docs/kernel-model.md §26): the
+ * sizes, rstat view and online flag it read when the walk first reached it,
+ * the start the free run takes (the state's sizes between snapshots are
+ * lower bounds without memcg events).  O(probes) until the first match.
+ */
+static void probed_start(const struct rr_episode *ep, struct rr_sim_memcg *sm)
+{
+	for (size_t k = 0; ep->probed && k < ep->nr_probes; k++) {
+		const struct rr_lruvec_probe *p = &ep->probes[k];
+		int reclaim_idx;
+
+		if (p->v[RR_PF_CGROUP_ID] != sm->id)
+			continue;
+		reclaim_idx = rr_probe_has(p, RR_PF_RECLAIM_IDX) ? (int)p->v[RR_PF_RECLAIM_IDX] :
+			      RR_PROBE_MAX_ZONES;
+		for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++) {
+			sm->lru_pages[l] = rr_probe_lru_pages(p, l, reclaim_idx);
+			if (p->has_rstat)
+				sm->rstat_lru_pages[l] = p->rstat_lru[l];
+		}
+		if (rr_probe_has(p, RR_PF_CSS_FLAGS))
+			sm->online = p->v[RR_PF_CSS_FLAGS] & RR_CSS_ONLINE;
+		return;
+	}
+}
+
 static int preorder(struct walk_ctx *w, const struct rr_memcg *m, int parent)
 {
 	const struct rr_memcg_vals *v;
@@ -66,6 +93,7 @@ static int preorder(struct walk_ctx *w, const struct rr_memcg *m, int parent)
 		sm->low_pages = protection_pages(m->low_bytes, w->page_shift);
 	}
 	rr_memcg_rstat_lru(m, w->ep->epoch, sm->rstat_lru_pages);
+	probed_start(w->ep, sm);
 	for (int i = 0; i < m->nr_children; i++)
 		if (preorder(w, m->children[i], me))
 			return -1;
@@ -368,6 +396,8 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 		in->proactive_swappiness = ep->proactive_swappiness;
 	}
 	in->nr_pages = ep->nr_to_reclaim_pages;
+	in->passes = ep->passes;
+	in->nr_passes = ep->nr_passes;
 	in->episode_id = ep->replay_seq;
 	in->start_ns = ep->start_ns;
 	in->page_shift = page_shift;

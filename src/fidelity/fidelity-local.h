@@ -96,6 +96,18 @@ int rr_fid_fitted_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci
 bool rr_fid_fit_of(const struct rr_fidelity *trace, uint64_t memcg_id, int max, struct hidden *h);
 
 /* hidden.c */
+/* Are batches @i and @j of @ep in one shrink_lruvec() call?  The same memcg
+ * and priority, and, where the recorder's probe saw the calls, the same
+ * call (a retry ladder's call at the same priority after silent passes is
+ * another one). */
+static inline bool rr_fid_same_call(const struct rr_episode *ep, size_t i, size_t j)
+{
+	return ep->batches[i].memcg_id == ep->batches[j].memcg_id &&
+	       ep->batches[i].priority == ep->batches[j].priority &&
+	       (!ep->ctx || !ep->ctx[i].probe || !ep->ctx[j].probe ||
+		ep->ctx[i].probe == ep->ctx[j].probe);
+}
+
 bool rr_fid_same_batches(const struct rr_pred_batch *a, size_t na,
 			 const struct rr_pred_batch *b, size_t nb);
 int rr_fid_predicts(const struct rr_call_input *ci, const struct rr_resolved_policy *kernel,

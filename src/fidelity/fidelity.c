@@ -425,7 +425,7 @@ static enum rr_unchecked call_recorded(const struct rr_episode *ep, size_t i, si
 		why = RR_UC_NO_PRIORITY;
 	else if (ep->first_lost_ns && ep->first_lost_ns <= b->ts_ns)
 		why = RR_UC_LOST_EVENTS;
-	else if (retry)
+	else if (retry && !(ep->ctx && ep->ctx[i].probe))	/* (a probe read the ladder's switches) */
 		why = RR_UC_RETRY_PASS;
 	else if (!ep->ctx[i].valid)
 		why = RR_UC_NO_CONTEXT;
@@ -641,8 +641,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 				continue;
 			}
 			j = i;
-			while (j < ep->nr_batches && ep->batches[j].memcg_id == b->memcg_id &&
-			       ep->batches[j].priority == b->priority)
+			while (j < ep->nr_batches && rr_fid_same_call(ep, i, j))
 				j++;
 			/* a new priority pass starts where the priority changes; going
 			 * back up means a retry ladder of do_try_to_free_pages() */

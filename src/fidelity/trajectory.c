@@ -25,8 +25,7 @@ void rr_fid_trajectory(struct rr_fidelity_facts *fx, const struct rr_episode *ep
 			lowest = b->priority;
 		if (rr_lru_is_active(b->lru))
 			continue;	/* calls are compared by their inactive lists */
-		if (i && b->memcg_id == ep->batches[i - 1].memcg_id &&
-		    b->priority == ep->batches[i - 1].priority)
+		if (i && rr_fid_same_call(ep, i - 1, i))
 			continue;
 		while (k < kr->nr_targets && (rr_lru_is_active(kr->targets[k].lru) ||
 		       (k && kr->targets[k].memcg_id == kr->targets[k - 1].memcg_id &&

@@ -283,4 +283,21 @@ void rr_sim_prepare_scan_control(struct run *r)
 		 (!r->may_deactivate[RR_LRU_ANON] && (rs[RR_LRU_INACTIVE_ANON] >> r->priority) != 0));
 	r->sc_anon_cost = r->anon_cost;
 	r->sc_file_cost = r->file_cost;
+	/* the recording's pass here: the switches as the kernel set them */
+	r->pass_matched = -1;
+	for (size_t k = r->pass_cursor; r->in->passes && k < r->in->nr_passes; k++) {
+		const struct rr_sim_pass *ps = &r->in->passes[k];
+
+		if (ps->priority != r->priority || ps->call + 1 != (uint32_t)r->out->calls)
+			continue;
+		r->may_deactivate[RR_LRU_ANON] = ps->may_deactivate & 1;
+		r->may_deactivate[RR_LRU_FILE] = ps->may_deactivate & 2;
+		r->cache_trim_mode = ps->cache_trim_mode;
+		r->file_is_tiny = ps->file_is_tiny;
+		r->sc_anon_cost = ps->anon_cost;
+		r->sc_file_cost = ps->file_cost;
+		r->pass_cursor = k + 1;
+		r->pass_matched = (long)k;
+		break;
+	}
 }

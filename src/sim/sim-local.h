@@ -59,6 +59,8 @@ struct run {
 	bool force_deactivate, skipped_deactivate, memcg_full_walk;
 	bool memcg_low_reclaim, memcg_low_skipped;
 	uint64_t sc_anon_cost, sc_file_cost;	/* copied per pass */
+	size_t pass_cursor;		/* the next of in->passes to match */
+	long pass_matched;		/* the one this pass took, -1 none */
 	int cursor;
 	/* before v5.4 (km->limit_walk_stops): the reclaim cookie's shared
 	 * position per priority (mz->iter[priority] of the reclaim root on the

@@ -102,6 +102,28 @@ struct rr_sim_boundary {
 };
 
 /*
+ * A pass of the recording (priority, and call of a proactive episode) whose
+ * switches the recorder's shrink_lruvec() probe read (docs/kernel-model.md
+ * §26): what prepare_scan_count() set from counters the trace does not
+ * carry (refaults, the flushed rstat views of 6.1, the node's free pages).
+ * A pass of the simulation at the same place, the same nth time, takes
+ * them as the kernel had them, as a recorded boundary gives it the sizes.
+ */
+struct rr_sim_pass {
+	int priority;
+	uint32_t call;
+	uint8_t may_deactivate;		/* DEACTIVATE_ANON 1 | DEACTIVATE_FILE 2 */
+	bool cache_trim_mode, file_is_tiny;
+	/* the reclaim root's cost pair as prepare_scan_count() copied it */
+	uint64_t anon_cost, file_cost;
+	/* pages shrink_node() credited at the pass's end beyond its LRU
+	 * batches: reclaim_state's slab pages, which v6.1 adds to every
+	 * reclaimer's nr_reclaimed (docs/kernel-model.md §25), as the probes'
+	 * nr_reclaimed and the batches tell; 0 where none was */
+	uint64_t slab_pages;
+};
+
+/*
  * What a batch of list @lru removes from the lists: the pages it reclaimed
  * and those it moved leave @lru, and the moved ones join the other list of
  * the pair (@lru ^ 1).  An inactive batch moves the pages it activated to
@@ -198,6 +220,9 @@ struct rr_sim_input {
 	size_t nr_memcgs;
 	struct rr_sim_outcome *outcomes;	/* storage behind memcgs[].recorded */
 	struct rr_sim_boundary *boundaries;	/* storage behind memcgs[].boundaries */
+	/* the recorded passes' switches, in the recording's order (NULL none) */
+	const struct rr_sim_pass *passes;
+	size_t nr_passes;
 	unsigned int page_shift;	/* log2(PAGE_SIZE in bytes), e.g. 12 */
 	bool may_swap;			/* MEMCG_RECLAIM_MAY_SWAP */
 	bool swap_present;		/* free swap (or demotion) exists: anon is

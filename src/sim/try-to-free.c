@@ -51,6 +51,10 @@ int rr_sim_do_try(struct run *r, uint64_t nr_pages, uint64_t *reclaimed)
 			rr_sim_prepare_scan_control(r);
 			if (rr_sim_walk(r))
 				return -1;
+			/* shrink_node(): the slab pages the recording credited
+			 * at this pass's end (v6.1, rr_sim_pass) */
+			if (r->pass_matched >= 0)
+				r->nr_reclaimed += r->in->passes[r->pass_matched].slab_pages;
 			if (r->nr_reclaimed >= r->nr_to_reclaim)
 				break;
 			/* shrink_zones() found a zone compaction_ready() for a

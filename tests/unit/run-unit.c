@@ -12,7 +12,8 @@ static int register_all(void)
 	       register_kernel_model_tests() || register_builder_tests() ||
 	       register_attribute_tests() ||
 	       register_record_tests() || register_trace_tests() ||
-	       register_output_tests() || register_timing_tests();
+	       register_output_tests() || register_timing_tests() ||
+	       register_probe_tests();
 }
 
 int main(void)
