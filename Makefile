@@ -101,6 +101,7 @@ LIB_SRCS := \
 	src/fidelity/totals.c \
 	src/diff/diff.c \
 	src/timing/cost-model.c \
+	src/timing/batch-model.c \
 	src/record/items.c \
 	src/record/cgroupfs.c \
 	src/record/zones.c \

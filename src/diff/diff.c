@@ -65,6 +65,8 @@ static int recorded(struct rr_recorded_episode *r, const struct rr_episode *ep)
 			  b->priority != ep->batches[i - 1].priority ||
 			  b->call != ep->batches[i - 1].call))
 			call_start = n;
+		if (!i || call_start == n)
+			r->lruvec_calls++;
 		for (j = call_start; j < n; j++)
 			if (r->targets[j].lru == b->lru)
 				break;
@@ -87,6 +89,8 @@ static int recorded(struct rr_recorded_episode *r, const struct rr_episode *ep)
 	}
 	r->nr_targets = n;
 	r->batches = ep->nr_batches;
+	if (ep->probed)
+		r->lruvec_calls = ep->kind == RR_KIND_PROACTIVE ? r->lruvec_calls : ep->nr_probes;
 	for (size_t i = 0; i < n; i++) {	/* memcgs with a batch (targets: by call) */
 		size_t k;
 
@@ -505,6 +509,7 @@ static int kind_add(struct rr_kind_totals *k, const struct rr_episode_diff *d)
 			   d->over_reclaim[i], r->eagain);
 		detail_add(&k->policy[i], r->nr_scanned_type_pages, r->nr_reclaimed_type_pages,
 			   memcgs_with_targets(r), r->lowest_priority);
+		k->policy[i].lruvec_calls += r->shrink_lruvec_calls;
 		k->policy[i].balance_undecidable += r->kswapd_balance_undecidable;
 	}
 	if (d->has_recording) {
@@ -514,6 +519,7 @@ static int kind_add(struct rr_kind_totals *k, const struct rr_episode_diff *d)
 			   r->outcome == RR_OUTCOME_EAGAIN);
 		detail_add(&k->recorded, r->nr_scanned_type, r->nr_reclaimed_type, r->memcgs_scanned,
 			   r->lowest_priority);
+		k->recorded.lruvec_calls += r->lruvec_calls;
 		k->recorded_duration_ns += r->duration_ns;
 		k->recorded_in_calls_ns += r->in_calls_ns;
 	}

@@ -41,6 +41,9 @@ struct rr_recorded_episode {
 	/* anon and file: nr_taken of the inactive batches, their nr_reclaimed */
 	uint64_t nr_scanned_type[RR_NR_LRU_TYPES], nr_reclaimed_type[RR_NR_LRU_TYPES];
 	uint64_t memcgs_scanned;	/* distinct memcgs with a batch */
+	/* shrink_lruvec() calls: the recorder's probe counts them, else the
+	 * runs of batches of one memcg and priority (silent visits left out) */
+	uint64_t lruvec_calls;
 	int lowest_priority;
 	uint64_t calls;			/* reclaim calls: 1, or a proactive write's */
 	uint64_t over_reclaim;		/* reclaimed beyond nr_to_reclaim, pages */
@@ -136,6 +139,9 @@ struct rr_kind_counts {
 	uint64_t nr_scanned_type[RR_NR_LRU_TYPES], nr_reclaimed_type[RR_NR_LRU_TYPES];
 	uint64_t memcgs_scanned;	/* summed over episodes: memcgs with a scan target
 					 * (recorded: with a batch) */
+	/* shrink_lruvec() calls (recorded: the probe's, else the runs of
+	 * batches of one memcg and priority): the time model's */
+	uint64_t lruvec_calls;
 	/* kswapd runs whose replay reached the recorded run's balance
 	 * interval (sim.h kswapd_balance_undecidable); policies only */
 	uint64_t balance_undecidable;
@@ -205,6 +211,8 @@ struct rr_totals {
 	const struct rr_state *names;	/* cgroup paths by id: the episodes' (borrowed) */
 	/* every recorded reclaim call, for the time model (cost-model.h) */
 	struct rr_cost_data cost;
+	/* ... and its batches, for the batch model (timing.h) */
+	struct rr_batch_cost_data batch_cost;
 	struct rr_cgroup_totals *cgroups;	/* hash by reclaim root id */
 	struct rr_skip_reason skip_reasons[RR_SKIP_REASONS_MAX];
 	int nr_skip_reasons;

@@ -101,6 +101,7 @@ int rr_task_batch_close(struct rr_builder *b, struct task *t, const struct rr_ev
 	if (ev) {
 		t->batch.priority = ev->priority;
 		t->batch.has_shrink = true;
+		t->batch.end_ns = ev->ts_ns;
 		if (ev->type == RR_EV_SHRINK_INACTIVE) {
 			t->batch.nr_reclaimed = ev->nr_reclaimed;
 			t->batch.nr_activate = ev->nr_activate;

@@ -202,6 +202,7 @@ struct rr_batch {
 				 * -1 not in the record */
 	uint32_t call;		/* proactive episodes: the reclaim call it was in
 				 * (0, 1, ...); 0 in every other episode */
+	uint64_t end_ns;	/* its lru_shrink_* event (the time model), 0 none */
 };
 
 /*

@@ -446,6 +446,79 @@ static json_t *estimate_json(const struct rr_cost_fit *f, uint64_t calls, uint64
 	return rr_json_u64(ns < 9.2e18 ? (uint64_t)llround(ns) : (uint64_t)INT64_MAX);
 }
 
+/* ns as a JSON count (a count is an int64: beyond, the largest) */
+static json_t *ns_json(double ns)
+{
+	return rr_json_u64(ns < 9.2e18 ? (uint64_t)llround(ns > 0 ? ns : 0) : (uint64_t)INT64_MAX);
+}
+
+/* The batch model's estimate of kind totals @c, ns. */
+static double kind_estimate_ns(const struct rr_batch_cost_fit *f, const struct rr_kind_counts *c)
+{
+	return rr_batch_cost_estimate_ns(f, c->calls, c->lruvec_calls, c->nr_scanned_type,
+					 c->nr_reclaimed_type);
+}
+
+/*
+ * The batch model (timing.h): its fit, the recorded time of the kinds it
+ * estimates against its own estimate of the recording (the in-sample
+ * error), and each policy's estimate, per kind (memcg limit calls and
+ * memory.reclaim writes: the cgroup reclaim it was fitted on).
+ */
+static json_t *batch_model_json(const struct rr_totals *t, const struct rr_resolved_policy *policies)
+{
+	static const enum rr_reclaim_kind kinds[] = { RR_KIND_MEMCG, RR_KIND_PROACTIVE };
+	static const char *const type[2] = { "anon", "file" };
+	struct rr_batch_cost_fit f;
+	json_t *j = json_object(), *ty = json_object(), *rec = json_object(), *pp = json_object();
+
+	rr_batch_cost_fit(&t->batch_cost, &f);
+	json_object_set_new(j, "fitted", json_boolean(f.fitted));
+	json_object_set_new(j, "why_not", f.why_not ? json_string(f.why_not) : json_null());
+	json_object_set_new(j, "calls", rr_json_u64(f.calls));
+	for (int k = 0; k < 2; k++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "batches", rr_json_u64(f.batches[k]));
+		json_object_set_new(o, "fitted", json_boolean(f.type[k].terms != 0));
+		json_object_set_new(o, "fixed_ns_per_batch", json_real(f.type[k].fixed_ns));
+		json_object_set_new(o, "scan_ns_per_page", json_real(f.type[k].scan_ns_per_page));
+		json_object_set_new(o, "reclaim_ns_per_page", json_real(f.type[k].reclaim_ns_per_page));
+		json_object_set_new(o, "r2", json_real(f.type[k].r2));
+		json_object_set_new(o, "mean_pages_per_batch", json_real(f.mean_taken[k]));
+		json_object_set_new(ty, type[k], o);
+	}
+	json_object_set_new(j, "types", ty);
+	json_object_set_new(j, "rest_fitted", json_boolean(f.rest_fitted));
+	json_object_set_new(j, "rest_ns_per_call", json_real(f.rest_per_call_ns));
+	json_object_set_new(j, "rest_ns_per_shrink_lruvec_call", json_real(f.rest_per_lruvec_ns));
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		const struct rr_kind_totals *kt = &t->kinds[kinds[k]];
+		json_t *o;
+
+		if (!kt->replayed)
+			continue;
+		o = json_object();
+		json_object_set_new(o, "recorded_ns", rr_json_u64(kt->recorded_in_calls_ns));
+		json_object_set_new(o, "estimated_ns", f.fitted ?
+				    ns_json(kind_estimate_ns(&f, &kt->recorded)) : json_null());
+		json_object_set_new(rec, rr_reclaim_kind_name(kinds[k]), o);
+	}
+	json_object_set_new(j, "recorded", rec);
+	for (int i = 0; i < t->nr_policies; i++) {
+		json_t *o = json_object();
+
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			if (t->kinds[kinds[k]].replayed)
+				json_object_set_new(o, rr_reclaim_kind_name(kinds[k]), f.fitted ?
+						    ns_json(kind_estimate_ns(&f, &t->kinds[kinds[k]].policy[i])) :
+						    json_null());
+		json_object_set_new(pp, policies[i].name, o);
+	}
+	json_object_set_new(j, "policies", pp);
+	return j;
+}
+
 json_t *rr_json_time_model(const struct rr_totals *t, const struct rr_resolved_policy *policies)
 {
 	const struct rr_kind_totals *k = &t->proactive;
@@ -493,6 +566,7 @@ json_t *rr_json_time_model(const struct rr_totals *t, const struct rr_resolved_p
 		json_object_set_new(pp, policies[i].name, o);
 	}
 	json_object_set_new(j, "policies", pp);
+	json_object_set_new(j, "batch_model", batch_model_json(t, policies));
 	return j;
 }
 
@@ -568,6 +642,7 @@ static json_t *kind_detail_json(const struct rr_kind_totals *k, const struct rr_
 	json_object_set_new(o, "nr_reclaimed_anon", rr_json_u64(c->nr_reclaimed_type[RR_LRU_ANON]));
 	json_object_set_new(o, "nr_reclaimed_file", rr_json_u64(c->nr_reclaimed_type[RR_LRU_FILE]));
 	json_object_set_new(o, "memcgs_scanned", rr_json_u64(c->memcgs_scanned));
+	json_object_set_new(o, "shrink_lruvec_calls", rr_json_u64(c->lruvec_calls));
 	json_object_set_new(o, "lowest_priority", json_integer(c->lowest_priority));
 	for (int p = 0; p <= RR_DEF_PRIORITY; p++) {
 		char key[16];
@@ -601,10 +676,16 @@ static json_t *by_kind_json(const struct rr_totals *t, const struct rr_resolved_
 		pp = json_object();
 		json_object_set_new(o, "replayed", rr_json_u64(k->replayed));
 		json_object_set_new(o, "skipped", rr_json_u64(k->skipped));
-		json_object_set_new(o, "recorded", t->has_recording ?
-				    kind_detail_json(k, &k->recorded, RR_MAX_POLICIES,
-						     t->page_size_bytes, names, global) :
-				    json_null());
+		if (t->has_recording) {
+			json_t *r = kind_detail_json(k, &k->recorded, RR_MAX_POLICIES,
+						     t->page_size_bytes, names, global);
+
+			json_object_set_new(r, "duration_ns", rr_json_u64(k->recorded_duration_ns));
+			json_object_set_new(r, "in_calls_ns", rr_json_u64(k->recorded_in_calls_ns));
+			json_object_set_new(o, "recorded", r);
+		} else {
+			json_object_set_new(o, "recorded", json_null());
+		}
 		for (int i = 0; i < t->nr_policies; i++) {
 			json_t *side = kind_detail_json(k, &k->policy[i], i, t->page_size_bytes,
 							names, global);

@@ -86,6 +86,33 @@ static const char *global_prepare(const struct rr_episode *ep)
 	return NULL;
 }
 
+/*
+ * One recorded try_to_free_mem_cgroup_pages() call into the batch model
+ * (timing.h): each inactive batch with its shrink event, and the call's
+ * rest beyond them, with its shrink_lruvec() calls (the probe's, else the
+ * runs of batches of one memcg and priority).
+ */
+static void batch_model_add(struct replay *r, const struct rr_episode *ep)
+{
+	uint64_t batches_ns = 0, runs = 0;
+
+	for (size_t i = 0; i < ep->nr_batches; i++) {
+		const struct rr_batch *b = &ep->batches[i];
+
+		if (!i || b->memcg_id != ep->batches[i - 1].memcg_id ||
+		    b->priority != ep->batches[i - 1].priority)
+			runs++;
+		if (rr_lru_is_active(b->lru) || !rr_lru_is_evictable(b->lru) || !b->has_shrink ||
+		    b->end_ns < b->ts_ns)
+			continue;
+		rr_batch_cost_add_batch(&r->totals.batch_cost, rr_lru_type(b->lru), b->nr_taken,
+					b->nr_reclaimed, b->end_ns - b->ts_ns);
+		batches_ns += b->end_ns - b->ts_ns;
+	}
+	rr_batch_cost_add_call(&r->totals.batch_cost, ep->probed ? ep->nr_probes : runs,
+			       batches_ns, ep->end_ns - ep->start_ns);
+}
+
 static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 {
 	struct rr_sim_result *res = r->results;
@@ -117,6 +144,7 @@ static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 				scanned += ep->batches[i].nr_taken;
 		rr_cost_add(&r->totals.cost, scanned, ep->recorded_nr_reclaimed,
 			    ep->end_ns - ep->start_ns);
+		batch_model_add(r, ep);
 	}
 	if (ep->proactive)
 		return proactive_call(r, ep, st);

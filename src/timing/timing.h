@@ -66,4 +66,60 @@ void rr_cost_fit(const struct rr_cost_data *d, struct rr_cost_fit *f);
 double rr_cost_estimate_ns(const struct rr_cost_fit *f, uint64_t calls,
 			   uint64_t nr_scanned_pages, uint64_t nr_reclaimed_pages);
 
+/*
+ * The batch model: each recorded inactive batch (an mm_vmscan_lru_isolate
+ * and its mm_vmscan_lru_shrink_inactive: shrink_folio_list() on its pages)
+ * is one observation of its list type's cost,
+ *
+ *     batch_ns = fixed_ns[t] + scan_ns[t] * nr_taken + reclaim_ns[t] * nr_reclaimed
+ *
+ * (t: anon or file), so one long call gives thousands of samples where the
+ * call model has one; what a call takes beyond its inactive batches (the
+ * decisions, the active lists, shrink_slab(), the drains) is, per call,
+ *
+ *     rest_ns = call_ns + lruvec_ns * shrink_lruvec_calls
+ *
+ * fitted where there are RR_COST_MIN_CALLS calls, else averaged per
+ * shrink_lruvec() call.  A policy's time is the cost of its own pages
+ * (its batches counted as the recorded ones took, on average) and calls.
+ * An estimate: the pages' state (dirty, mapped, under writeback) is in the
+ * averages only.
+ */
+#define RR_BATCH_COST_MIN_BATCHES 32
+
+struct rr_batch_cost_data {
+	struct rr_cost_data type[2];	/* x = nr_taken, y = nr_reclaimed */
+	struct rr_cost_data rest;	/* x = shrink_lruvec() calls, y = 0 */
+	uint64_t calls, lruvec_calls;
+	double call_ns, rest_ns;	/* summed over the calls */
+};
+
+struct rr_batch_cost_fit {
+	bool fitted;
+	const char *why_not;		/* !fitted: the reason */
+	struct rr_cost_fit type[2];	/* anon, file; terms 0: too few batches */
+	uint64_t batches[2];		/* observations of each */
+	double mean_taken[2];		/* pages a batch took, on average */
+	struct rr_cost_fit rest;	/* the fit of the rest (terms 0: averaged) */
+	bool rest_fitted;
+	double rest_per_call_ns, rest_per_lruvec_ns;
+	uint64_t calls;
+	double recorded_call_ns;	/* the recorded calls' time, summed */
+};
+
+/* One recorded inactive batch of list type @type (0 anon, 1 file). */
+void rr_batch_cost_add_batch(struct rr_batch_cost_data *d, int type, uint64_t nr_taken,
+			     uint64_t nr_reclaimed, uint64_t duration_ns);
+/* One recorded reclaim call: its shrink_lruvec() calls, the time its
+ * inactive batches took and its whole time, ns. */
+void rr_batch_cost_add_call(struct rr_batch_cost_data *d, uint64_t lruvec_calls,
+			    uint64_t batches_ns, uint64_t call_ns);
+/* The fit; !fitted with why_not where the data cannot carry one. */
+void rr_batch_cost_fit(const struct rr_batch_cost_data *d, struct rr_batch_cost_fit *f);
+/* The time of @calls calls of @lruvec_calls shrink_lruvec() calls that took
+ * @nr_scanned and reclaimed @nr_reclaimed pages of each type, ns. */
+double rr_batch_cost_estimate_ns(const struct rr_batch_cost_fit *f, uint64_t calls,
+				 uint64_t lruvec_calls, const uint64_t nr_scanned[2],
+				 const uint64_t nr_reclaimed[2]);
+
 #endif
