@@ -130,7 +130,8 @@ LIB_SRCS := \
 	src/replay/scenario.c \
 	src/replay/replay.c \
 	src/replay/many.c \
-	src/merge/merge.c
+	src/merge/merge.c \
+	src/verify/verify.c
 
 # The command line: only these print and choose exit codes.
 CLI_SRCS := \
@@ -140,7 +141,8 @@ CLI_SRCS := \
 	src/cli/cmd-policies.c \
 	src/cli/cmd-report.c \
 	src/cli/cmd-record.c \
-	src/cli/cmd-merge.c
+	src/cli/cmd-merge.c \
+	src/cli/cmd-verify.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(CLI_SRCS:%.c=$(BUILD)/%.o)

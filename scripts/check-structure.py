@@ -40,6 +40,7 @@ STAGES = [
     "output",	# renderers: JSON, JSON lines, table, HTML, report, fidelity
     "replay",	# the driver: events -> episodes -> policies -> diffs -> renderers
     "merge",	# many JSON diffs into one
+    "verify",	# a policy's prediction against a patched kernel's recording
     "cli",	# commands: options and exit codes
 ]
 

@@ -18,6 +18,7 @@ int cmd_policies(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 /* Print "reclaim-replay: <file>: <msg>" (or without the file) on stderr. */
 void rr_print_error(const struct rr_error *err);

@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "replay a trace under several policies and diff the decisions" },
 	{ "report", cmd_report, "what a trace shows: episodes by kind, latencies, per-cgroup totals" },
 	{ "merge", cmd_merge, "fold the JSON diffs of many traces into one" },
+	{ "verify", cmd_verify, "a policy's prediction against a kernel that runs it" },
 	{ "policies", cmd_policies, "list the built-in policies and what each overrides" },
 };
 

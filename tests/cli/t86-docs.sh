@@ -60,7 +60,7 @@ fi
 
 # ---- a page for every command and format ----------------------------------
 cmds=$("$RR" -h | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
-check_eq "-h lists the five commands" "record compare report merge policies" "$(echo $cmds)"
+check_eq "-h lists the six commands" "record compare report merge verify policies" "$(echo $cmds)"
 for c in $cmds; do
 	check "$c has a page" test -f "$TOP/man/reclaim-replay-$c.1"
 done
