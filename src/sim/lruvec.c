@@ -68,18 +68,108 @@ static uint64_t diffuse(uint64_t *acc, uint64_t n, uint64_t num, uint64_t den)
 	       (uint64_t)((__uint128_t)before * num / den);
 }
 
-/* The memcg's next recorded batch of @lru, if it asked for @b pages too
- * (then it is consumed); NULL otherwise. */
+/* The memcg's next recorded batch of @lru, if the tape stands at its
+ * start and it asked for @b pages too (then it is consumed); NULL
+ * otherwise. */
 static const struct rr_sim_outcome *next_recorded(struct run *r, int mi, int lru, uint64_t b)
 {
 	const struct rr_sim_memcg *m = &r->m[mi];
 	size_t *pos = &r->rec_pos[mi][lru];
 
+	if (r->rec_off[mi][lru])
+		return NULL;
 	while (*pos < m->nr_recorded && m->recorded[*pos].lru != lru)
 		(*pos)++;
 	if (*pos >= m->nr_recorded || m->recorded[*pos].nr_requested != b)
 		return NULL;
 	return &m->recorded[(*pos)++];
+}
+
+/* The part of @total that falls on pages [@off, @off + @k) of a batch
+ * that took @taken pages, spread evenly (floor at both ends: the parts
+ * of one batch add up to @total). */
+static uint64_t part(uint64_t total, uint64_t off, uint64_t k, uint64_t taken)
+{
+	return (uint64_t)((__uint128_t)total * (off + k) / taken) -
+	       (uint64_t)((__uint128_t)total * off / taken);
+}
+
+/*
+ * The tape (docs/kernel-model.md §20, "the tape"): the pages a list gives up in LRU
+ * order are the same pages whichever batches take them, so a batch that
+ * does not repeat the next recorded one takes its @n pages from where the
+ * recorded batches of the list stand: the outcome of the recorded pages
+ * [pos, pos + n), each recorded batch's reclaimed, activated, written
+ * and deactivated pages spread evenly over the pages it took.  Past the
+ * recording's last batch of the list, the pages further up behave as its
+ * last SWAP_CLUSTER_MAX * 2 pages did (the end of a full reclaim: the
+ * pages no pass could free stay unfreeable, instead of yielding the
+ * episode's average share).  Returns true with @o the outcome; false
+ * when the list has no recorded batch at all (then the ratios decide).
+ */
+static bool tape(struct run *r, int mi, int lru, uint64_t n, struct rr_sim_outcome *o)
+{
+	const struct rr_sim_memcg *m = &r->m[mi];
+	size_t *pos = &r->rec_pos[mi][lru];
+	uint64_t *off = &r->rec_off[mi][lru], left = n, wt = 0, wr = 0, wa = 0, wp = 0, wd = 0;
+	size_t last = m->nr_recorded;
+
+	memset(o, 0, sizeof(*o));
+	while (left) {
+		const struct rr_sim_outcome *b;
+		uint64_t k;
+
+		while (*pos < m->nr_recorded &&
+		       (m->recorded[*pos].lru != lru || !m->recorded[*pos].nr_taken)) {
+			(*pos)++;
+			*off = 0;
+		}
+		if (*pos >= m->nr_recorded)
+			break;
+		b = &m->recorded[*pos];
+		k = b->nr_taken - *off < left ? b->nr_taken - *off : left;
+		o->nr_reclaimed += part(b->nr_reclaimed, *off, k, b->nr_taken);
+		o->nr_activate += part(b->nr_activate, *off, k, b->nr_taken);
+		o->nr_pageout += part(b->nr_pageout, *off, k, b->nr_taken);
+		o->nr_deactivate += part(b->nr_deactivate, *off, k, b->nr_taken);
+		left -= k;
+		*off += k;
+		if (*off == b->nr_taken) {
+			(*pos)++;
+			*off = 0;
+		}
+	}
+	if (!left)
+		return true;
+	/* past the end: the window of the list's last recorded pages */
+	while (last-- > 0 && wt < 2 * RR_SWAP_CLUSTER_MAX) {
+		const struct rr_sim_outcome *b = &m->recorded[last];
+
+		if (b->lru != lru)
+			continue;
+		wt += b->nr_taken;
+		wr += b->nr_reclaimed;
+		wa += b->nr_activate;
+		wp += b->nr_pageout;
+		wd += b->nr_deactivate;
+	}
+	if (!wt)
+		return false;	/* (nothing covered: the list has no batch) */
+	/* (the offset, unused past the end, diffuses the window's shares) */
+	o->nr_reclaimed += part(wr, *off, left, wt);
+	o->nr_activate += part(wa, *off, left, wt);
+	o->nr_pageout += part(wp, *off, left, wt);
+	o->nr_deactivate += part(wd, *off, left, wt);
+	*off += left;
+	return true;
+}
+
+/* @pages rounded to whole folios of @f pages, at most @cap. */
+static uint64_t folios(uint64_t pages, uint64_t f, uint64_t cap)
+{
+	if (f > 1)
+		pages = (pages + f / 2) / f * f;
+	return pages < cap ? pages : cap;
 }
 
 /*
@@ -147,9 +237,14 @@ void rr_sim_shrink_active(struct run *r, int mi, int lru, uint64_t b)
 		taken = o->nr_taken < m->lru_pages[lru] ? o->nr_taken : m->lru_pages[lru];
 		moved = o->nr_deactivate < taken ? o->nr_deactivate : taken;
 	} else {
+		struct rr_sim_outcome to;
+
 		taken = take(r, mi, lru, b);
-		moved = share(&r->sim_deactivated[mi][t], taken, m->folio_pages[t],
-			      m->deactivate_num[t], m->deactivate_den[t], false);
+		if (taken && tape(r, mi, lru, taken, &to))
+			moved = folios(to.nr_deactivate, m->folio_pages[t], taken);
+		else
+			moved = share(&r->sim_deactivated[mi][t], taken, m->folio_pages[t],
+				      m->deactivate_num[t], m->deactivate_den[t], false);
 	}
 	m->lru_pages[lru] -= moved;
 	m->lru_pages[lru ^ 1] += moved;
@@ -165,6 +260,7 @@ static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 {
 	struct rr_sim_memcg *m = &r->m[mi];
 	const struct rr_sim_outcome *o;
+	struct rr_sim_outcome to;
 	int t = rr_lru_type(lru);
 	uint64_t scanned, reclaimed, cost, activated = 0, pageout = 0;
 	bool from_recording = false;
@@ -192,8 +288,12 @@ static uint64_t shrink_list(struct run *r, int mi, int lru, uint64_t b)
 			return 0;
 		if (activated > scanned - (reclaimed < scanned ? reclaimed : scanned))
 			activated = 0;
+	} else if ((scanned = take(r, mi, lru, b)) && tape(r, mi, lru, scanned, &to)) {
+		from_recording = true;
+		reclaimed = folios(to.nr_reclaimed, m->folio_pages[t], scanned);
+		activated = folios(to.nr_activate, m->folio_pages[t], scanned - reclaimed);
+		pageout = to.nr_pageout;
 	} else {
-		scanned = take(r, mi, lru, b);
 		if (!scanned)
 			return 0;	/* nr_taken == 0: no note, no PGSTEAL */
 		reclaimed = share(&r->sim_scanned[mi][t], scanned, m->folio_pages[t],

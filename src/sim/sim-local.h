@@ -47,6 +47,7 @@ struct run {
 	uint64_t (*sim_activated)[RR_NR_LRU_TYPES];
 	uint64_t (*sim_deactivated)[RR_NR_LRU_TYPES];
 	size_t (*rec_pos)[RR_NR_EVICTABLE_LRU];		/* next recorded outcome per memcg and list */
+	uint64_t (*rec_off)[RR_NR_EVICTABLE_LRU];	/* pages of it already taken (the tape) */
 	uint64_t (*removed)[RR_NR_EVICTABLE_LRU];	/* pages the run took off each list */
 	uint64_t anon_cost, file_cost;	/* reclaim root's cost pair */
 	/* scan_control of the current invocation */

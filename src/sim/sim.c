@@ -126,7 +126,8 @@ static int scratch(struct run *r, size_t n)
 {
 	size_t m = n * sizeof(*r->m), counters = n * (sizeof(*r->sim_scanned) +
 		   sizeof(*r->sim_requested) + sizeof(*r->sim_activated) +
-		   sizeof(*r->sim_deactivated) + sizeof(*r->rec_pos) + sizeof(*r->removed));
+		   sizeof(*r->sim_deactivated) + sizeof(*r->rec_pos) + sizeof(*r->rec_off) +
+		   sizeof(*r->removed));
 	char *p;
 
 	if (m + counters > work.cap) {
@@ -151,6 +152,8 @@ static int scratch(struct run *r, size_t n)
 	p += n * sizeof(*r->sim_deactivated);
 	r->rec_pos = (size_t (*)[RR_NR_EVICTABLE_LRU])p;
 	p += n * sizeof(*r->rec_pos);
+	r->rec_off = (uint64_t (*)[RR_NR_EVICTABLE_LRU])p;
+	p += n * sizeof(*r->rec_off);
 	r->removed = (uint64_t (*)[RR_NR_EVICTABLE_LRU])p;
 	return 0;
 }

@@ -18,18 +18,22 @@
  * memcg's next recorded batch of the list (same nr_requested) takes what
  * that one took and does what it did: an inactive batch reclaims and
  * activates its pages, an active batch deactivates its pages.  Otherwise
- * a batch asking for b pages takes whole folios of folio_pages[type]
- * pages as isolate_lru_folios() does (ceil(b / f) folios), or, without a
- * folio size, b times the memcg's recorded taken/requested ratio for the
- * type; at most the pages left on the list.  An inactive batch reclaims
- * the recorded reclaimed/scanned share of what it took and activates the
- * recorded activated share of the rest (referenced folios,
- * shrink_folio_list()); an active batch (shrink_active_list()) moves
- * what it took to the inactive list, less the recorded share that active
- * batches kept active (referenced VM_EXEC file folios; 0 without
- * recorded active batches), where later inactive batches may reclaim it.
- * The ratios are spread with integer error diffusion, so results are
- * exact and deterministic.
+ * it takes the list's next pages off the tape: the recorded batches'
+ * outcomes spread evenly over the pages each took, read on from where the
+ * run stands (past the last one, as the list's last 64 recorded pages
+ * did).  The pages a batch asking for b pages takes: whole folios of
+ * folio_pages[type] pages as isolate_lru_folios() does (ceil(b / f)
+ * folios), or, without a folio size, b times the memcg's recorded
+ * taken/requested ratio for the type; at most the pages left on the list.
+ * On a list the episode has no recorded batch of, an inactive batch
+ * reclaims the recorded (trace history) reclaimed/scanned share of what
+ * it took and activates the recorded activated share of the rest
+ * (referenced folios, shrink_folio_list()); an active batch
+ * (shrink_active_list()) moves what it took to the inactive list, less
+ * the recorded share that active batches kept active (referenced VM_EXEC
+ * file folios; 0 without recorded active batches), where later inactive
+ * batches may reclaim it.  The ratios are spread with integer error
+ * diffusion, so results are exact and deterministic.
  *
  * All sizes are pages.
  */

@@ -23,8 +23,11 @@ if [ "$(uname -m)" != x86_64 ]; then
 else
 	check "the version 1 binary and today's build replay the bundled trace" \
 		sh -c "'$RR' compare -q '$T' -p '$V1' -p '$NOW' -o '$TMP/ab.json' >/dev/null"
-	check_eq "the version 1 binary decides as when it was built (0.1.0)" \
-		"[23124,2186,49,49,23125]" "$(totals "$TMP/ab.json" "$V1")"
+	# (its totals are the replay's under today's outcome model: 0.5.0's
+	# tape moved them from 0.1.0's [23124,2186,49,49,23125]; the decisions
+	# of each call are the plug-in's, the pages each batch frees the model's)
+	check_eq "the version 1 binary loads and replays as pinned" \
+		"[20818,2234,49,49,23290]" "$(totals "$TMP/ab.json" "$V1")"
 	check_eq "... and as its example, on version 2 now, built today" \
 		"$(totals "$TMP/ab.json" "$V1")" "$(totals "$TMP/ab.json" "$NOW")"
 	"$RR" policies "$V1" >"$TMP/pol.txt"
