@@ -5,10 +5,11 @@
 A *stage* is a folder of src/; a *unit* is one file name of it without the
 suffix (x.c with its x.h; a header without a .c, such as sim-local.h, is a
 unit of its own, and so is the stage's public header S/S.h, which its
-stage's files may include for the types without depending on S.c).  Unit A depends on unit B when a file of A includes a file
-of B ("#include" lines) or names a function or variable that B's .c defines
-(comments, strings and the file's own statics aside): a declaration moved
-to another header hides no dependency.
+stage's files may include for the types without depending on S.c).  Unit A
+depends on unit B when a file of A includes a file of B ("#include" lines)
+or names a function or variable that B's .c defines (comments, strings and
+the file's own statics aside): a declaration moved to another header hides
+no dependency.
 
 Fails (exit 1) on, naming the files and the include line or symbol:
   - a cycle of units (within a stage or across stages);
@@ -199,38 +200,22 @@ def main():
         if sa in rank and sb in rank and rank[sb] > rank[sa]:
             problems.append(f"back edge {sa} -> {sb} ({sb} comes after {sa} in STAGES): {why}")
     # cycles: strongly connected units (Tarjan), each shown as one cycle
-    index, low, stack, on, sccs = {}, {}, [], set(), []
+    index, low, stack, sccs = {}, {}, [], []
 
     def connect(v):
-        work = [(v, iter(sorted(graph.get(v, {}))))]
         index[v] = low[v] = len(index)
         stack.append(v)
-        on.add(v)
-        while work:
-            v, it = work[-1]
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = len(index)
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(sorted(graph.get(w, {})))))
-                    break
-                if w in on:
-                    low[v] = min(low[v], index[w])
-            else:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
-                if low[v] == index[v]:
-                    comp = []
-                    while True:
-                        w = stack.pop()
-                        on.discard(w)
-                        comp.append(w)
-                        if w == v:
-                            break
-                    if len(comp) > 1:
-                        sccs.append(sorted(comp))
+        for w in sorted(graph.get(v, {})):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = stack[stack.index(v):]
+            del stack[stack.index(v):]
+            if len(comp) > 1:
+                sccs.append(sorted(comp))
 
     for v in sorted(graph):
         if v not in index:
