@@ -81,6 +81,7 @@ LIB_SRCS := \
 	src/episode/attribute.c \
 	src/episode/batches.c \
 	src/episode/proactive.c \
+	src/episode/write-probe.c \
 	src/episode/requests.c \
 	src/episode/snapshot.c \
 	src/episode/builder.c \

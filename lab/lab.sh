@@ -5,7 +5,8 @@
 # and patched (lab/kernel.sh, cached), boots each under QEMU and records
 # each workload with this checkout's reclaim-replay (lab/run.sh), checks
 # every recording opens in trace-cmd report, prints the fidelity table
-# (lab/table.sh) and writes it to bench/lab/RESULTS.md, and re-makes the
+# (lab/table.sh) and the seeds' tables, measured and predicted
+# (lab/seeds.sh), writes them to bench/lab/RESULTS.md, and re-makes the
 # recordings bundled in traces/lab/ (docs/lab.md).
 #
 #   usage: lab/lab.sh [--no-bundle] [VARIANT/WORKLOAD...]
@@ -90,8 +91,11 @@ done
 t_ran=$(date +%s)
 
 table=$(lab/table.sh "${done_dirs[@]}")
+seeds=$(lab/seeds.sh "$base")
 echo
 echo "$table"
+echo
+echo "$seeds"
 accel=$(sed -n 's/^accel //p' "${done_dirs[0]:-/dev/null}/truth.txt" 2>/dev/null | head -1)
 mkdir -p bench/lab
 {
@@ -104,6 +108,13 @@ mkdir -p bench/lab
 	echo "and \`compare -p kernel\` of each recording."
 	echo
 	echo "$table"
+	echo
+	echo "## The seeds' tables"
+	echo
+	echo "\`lab/seeds.sh\` (\`reclaim-replay verify\` and \`compare\` of the runs above);"
+	echo "times are emulated (TCG) where the line above says so."
+	echo
+	echo "$seeds"
 } >bench/lab/RESULTS.md
 
 if [ "$bundle" = 1 ]; then

@@ -9,7 +9,9 @@
 #   OUTDIR    where the guest writes (made; must not hold a trace.dat):
 #             trace.dat, truth.txt, guest.log, status, and console.log
 #   environment: LAB_CACHE (lab/kernel.sh), LAB_MEM_MB, LAB_TIMEOUT_S
-#             (override the workload's "# lab:" line), LAB_SMP (default 2)
+#             (override the workload's "# lab:" line), LAB_SMP (default 2),
+#             LAB_DISK_DIR (where the guest's disk images go; default
+#             /dev/shm when it has 8 GiB free, else TMPDIR or /var/tmp)
 #
 # The guest's root is this machine's, read-only over virtio-9p; OUTDIR is
 # a second, read-write 9p share; a virtio-blk disk is the swap device and a
@@ -66,7 +68,17 @@ if [ ! -f "$data" ]; then
 	mkfs.ext4 -q -F -L labdata "$data.tmp"
 	mv "$data.tmp" "$data"
 fi
-work=$(mktemp -d "${TMPDIR:-/var/tmp}/rr-lab.XXXXXX")
+# The guest's disks in memory where the host has room (/dev/shm, 8 GiB
+# free): a swap device whose writes cost the same from run to run (a sparse
+# file on disk allocates its blocks on first write, and the host's
+# write-back stalls the guest at random), so that the times the lab
+# measures compare across kernels.
+shm=/dev/shm
+if [ -z "${LAB_DISK_DIR:-}" ] && [ -d "$shm" ] &&
+	[ "$(df -Pk "$shm" 2>/dev/null | awk 'NR == 2 { print $4 }')" -ge $((8 * 1024 * 1024)) ] 2>/dev/null; then
+	LAB_DISK_DIR=$shm
+fi
+work=$(mktemp -d "${LAB_DISK_DIR:-${TMPDIR:-/var/tmp}}/rr-lab.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 truncate -s 2G "$work/swap.img"
 cp --sparse=always "$data" "$work/data.img"

@@ -99,6 +99,15 @@ extern const char *const rr_probe_lru_names[RR_NR_EVICTABLE_LRU];
 #define RR_PROBE_EVENT "shrink_lruvec"
 #define RR_PROBE_RET_EVENT "shrink_lruvec_ret"
 #define RR_PROBE_ACTIVE_EVENT "shrink_active"
+/* And a pair around every write to a memory.reclaim file, by any task
+ * (docs/kernel-model.md §26 item 5): RR_PROBE_WRITE_EVENT at the entry of
+ * memory_reclaim() (v5.19+: fields cgroup_id, the cgroup written to, its
+ * kernfs directory's id; nbytes; buf, the text written) and
+ * RR_PROBE_WRITE_RET_EVENT at its return (ret: nbytes or -errno).  The
+ * replay makes each pair one proactive episode with its exact request,
+ * as the recorder's own proactive markers. */
+#define RR_PROBE_WRITE_EVENT "memory_reclaim"
+#define RR_PROBE_WRITE_RET_EVENT "memory_reclaim_ret"
 #define RR_PROBE_GROUP_PREFIX "reclaim_replay_"
 
 /* CSS_ONLINE of include/linux/cgroup-defs.h */

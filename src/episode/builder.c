@@ -266,6 +266,9 @@ static int feed(struct rr_builder *b, const struct rr_event *ev)
 	case RR_EV_LRUVEC_RET:
 	case RR_EV_ACTIVE_PROBE:
 		return rr_builder_probe_event(b, ev);
+	case RR_EV_WRITE_PROBE:
+	case RR_EV_WRITE_RET:
+		return rr_proactive_probe(b, ev);
 	default:
 		return rr_event_is_request(ev->type) ? request_event(b, ev) : 0;
 	}

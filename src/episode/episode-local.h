@@ -190,6 +190,8 @@ static inline struct rr_batch *ep_batch(struct task *t)
 /* snapshot.c */
 void rr_snap_log(struct rr_builder *b, const struct rr_event *ev);
 int rr_builder_marker(struct rr_builder *b, const struct rr_event *ev);
+/* write-probe.c */
+int rr_proactive_probe(struct rr_builder *b, const struct rr_event *ev);
 
 /* requests.c */
 int rr_episode_begin(struct rr_builder *b, struct task *t, enum rr_reclaim_kind kind,

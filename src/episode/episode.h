@@ -18,6 +18,8 @@
  * after it; episode-local.h declares their functions):
  *   builder.c        dispatch of each event to the job that owns it
  *   snapshot.c       the recorder's snapshots and markers applied to the state
+ *   write-probe.c    memory.reclaim writes from the recorder's memory_reclaim()
+ *                    probe (docs/kernel-model.md §26 item 5)
  *   requests.c       the episode stack of a task: begin, end, lost, finish
  *   probe.c          the recorder's shrink_lruvec() probe: each call's memcg
  *                    and inputs (docs/kernel-model.md §26)
@@ -262,6 +264,9 @@ struct rr_episode {
 	int proactive_swappiness;
 	int proactive_errno;
 	uint64_t proactive_memcg_id;
+	/* opened by the recorder's memory_reclaim() probe (a write by any
+	 * task; docs/kernel-model.md §26 item 5), not by its markers */
+	bool write_probed;
 	struct rr_reclaim_call *calls;
 	size_t nr_calls, cap_calls;
 	struct rr_call_bound *bounds;

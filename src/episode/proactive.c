@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+
 /* Calls of one write follow each other this closely, at most (the loop
  * runs lru_add_drain_all() before its last retry only). */
 #define RUN_GAP_NS (10ULL * 1000 * 1000)

@@ -391,6 +391,8 @@ int rr_episode_sim_input(const struct rr_episode *ep, const struct rr_state *st,
 			in->balance_unbalanced_pages = before;
 		}
 	}
+	/* EAGAIN: the write found nothing more to reclaim */
+	in->recorded_exhausted = ep->kind == RR_KIND_PROACTIVE && ep->proactive_errno == 11;
 	if (ep->kind == RR_KIND_PROACTIVE && ep->proactive_swappiness >= 0) {
 		in->has_proactive_swappiness = true;
 		in->proactive_swappiness = ep->proactive_swappiness;

@@ -199,7 +199,7 @@ static int setup_probe(struct rec *r, char *enabled, size_t enabled_len)
 		return 0;
 	}
 	r->probe_made = true;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < RR_PROBE_NR_EXTRA; i++)
 		if (r->probe.extra[i] &&
 		    enable(r, r->probe.group, r->probe.extra_event[i], false, enabled, enabled_len))
 			return -1;

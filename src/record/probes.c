@@ -375,6 +375,26 @@ int rr_probe_plan(struct rr_probe_plan *p, int pid, const char *btf_path, const 
 			p->extra[1] = NULL;
 	}
 	p->extra_event[1] = RR_PROBE_ACTIVE_EVENT;
+	/* every memory.reclaim write: the cgroup is the kernfs directory of
+	 * the file written, of->kn->parent (__parent from v6.15), its id the
+	 * cgroup id the memcg events and snapshots use */
+	if (has_symbol(kallsyms, "memory_reclaim", "tT")) {
+		struct member kn, parent, id;
+
+		if (!path(btf, "kernfs_open_file", "kn", &kn) &&
+		    (!path(btf, "kernfs_node", "parent", &parent) ||
+		     !path(btf, "kernfs_node", "__parent", &parent)) &&
+		    !path(btf, "kernfs_node", "id", &id) &&
+		    asprintf(&p->extra[2], "p:%s/%s memory_reclaim cgroup_id=+%ld(+%ld(+%ld($arg1))):u64 "
+			     "nbytes=$arg3:u64 buf=+0($arg2):string", p->group, RR_PROBE_WRITE_EVENT,
+			     id.bits / 8, parent.bits / 8, kn.bits / 8) < 0)
+			p->extra[2] = NULL;
+		if (p->extra[2] && asprintf(&p->extra[3], "r:%s/%s memory_reclaim ret=$retval:s64",
+					    p->group, RR_PROBE_WRITE_RET_EVENT) < 0)
+			p->extra[3] = NULL;
+	}
+	p->extra_event[2] = RR_PROBE_WRITE_EVENT;
+	p->extra_event[3] = RR_PROBE_WRITE_RET_EVENT;
 	ret = 0;
 out:
 	free(d.buf);
@@ -386,7 +406,7 @@ void rr_probe_plan_free(struct rr_probe_plan *p)
 {
 	free(p->definition);
 	p->definition = NULL;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < RR_PROBE_NR_EXTRA; i++) {
 		free(p->extra[i]);
 		p->extra[i] = NULL;
 	}
@@ -440,22 +460,32 @@ int rr_probe_create(struct rr_probe_plan *p, const char *tracing, char *why, siz
 			 err[0] ? ": " : "", err);
 		return -1;
 	}
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < RR_PROBE_NR_EXTRA; i++)
 		if (p->extra[i] && append_line(path, p->extra[i])) {
 			free(p->extra[i]);
 			p->extra[i] = NULL;
 		}
+	/* the write's return without its entry places nothing */
+	if (!p->extra[2] && p->extra[3]) {
+		char line[160];
+
+		snprintf(line, sizeof(line), "-:%s/%s", p->group, RR_PROBE_WRITE_RET_EVENT);
+		append_line(path, line);
+		free(p->extra[3]);
+		p->extra[3] = NULL;
+	}
 	return 0;
 }
 
 int rr_probe_remove(const char *tracing, const char *group)
 {
-	const char *events[] = { RR_PROBE_RET_EVENT, RR_PROBE_ACTIVE_EVENT, RR_PROBE_EVENT };
+	const char *events[] = { RR_PROBE_RET_EVENT, RR_PROBE_ACTIVE_EVENT,
+				 RR_PROBE_WRITE_EVENT, RR_PROBE_WRITE_RET_EVENT, RR_PROBE_EVENT };
 	char path[1024], line[320];
 	int ret = 0;
 
 	snprintf(path, sizeof(path), "%s/kprobe_events", tracing);
-	for (int i = 0; i < 3; i++) {
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
 		snprintf(line, sizeof(line), "-:%s/%s", group, events[i]);
 		ret = append_line(path, line);
 	}

@@ -47,10 +47,12 @@ struct rr_probe_plan {
 	char group[48];		/* RR_PROBE_GROUP_PREFIX<pid> */
 	char *definition;	/* the kprobe_events line ("p:GROUP/EVENT ..."),
 				 * malloc'ed; NULL when the probe cannot be made */
-	/* the optional ones (RR_PROBE_RET_EVENT, RR_PROBE_ACTIVE_EVENT): their
-	 * lines, NULL where the kernel does not allow them (not created) */
-	char *extra[2];
-	const char *extra_event[2];
+	/* the optional ones (RR_PROBE_RET_EVENT, RR_PROBE_ACTIVE_EVENT,
+	 * RR_PROBE_WRITE_EVENT, RR_PROBE_WRITE_RET_EVENT): their lines, NULL
+	 * where the kernel does not allow them (not created) */
+#define RR_PROBE_NR_EXTRA 4
+	char *extra[RR_PROBE_NR_EXTRA];
+	const char *extra_event[RR_PROBE_NR_EXTRA];
 	int nr_fields;
 	int nr_zones;		/* MAX_NR_ZONES of the running kernel */
 	char why[256];		/* when definition is NULL: why, for the summary */

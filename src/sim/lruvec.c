@@ -104,7 +104,8 @@ static uint64_t part(uint64_t total, uint64_t off, uint64_t k, uint64_t taken)
  * recording's last batch of the list, the pages further up behave as its
  * last SWAP_CLUSTER_MAX * 2 pages did (the end of a full reclaim: the
  * pages no pass could free stay unfreeable, instead of yielding the
- * episode's average share).  Returns true with @o the outcome; false
+ * episode's average share; after a write that ended in -EAGAIN, none of
+ * them is freed).  Returns true with @o the outcome; false
  * when the list has no recorded batch at all (then the ratios decide).
  */
 static bool tape(struct run *r, int mi, int lru, uint64_t n, struct rr_sim_outcome *o)
@@ -155,10 +156,14 @@ static bool tape(struct run *r, int mi, int lru, uint64_t n, struct rr_sim_outco
 	}
 	if (!wt)
 		return false;	/* (nothing covered: the list has no batch) */
-	/* (the offset, unused past the end, diffuses the window's shares) */
-	o->nr_reclaimed += part(wr, *off, left, wt);
-	o->nr_activate += part(wa, *off, left, wt);
-	o->nr_pageout += part(wp, *off, left, wt);
+	/* (the offset, unused past the end, diffuses the window's shares);
+	 * after a write that ended in -EAGAIN the pages past the recording
+	 * are those no pass could free: rotated back, reclaimed by none */
+	if (!r->in->recorded_exhausted) {
+		o->nr_reclaimed += part(wr, *off, left, wt);
+		o->nr_activate += part(wa, *off, left, wt);
+		o->nr_pageout += part(wp, *off, left, wt);
+	}
 	o->nr_deactivate += part(wd, *off, left, wt);
 	*off += left;
 	return true;

@@ -218,6 +218,10 @@ struct rr_sim_input {
 	 * or RR_SWAPPINESS_ANON_ONLY (201) for "max" */
 	bool has_proactive_swappiness;
 	int proactive_swappiness;
+	/* the recorded episode reclaimed all it could: a memory.reclaim write
+	 * that ended in -EAGAIN.  Past a list's last recorded batch its pages
+	 * reclaim nothing (the outcome model's tape, lruvec.c) */
+	bool recorded_exhausted;
 	enum rr_outcome_model outcome;
 	uint64_t exact_extra_pages;	/* RR_OUTCOME_EXACT */
 	struct rr_sim_memcg *memcgs;

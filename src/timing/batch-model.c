@@ -53,20 +53,17 @@ void rr_batch_cost_fit(const struct rr_batch_cost_data *d, struct rr_batch_cost_
 		memset(f->type, 0, sizeof(f->type));
 		return;
 	}
-	/* the rest: fitted over the calls where there are enough, else (one
-	 * long call, a write in one call) its average per shrink_lruvec()
-	 * call, which a call's own passes spread over */
-	if (d->calls >= RR_COST_MIN_CALLS)
-		rr_cost_fit(&d->rest, &f->rest);
-	if (f->rest.terms) {
-		f->rest_per_call_ns = f->rest.terms & RR_COST_TERM_FIXED ? f->rest.fixed_ns : 0;
-		f->rest_per_lruvec_ns = f->rest.terms & RR_COST_TERM_SCAN ?
-					f->rest.scan_ns_per_page : 0;
-		f->rest_fitted = true;
-	} else {
-		f->rest_per_lruvec_ns = d->lruvec_calls ? d->rest_ns / (double)d->lruvec_calls : 0;
-		f->rest_per_call_ns = d->lruvec_calls ? 0 : d->rest_ns / (double)d->calls;
-	}
+	/* the rest, the calls' time outside their inactive batches (the walk,
+	 * get_scan_count(), active batches, shrink_slab(), flushes): its
+	 * average per shrink_lruvec() call, a pass; per call only where no
+	 * pass was counted.  (A least-squares split between calls and passes
+	 * cannot be told where every recorded call makes the same passes, as
+	 * a write's do: it gave the whole rest to the calls, 15 ms a call on
+	 * the lab's stock proactive-file, which cluster-cap's 32-page calls
+	 * would multiply by thousands.) */
+	f->rest_per_lruvec_ns = d->lruvec_calls ? d->rest_ns / (double)d->lruvec_calls : 0;
+	f->rest_per_call_ns = d->lruvec_calls ? 0 : d->rest_ns / (double)d->calls;
+	f->rest_fitted = d->lruvec_calls > 0;
 	f->recorded_call_ns = d->call_ns;
 	f->fitted = true;
 }

@@ -75,15 +75,15 @@ double rr_cost_estimate_ns(const struct rr_cost_fit *f, uint64_t calls,
  *
  * (t: anon or file), so one long call gives thousands of samples where the
  * call model has one; what a call takes beyond its inactive batches (the
- * decisions, the active lists, shrink_slab(), the drains) is, per call,
+ * decisions, the active lists, shrink_slab(), the drains) is averaged per
+ * shrink_lruvec() call (per call where the trace counts none),
  *
- *     rest_ns = call_ns + lruvec_ns * shrink_lruvec_calls
+ *     rest_ns = lruvec_ns * shrink_lruvec_calls
  *
- * fitted where there are RR_COST_MIN_CALLS calls, else averaged per
- * shrink_lruvec() call.  A policy's time is the cost of its own pages
- * (its batches counted as the recorded ones took, on average) and calls.
- * An estimate: the pages' state (dirty, mapped, under writeback) is in the
- * averages only.
+ * A policy's time is the cost of its own pages (its batches counted as
+ * the recorded ones took, on average) and passes.  An estimate: the pages'
+ * state (dirty, mapped, under writeback) is in the averages only, and
+ * the rest of a pass is one average over passes of every priority.
  */
 #define RR_BATCH_COST_MIN_BATCHES 32
 
@@ -100,8 +100,8 @@ struct rr_batch_cost_fit {
 	struct rr_cost_fit type[2];	/* anon, file; terms 0: too few batches */
 	uint64_t batches[2];		/* observations of each */
 	double mean_taken[2];		/* pages a batch took, on average */
-	struct rr_cost_fit rest;	/* the fit of the rest (terms 0: averaged) */
-	bool rest_fitted;
+	struct rr_cost_fit rest;	/* (unused: the rest is averaged) */
+	bool rest_fitted;		/* the rest has a rate per shrink_lruvec() call */
 	double rest_per_call_ns, rest_per_lruvec_ns;
 	uint64_t calls;
 	double recorded_call_ns;	/* the recorded calls' time, summed */

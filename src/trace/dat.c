@@ -262,6 +262,12 @@ static int add_decoders(struct rr_dat *t, struct buffer *b)
 			"", RR_PROBE_ACTIVE_EVENT, RR_EV_ACTIVE_PROBE,
 			{ [F_ID] = "cgroup_id", [F_LRU] = "lru", [F_NR_REQUESTED] = "nr_to_scan",
 			  [F_PRIORITY] = "priority" }, 0, NULL };
+		static const struct rr_event_desc write = {
+			"", RR_PROBE_WRITE_EVENT, RR_EV_WRITE_PROBE,
+			{ [F_ID] = "cgroup_id", [F_NR_REQUESTED] = "nbytes", [F_STR] = "buf" }, 0,
+			NULL };
+		static const struct rr_event_desc write_ret = {
+			"", RR_PROBE_WRITE_RET_EVENT, RR_EV_WRITE_RET, { [F_VAL] = "ret" }, 0, NULL };
 		struct tep_event **evs = tep_list_events(b->tep, TEP_EVENT_SORT_ID);
 
 		for (int i = 0; evs && evs[i]; i++) {
@@ -273,7 +279,9 @@ static int add_decoders(struct rr_dat *t, struct buffer *b)
 				    strlen(RR_PROBE_GROUP_PREFIX)) ||
 			    ev->id < 0 || ev->id > 65535 ||
 			    (strcmp(ev->name, RR_PROBE_EVENT) && strcmp(ev->name, RR_PROBE_RET_EVENT) &&
-			     strcmp(ev->name, RR_PROBE_ACTIVE_EVENT)))
+			     strcmp(ev->name, RR_PROBE_ACTIVE_EVENT) &&
+			     strcmp(ev->name, RR_PROBE_WRITE_EVENT) &&
+			     strcmp(ev->name, RR_PROBE_WRITE_RET_EVENT)))
 				continue;
 			slot = decoder_slot(b, ev->id);
 			if (!slot)
@@ -289,6 +297,12 @@ static int add_decoders(struct rr_dat *t, struct buffer *b)
 			} else if (!strcmp(ev->name, RR_PROBE_ACTIVE_EVENT)) {
 				d->type = RR_EV_ACTIVE_PROBE;
 				add_slots(d, &active);
+			} else if (!strcmp(ev->name, RR_PROBE_WRITE_EVENT)) {
+				d->type = RR_EV_WRITE_PROBE;
+				add_slots(d, &write);
+			} else if (!strcmp(ev->name, RR_PROBE_WRITE_RET_EVENT)) {
+				d->type = RR_EV_WRITE_RET;
+				add_slots(d, &write_ret);
 			} else {
 				if (!(d->probe = probe_slots(ev))) {
 					free(d);

@@ -132,6 +132,8 @@ static const char *const type_names[RR_EV__COUNT] = {
 	[RR_EV_LRUVEC_PROBE] = "shrink_lruvec",
 	[RR_EV_LRUVEC_RET] = "shrink_lruvec_ret",
 	[RR_EV_ACTIVE_PROBE] = "shrink_active",
+	[RR_EV_WRITE_PROBE] = "memory_reclaim",
+	[RR_EV_WRITE_RET] = "memory_reclaim_ret",
 };
 
 const char *rr_event_type_name(enum rr_event_type type)

@@ -48,6 +48,12 @@ enum rr_event_type {
 	RR_EV_LRUVEC_RET,		/* ...:shrink_lruvec_ret: the call's end */
 	RR_EV_ACTIVE_PROBE,		/* ...:shrink_active: id the memcg, lru,
 					 * nr_requested (nr_to_scan), priority */
+	RR_EV_WRITE_PROBE,		/* ...:memory_reclaim: a memory.reclaim
+					 * write; id the cgroup written to,
+					 * nr_requested its bytes (nbytes), str
+					 * the text written */
+	RR_EV_WRITE_RET,		/* ...:memory_reclaim_ret: val the return
+					 * (nbytes, or -errno) */
 	RR_EV__COUNT
 };
 

@@ -4,8 +4,10 @@
  * recording against the recording of a kernel that runs the policy.  Both
  * sides are JSON diffs of one replay each (reclaim-replay-json(5)); the
  * predicted time is the stock trace's batch model (timing.h) applied to
- * the policy's own calls, pages and shrink_lruvec() calls, the measured
- * time what the patched kernel spent inside its reclaim calls.
+ * the policy's own calls, pages and shrink_lruvec() calls, over the same
+ * model of the kernel's, times the time the stock kernel measured for the
+ * same episode; the measured time what the patched kernel spent inside
+ * its reclaim calls.
  */
 #include "verify.h"
 
@@ -75,6 +77,79 @@ static void side_of(json_t *o, struct rr_verify_side *s)
 	s->nr_scanned = u64(o, "nr_scanned");
 	s->nr_reclaimed = u64(o, "nr_reclaimed");
 	s->over_reclaim_pages = u64(o, "over_reclaim_pages");
+}
+
+/*
+ * The predicted time of episodes: each recorded episode's own measured
+ * time, scaled by the batch model's cost of the policy's work over its
+ * cost of the kernel's (the stock replay's calls, passes and pages): a
+ * ratio estimate, which keeps what the model does not see (the pages'
+ * state, the swap device, the machine's speed during that episode) as
+ * the recording measured it.  Refused where more than half of the
+ * policy's modelled cost is the rest per pass (RR_VERIFY_MAX_REST): an
+ * average the recording took over passes unlike the policy's.
+ */
+#define RR_VERIFY_MAX_REST 0.5
+
+struct time_est {
+	double pred_ns, model_ns, rest_ns;
+	uint64_t episodes, unscaled, passes, recorded_passes;
+};
+
+static double model_of(const struct rr_batch_cost_fit *fit, json_t *res, bool rest_only)
+{
+	const uint64_t sc[2] = { rest_only ? 0 : u64(res, "nr_scanned_anon"),
+				 rest_only ? 0 : u64(res, "nr_scanned_file") };
+	const uint64_t rc[2] = { rest_only ? 0 : u64(res, "nr_reclaimed_anon"),
+				 rest_only ? 0 : u64(res, "nr_reclaimed_file") };
+
+	return rr_batch_cost_estimate_ns(fit, u64(res, "calls"), u64(res, "shrink_lruvec_calls"),
+					 sc, rc);
+}
+
+static void time_add(struct time_est *t, const struct rr_batch_cost_fit *fit, json_t *ep,
+		     const char *policy)
+{
+	json_t *rec = json_object_get(ep, "recorded");
+	json_t *res = json_object_get(json_object_get(ep, "results"), policy);
+	json_t *base = json_object_get(json_object_get(ep, "results"), "kernel");
+	double ck, cp;
+
+	if (!json_is_object(res) || !json_is_object(base))
+		return;
+	t->episodes++;
+	ck = model_of(fit, base, false);
+	cp = model_of(fit, res, false);
+	t->model_ns += cp;
+	t->rest_ns += model_of(fit, res, true);
+	t->passes += u64(res, "shrink_lruvec_calls");
+	t->recorded_passes += u64(base, "shrink_lruvec_calls");
+	if (ck > 0)
+		t->pred_ns += (double)u64(rec, "in_calls_ns") * cp / ck;
+	else
+		t->unscaled++;
+}
+
+/* The time of side @a from @t; false, with @note saying why, when none. */
+static bool time_set(const struct time_est *t, struct rr_verify_side *a, const char *what,
+		     char *note, size_t len)
+{
+	a->has_ns = false;
+	if (!t->episodes || t->unscaled)
+		return false;
+	if (t->model_ns > 0 && t->rest_ns > RR_VERIFY_MAX_REST * t->model_ns) {
+		if (!*note)
+			snprintf(note, len, "no time predicted for %s: %.0f%% of the policy's "
+				 "modelled cost is the rest of its %llu passes (shrink_lruvec() calls; "
+				 "the kernel's replay made %llu), an average the recording took over "
+				 "passes unlike these", what, 100.0 * t->rest_ns / t->model_ns,
+				 (unsigned long long)t->passes,
+				 (unsigned long long)t->recorded_passes);
+		return false;
+	}
+	a->ns = t->pred_ns;
+	a->has_ns = true;
+	return true;
 }
 
 /* The proactive episodes of @doc, in their order (the JSON lists
@@ -187,13 +262,17 @@ int rr_verify_docs(json_t *stock, json_t *patched, const char *policy, const cha
 		}
 		side_of(pred, &a);
 		side_of(meas, &b);
-		/* time: the batch model of the cgroup kinds it was fitted on */
-		if (fitted && (!strcmp(kinds[k].kind, "memcg") || !strcmp(kinds[k].kind, "proactive"))) {
-			json_t *e = json_object_get(json_object_get(json_object_get(bm, "policies"),
-								    policy), kinds[k].kind);
+		/* time: the ratio estimate over the kind's episodes */
+		if (fitted) {
+			struct time_est t = { 0 };
+			json_t *e;
+			size_t i;
 
-			a.has_ns = json_is_integer(e);
-			a.ns = a.has_ns ? (double)json_integer_value(e) : 0;
+			json_array_foreach(json_object_get(stock, "episodes"), i, e)
+				if (!strcmp(json_string_value(json_object_get(e, "kind")) ?: "",
+					    kinds[k].kind))
+					time_add(&t, &fit, e, policy);
+			time_set(&t, &a, kinds[k].name, v->time_note, sizeof(v->time_note));
 		}
 		b.has_ns = json_object_get(meas, "in_calls_ns") != NULL;
 		b.ns = (double)u64(meas, "in_calls_ns");
@@ -226,13 +305,12 @@ int rr_verify_docs(json_t *stock, json_t *patched, const char *policy, const cha
 		side_of(res, &a);
 		a.over_reclaim_pages = a.nr_reclaimed > req_pages ? a.nr_reclaimed - req_pages : 0;
 		if (fitted) {
-			const uint64_t sc[2] = { u64(res, "nr_scanned_anon"), u64(res, "nr_scanned_file") };
-			const uint64_t rc[2] = { u64(res, "nr_reclaimed_anon"),
-						 u64(res, "nr_reclaimed_file") };
+			struct time_est t = { 0 };
+			char w[32];
 
-			a.ns = rr_batch_cost_estimate_ns(&fit, a.calls, u64(res, "shrink_lruvec_calls"),
-							 sc, rc);
-			a.has_ns = true;
+			snprintf(w, sizeof(w), "write %zu", i + 1);
+			time_add(&t, &fit, sw[i], policy);
+			time_set(&t, &a, w, v->time_note, sizeof(v->time_note));
 		}
 		side_of(rec, &b);
 		b.ns = (double)u64(rec, "in_calls_ns");
@@ -331,13 +409,15 @@ void rr_verify_print(FILE *f, const struct rr_verify *v, bool markdown)
 				c[2], c[3], c[4], c[5]);
 	}
 	fprintf(f, "\nover-reclaim: pages reclaimed beyond each request (writes) or call's "
-		"nr_to_reclaim; seconds: inside the reclaim calls (predicted: the stock trace's "
-		"batch model on the policy's own calls and pages, an estimate)\n");
+		"nr_to_reclaim; seconds: inside the reclaim calls (predicted: each stock episode's "
+		"measured time times the batch model's cost of the policy's calls, passes and "
+		"pages over that of the kernel's, an estimate)\n");
 	if (v->time_note[0])
 		fprintf(f, "%s\n", v->time_note);
 	if (v->patched_decisions)
-		fprintf(f, "the patched recording replayed with kernel+%s: %llu of %llu decisions "
-			"exact (%.2f%%)\n", v->policy, (unsigned long long)v->patched_exact,
+		fprintf(f, "the patched recording replayed with %s%s: %llu of %llu decisions "
+			"exact (%.2f%%)\n", strcmp(v->policy, "kernel") ? "kernel+" : "", v->policy,
+			(unsigned long long)v->patched_exact,
 			(unsigned long long)v->patched_decisions,
 			100.0 * (double)v->patched_exact / (double)v->patched_decisions);
 }

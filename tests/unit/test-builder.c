@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/common/swappiness.h"
 #include "../../src/episode/episode.h"
 #include "feed.h"
 #include "unit.h"
@@ -817,7 +818,9 @@ struct kinds {
 	bool in_proactive[16];
 	uint64_t nr_calls[16], recorded_nr_reclaimed[16], call_reclaimed[16], call_scanned[16];
 	uint32_t last_batch_call[16];
-	int proactive_errno[16];
+	int proactive_errno[16], proactive_swappiness[16];
+	uint64_t proactive_memcg_id[16];
+	bool write_probed[16];
 };
 
 static int collect_kinds(struct rr_episode *ep, struct rr_state *st, void *ctx)
@@ -844,8 +847,85 @@ static int collect_kinds(struct rr_episode *ep, struct rr_state *st, void *ctx)
 	k->call_scanned[k->n] = ep->nr_calls ? ep->calls[ep->nr_calls - 1].nr_scanned_pages : 0;
 	k->last_batch_call[k->n] = ep->nr_batches ? ep->batches[ep->nr_batches - 1].call : 99;
 	k->proactive_errno[k->n] = ep->proactive_errno;
+	k->proactive_swappiness[k->n] = ep->proactive_swappiness;
+	k->proactive_memcg_id[k->n] = ep->proactive_memcg_id;
+	k->write_probed[k->n] = ep->write_probed;
 	k->n++;
 	return 0;
+}
+
+/*
+ * The recorder's memory_reclaim() probe: a write by any task is one
+ * proactive episode with the request, swappiness= key and cgroup the
+ * kernel read (memparse(): "0x100000" is 1 MiB, "2m" 2 MiB), its errno
+ * from the return; a text the kernel refuses opens nothing, a return
+ * without its entry closes nothing, and a write between the recorder's
+ * own markers is theirs.
+ */
+static void test_probed_write(void)
+{
+	struct rr_builder_opts o = { .offline_delay_ns = 25000000, .swap_present = -1,
+				     .keep_all_batches = true };
+	struct kinds k;
+	struct rr_builder *b;
+
+	memset(&k, 0, sizeof(k));
+	b = rr_builder_new(&o, collect_kinds, &k);
+	mkdir_ev(b, 0, 9, "/w");
+	delta(b, 9, 2, 10000, 200);
+	/* pid 100: "2m swappiness=max", two calls, -EAGAIN */
+	unit_feed(b, (struct rr_event){ .type = RR_EV_WRITE_PROBE, .pid = 100, .id = 9,
+				   .nr_requested = 18, .str = "2m swappiness=max\n", .str_len = 18 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 100 });
+	batch(b, 9, 2, 32, 32, 32, 12);
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .pid = 100, .nr_reclaimed = 32 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 100 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .pid = 100, .nr_reclaimed = 0 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_WRITE_RET, .pid = 100, .val = -11 });
+	/* a text the kernel refuses, and a return without its entry */
+	unit_feed(b, (struct rr_event){ .type = RR_EV_WRITE_PROBE, .pid = 301, .id = 9,
+				   .nr_requested = 3, .str = "12x", .str_len = 3 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_WRITE_RET, .pid = 301, .val = -22 });
+	/* a key a 6.1 kernel refuses (-EINVAL, no call): no write */
+	unit_feed(b, (struct rr_event){ .type = RR_EV_WRITE_PROBE, .pid = 302, .id = 9,
+				   .nr_requested = 15, .str = "4096 swappiness=60", .str_len = 18 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_WRITE_RET, .pid = 302, .val = -22 });
+	/* the recorder's own write: its markers around the probe's pair */
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MARKER, .pid = 300,
+				   .str = "reclaim-replay: proactive begin bytes=1048576",
+				   .str_len = 45 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_WRITE_PROBE, .pid = 300, .id = 9,
+				   .nr_requested = 8, .str = "0x100000", .str_len = 8 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_BEGIN, .pid = 300 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MEMCG_RECLAIM_END, .pid = 300, .nr_reclaimed = 0 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_WRITE_RET, .pid = 300, .val = 8 });
+	unit_feed(b, (struct rr_event){ .type = RR_EV_MARKER, .pid = 300,
+				   .str = "reclaim-replay: proactive end bytes=1048576 result=ok errno=0",
+				   .str_len = 61 });
+	CU_ASSERT_EQUAL(rr_builder_finish(b), 0);
+	CU_ASSERT_EQUAL_FATAL(k.n, 6);
+	CU_ASSERT_EQUAL(k.kind[0], RR_KIND_MEMCG);
+	CU_ASSERT_TRUE(k.in_proactive[0] && k.in_proactive[1]);
+	CU_ASSERT_EQUAL(k.kind[2], RR_KIND_PROACTIVE);
+	CU_ASSERT_TRUE(k.write_probed[2] && k.replayable[2]);
+	CU_ASSERT_EQUAL(k.bytes[2], 2 << 20);
+	CU_ASSERT_EQUAL(k.proactive_swappiness[2], RR_SWAPPINESS_ANON_ONLY);
+	CU_ASSERT_EQUAL(k.proactive_memcg_id[2], 9);
+	CU_ASSERT_EQUAL(k.proactive_errno[2], 11);
+	CU_ASSERT_EQUAL(k.nr_calls[2], 2);
+	CU_ASSERT_EQUAL(k.recorded_nr_reclaimed[2], 32);
+	/* the refused key: handed over, not to be replayed */
+	CU_ASSERT_EQUAL(k.kind[3], RR_KIND_PROACTIVE);
+	CU_ASSERT_FALSE(k.replayable[3]);
+	CU_ASSERT_EQUAL(k.proactive_errno[3], 22);
+	/* the recorder's write: one episode, of its markers */
+	CU_ASSERT_EQUAL(k.kind[4], RR_KIND_MEMCG);
+	CU_ASSERT_EQUAL(k.kind[5], RR_KIND_PROACTIVE);
+	CU_ASSERT_FALSE(k.write_probed[5]);
+	CU_ASSERT_EQUAL(k.bytes[5], 1048576);
+	CU_ASSERT_EQUAL(k.proactive_errno[5], 0);
+	CU_ASSERT_EQUAL(rr_builder_stats(b)->tasks, 0);
+	rr_builder_free(b);
 }
 
 /*
@@ -1308,6 +1388,7 @@ int register_builder_tests(void)
 	    !CU_add_test(s, "root flush without a snapshot", test_root_flush_without_snapshot) ||
 	    !CU_add_test(s, "one-type call bound", test_one_type_call_bound) ||
 	    !CU_add_test(s, "no memory.reclaim inference on v1", test_no_proactive_inference_on_v1) ||
+	    !CU_add_test(s, "memory.reclaim writes from the probe", test_probed_write) ||
 	    !CU_add_test(s, "interleaved walks under one root", test_interleaved_walks) ||
 	    !CU_add_test(s, "many neighbours, own roots: not interleaved",
 			 test_many_neighbours_not_interleaved) ||

@@ -38,7 +38,8 @@ static int write_tmp(char *path, size_t plen, const void *data, size_t len)
  * lruvec_stats @152 { state[40] @0 }, lru_zone_size[4][5] @808 (flat, as
  * pahole writes it), memcg @1032 }; mem_cgroup { css @0 { cgroup @0,
  * flags @84 }, memory @240 { usage @16 emin @80 elow @104 }, swappiness
- * @1192 }; cgroup { kn @248 }; kernfs_node { id @104 }; scan_control
+ * @1192 }; cgroup { kn @248 }; kernfs_node { parent @8, id @104 };
+ * kernfs_open_file { kn @0 }; scan_control
  * { nr_to_reclaim @0, target_mem_cgroup @16, anon_cost @24, file_cost @32,
  * may_deactivate:2 @40.0, force_deactivate:1 @40.2, may_swap:1 @40.6,
  * cache_trim_mode:1 @41.4, order @42, priority @43, reclaim_idx @44,
@@ -82,7 +83,10 @@ static struct btf *test_btf(void)
 	btf__add_struct(b, "cgroup", 400);
 	btf__add_field(b, "kn", ptr, 248 * 8, 0);
 	btf__add_struct(b, "kernfs_node", 200);
+	btf__add_field(b, "parent", ptr, 8 * 8, 0);
 	btf__add_field(b, "id", ul, 104 * 8, 0);
+	btf__add_struct(b, "kernfs_open_file", 64);
+	btf__add_field(b, "kn", ptr, 0, 0);
 	btf__add_struct(b, "mem_cgroup_per_node", 1040);
 	btf__add_field(b, "lruvec", lv, 0, 0);
 	btf__add_field(b, "lruvec_stats", st, 152 * 8, 0);
@@ -113,6 +117,7 @@ static struct btf *test_btf(void)
 static const char kallsyms_ok[] =
 	"ffffffff81184e70 t shrink_lruvec\n"
 	"ffffffff81183a90 t shrink_active_list\n"
+	"ffffffff8129f3d0 t memory_reclaim\n"
 	"ffffffff82a1b2c0 D vm_swappiness\n";
 
 static void test_plan(void)
@@ -165,9 +170,23 @@ static void test_plan(void)
 	CU_ASSERT_STRING_EQUAL(p.extra[1], "p:reclaim_replay_4242/shrink_active shrink_active_list "
 			       "cgroup_id=+104(+248(+0(+1032($arg2)))):u64 lru=$arg4:u32 "
 			       "nr_to_scan=$arg1:u64 priority=+43($arg3):s8");
+	/* memory.reclaim writes: the cgroup is of->kn->parent's id */
+	CU_ASSERT_STRING_EQUAL(p.extra[2], "p:reclaim_replay_4242/memory_reclaim memory_reclaim "
+			       "cgroup_id=+104(+8(+0($arg1))):u64 nbytes=$arg3:u64 "
+			       "buf=+0($arg2):string");
+	CU_ASSERT_STRING_EQUAL(p.extra[3], "r:reclaim_replay_4242/memory_reclaim_ret "
+			       "memory_reclaim ret=$retval:s64");
 	rr_probe_plan_free(&p);
 	CU_ASSERT_PTR_NULL(p.definition);
 
+	/* before v5.19 (no memory_reclaim): no write probe, the rest stays */
+	unlink(syms);
+	CU_ASSERT_FATAL(!write_tmp(syms, sizeof(syms), "ffffffff81184e70 t shrink_lruvec\n", 33));
+	CU_ASSERT_EQUAL_FATAL(rr_probe_plan(&p, 7, btf_path, syms), 0);
+	CU_ASSERT_PTR_NULL(p.extra[2]);
+	CU_ASSERT_PTR_NULL(p.extra[3]);
+	CU_ASSERT_PTR_NOT_NULL(p.definition);
+	rr_probe_plan_free(&p);
 	/* an inlined shrink_lruvec (no symbol of its own): said, no probe */
 	unlink(syms);
 	CU_ASSERT_FATAL(!write_tmp(syms, sizeof(syms), "ffffffff81184e70 t shrink_node\n", 32));

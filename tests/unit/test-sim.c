@@ -581,7 +581,9 @@ static void test_activated_at_boundary(void)
 	memset(&r, 0, sizeof(r));
 	resolve(&pol, "kernel", "6.18", &km);
 	CU_ASSERT_EQUAL_FATAL(rr_sim_run(&in, &pol, &r, &err), 0);
-	for (size_t i = 0; i < r.nr_targets; i++)
+	/* (the first pass at 11: past the recorded batch the tape activates
+	 * every page as it did, the call reaches priority 0 and retries) */
+	for (size_t i = 0; i < r.nr_targets && af11 < 0; i++)
 		if (r.targets[i].priority == 11 && r.targets[i].lru == RR_LRU_ACTIVE_FILE)
 			af11 = (int64_t)r.targets[i].nr_pages;
 	CU_ASSERT_EQUAL(af11, 10);
