@@ -6,6 +6,8 @@
 # With 1 GiB of guest RAM the node falls to its watermarks: kswapd wakes,
 # the VMs and the reader enter direct reclaim, and anon goes to swap (swap
 # on, THP madvise).  truth.txt's swap_used_kb lines say how much.
+# The ring buffer is 32 MiB a CPU: with the guest's disks in memory the
+# 8 MiB default lost 150,000 events.
 # lab: mem_mb=1024 timeout_s=1200
 . "$LAB_TOP/lab/guest/lib.sh"
 if [ "${1:-}" = inner ]; then
@@ -31,4 +33,4 @@ if [ "${1:-}" = inner ]; then
 fi
 echo madvise >/sys/kernel/mm/transparent_hugepage/enabled
 lab_bigfile big 1024
-$RECORD -o "$OUT/trace.dat" --cgroup g -- sh "$0" inner
+$RECORD --buffer-kb 32768 -o "$OUT/trace.dat" --cgroup g -- sh "$0" inner
