@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The kernel lab's bundled recordings (traces/lab/, made by `make lab` on
+# Debian's 6.1 built stock and patched, docs/lab.md), held to the guest's
+# own ground truth (NAME.truth) and to the fidelity the lab measured:
+#  - each opens in trace-cmd report, and compare names the release and the
+#    kernel's policy the guest wrote down (the patched ones from record
+#    --kernel-policy's marker);
+#  - every episode replayed, every judged decision on the probe's inputs;
+#    decisions and trajectories exact at the lab's bars (one reclaimer:
+#    99.5 % and 99 %; siblings 99 % and 95 %; global reclaim 99 % and 90 %;
+#    patched kernels under their own policy 99 % and 95 %);
+#  - memory.reclaim writes: one episode per write the guest made, with its
+#    request, cgroup and errno, and the pages the trace says it reclaimed
+#    within 0.5 % of what memory.current fell by;
+#  - replay is deterministic: two runs write the same JSON;
+#  - verify on the stock and proportional proactive-file pair: calls and
+#    pages reclaimed within 1 % per write (the issue's bar), over-reclaim
+#    within 1 MiB, the patched recording 100 % exact under its own policy.
+. "$(dirname "$0")/../lib.sh"
+
+lab=$TOP/traces/lab
+ls "$lab"/*.dat >/dev/null 2>&1 || { skip "no bundled lab recordings in $lab"; finish; }
+
+truth() {	# FILE KEY: the value of a "KEY value" line
+	sed -n "s/^$2 //p" "$1" | head -1
+}
+bytes_of() {	# 512M, 1G or a number: bytes
+	case $1 in
+	*K) echo $(( ${1%K} << 10 )) ;;
+	*M) echo $(( ${1%M} << 20 )) ;;
+	*G) echo $(( ${1%G} << 30 )) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+for trace in "$lab"/*.dat; do
+	name=$(basename "$trace" .dat)
+	t=$lab/$name.truth
+	json=$TMP/$name.json
+	check "$name: its ground truth is bundled" test -s "$t"
+	[ -s "$t" ] || continue
+	workload=$(truth "$t" workload)
+	policy=$(truth "$t" policy)
+	check "$name: trace-cmd report reads it" \
+		sh -c "trace-cmd report -i '$trace' 2>/dev/null | head -2000 | grep -q mm_vmscan_"
+	own=kernel
+	[ "$policy" = none ] || own=$policy
+	check "$name: compare exits 0" \
+		sh -c "'$RR' compare -q --all-episodes '$trace' -p '$own' -o '$json' >/dev/null"
+	check_eq "$name: the release the guest ran" "$(truth "$t" kernel_release)" \
+		"$(jq -r '.input.kernel_release' "$json")"
+	check_eq "$name: the kernel's policy (the recording's marker)" \
+		"$([ "$policy" = none ] && echo null || echo "$policy")" \
+		"$(jq -r '.input.kernel_policy.name // "null"' "$json")"
+	check_eq "$name: every episode replayed" 0 "$(jq '.summary.episodes_skipped' "$json")"
+	check "$name: decisions judged" jq -e '.fidelity.decisions_checked > 0' "$json"
+	check_eq "$name: every judged decision on the probe's inputs" \
+		"$(jq '.fidelity.decisions_checked' "$json")" "$(jq '.fidelity.decisions_probed' "$json")"
+	case $policy/$workload in
+	none/global) dbar=0.99 tbar=0.90 ;;
+	none/siblings) dbar=0.99 tbar=0.95 ;;
+	none/*) dbar=0.995 tbar=0.99 ;;
+	# patched kernels: the issue's bar is decisions; one call of the
+	# "full" write's -EAGAIN tail (13 pages found on a pass where the
+	# tape had none) splits a trajectory in 75
+	*) dbar=0.99 tbar=0.95 ;;
+	esac
+	check "$name: decisions exact >= $dbar" jq -e ".fidelity.exact_share >= $dbar" "$json"
+	check "$name: wrong decisions <= 0.5 %" \
+		jq -e '.fidelity.mismatched <= 0.005 * .fidelity.decisions_checked' "$json"
+	check "$name: trajectories exact >= $tbar" \
+		jq -e ".fidelity.trajectory_checked > 0 and .fidelity.trajectory_exact_share >= $tbar" "$json"
+	check "$name: calls not judged <= 10 %" \
+		jq -e '.fidelity.decisions_unchecked <= 0.1 * (.fidelity.decisions_checked + .fidelity.decisions_unchecked)' "$json"
+
+	# determinism
+	"$RR" compare -q --all-episodes "$trace" -p "$own" -o "$TMP/$name.again.json" >/dev/null 2>&1
+	check "$name: a second replay writes the same JSON" \
+		sh -c "jq -S 'del(.input.file)' '$json' >'$TMP/a' && jq -S 'del(.input.file)' '$TMP/$name.again.json' >'$TMP/b' && cmp -s '$TMP/a' '$TMP/b'"
+
+	# memory.reclaim writes against the guest's own
+	nw=$(grep -c '^write ' "$t")
+	[ "$nw" -gt 0 ] || continue
+	page=$(truth "$t" page_size_bytes)
+	check_eq "$name: one episode per memory.reclaim write" "$nw" \
+		"$(jq '[.episodes[] | select(.kind == "proactive")] | length' "$json")"
+	i=0
+	while read -r line; do
+		size=$(sed -n 's/.* bytes=\([^ ]*\) .*/\1/p' <<<"$line")
+		errno=$(sed -n 's/.* errno=\([0-9]*\).*/\1/p' <<<"$line")
+		before=$(sed -n 's/.* current_before_bytes=\([0-9]*\).*/\1/p' <<<"$line")
+		after=$(sed -n 's/.* current_after_bytes=\([0-9]*\).*/\1/p' <<<"$line")
+		cg=$(sed -n 's|.* cgroup=/sys/fs/cgroup\([^ ]*\) .*|\1|p' <<<"$line")
+		ep=$(jq -c "[.episodes[] | select(.kind == \"proactive\")][$i]" "$json")
+		i=$((i + 1))
+		check_eq "$name: write $i: its request" "$(bytes_of "$size")" "$(jq '.request_bytes' <<<"$ep")"
+		check_eq "$name: write $i: its cgroup" "$cg" "$(jq -r '.cgroup' <<<"$ep")"
+		check_eq "$name: write $i: its errno" "$errno" "$(jq '.errno' <<<"$ep")"
+		check "$name: write $i: reclaimed within 0.5 % of memory.current's fall" \
+			jq -e --argjson d "$(( (before - after) / page ))" \
+			'.recorded.nr_reclaimed as $r | (($r - $d) | fabs) <= 0.005 * $d' <<<"$ep"
+	done < <(grep '^write ' "$t")
+done
+
+# the policy's prediction against the kernel that runs it
+s=$lab/stock-proactive-file.dat p=$lab/proportional-proactive-file.dat
+if [ -s "$s" ] && [ -s "$p" ]; then
+	check "verify stock against proportional exits 0" \
+		sh -c "'$RR' verify -q '$s' '$p' -o '$TMP/v.json' >'$TMP/v.txt'"
+	check "... its JSON valid against the JSON Schema" \
+		/usr/bin/python3 "$TOP/tests/validate-schema.py" \
+		"$TOP/schema/reclaim-replay-verify.schema.json" "$TMP/v.json"
+	check_eq "... the policy from the patched recording's marker" proportional-v1 \
+		"$(jq -r '.policy' "$TMP/v.json")"
+	check_eq "... the patched recording 100 % exact under its own policy" \
+		"$(jq '.patched_decisions_checked' "$TMP/v.json")" \
+		"$(jq '.patched_decisions_exact' "$TMP/v.json")"
+	for w in 1 2 3; do
+		row=$(jq -c ".rows[] | select(.episodes | startswith(\"write $w:\"))" "$TMP/v.json")
+		check "... write $w: calls within 1 %" \
+			jq -e '.error.calls | fabs <= 0.01' <<<"$row"
+		check "... write $w: pages reclaimed within 1 %" \
+			jq -e '.error.nr_reclaimed | fabs <= 0.01' <<<"$row"
+		check "... write $w: over-reclaim within 1 MiB" \
+			jq -e '.error.over_reclaim_bytes | fabs <= 1048576' <<<"$row"
+	done
+	check "... the table says how the times were predicted" grep -q 'measured time times the batch model' "$TMP/v.txt"
+	# a workload that differs is refused, with its reason
+	check_fails "verify of two different workloads is refused, saying how" 1 \
+		'the workloads differ' "$RR" verify -q "$s" "$lab/stock-limit-file.dat" -p kernel
+else
+	skip "the stock and proportional proactive-file recordings are not bundled"
+fi
+finish
