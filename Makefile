@@ -13,7 +13,7 @@
 #   make lab      real 6.1 kernels, stock and patched, under QEMU (docs/lab.md;
 #                 opt-in, root, about 40 min the first time)
 
-VERSION := 0.4.2
+VERSION := 0.5.0
 PKGS := libtracefs libtraceevent libtracecmd jansson cunit libbpf
 # pkg-config name -> Debian package that provides it
 DEB_libtracefs := libtracefs-dev
