@@ -17,6 +17,13 @@
 #                WS_MIB    page-cache working set of "anon-swap" (default 8000)
 #                SWAP_MIB  swap file of "anon-swap" (default 8192; "file": 1024)
 #                WARM_PASSES  working-set passes before "anon-swap" records (default 2)
+#                PLAIN     1: a plain recording instead, as a user without
+#                          reclaim-replay would make one: the vmscan, memcg and
+#                          cgroup events in a tracefs instance of our own, no
+#                          filter, no marker, then `trace-cmd extract`
+#                          (global-NAME-plain.dat; /proc/zoneinfo copied
+#                          beside it as global-NAME-plain.zoneinfo at the start)
+#                BUF_KB    per-CPU buffer of PLAIN (default 65536)
 #
 # Recordings (NAME.dat in OUT):
 #   global-file       a swap file on; NCG cgroups under ours, each holding
@@ -48,6 +55,9 @@ SWAP_ANON_MIB=${SWAP_ANON_MIB:-4710}
 WS_MIB=${WS_MIB:-8000}
 SWAP_MIB=${SWAP_MIB:-8192}
 WARM_PASSES=${WARM_PASSES:-2}
+PLAIN=${PLAIN:-0}
+BUF_KB=${BUF_KB:-65536}
+plain_inst=""
 ALL="file anon-swap"
 
 skip() {
@@ -118,6 +128,11 @@ cleanup() {
 		swapoff "$swapfile" || echo "global-recordings.sh: warning: swapoff $swapfile failed" >&2
 	fi
 	rm -rf "$work"
+	if [ -n "$plain_inst" ] && [ -d "$plain_inst" ]; then
+		echo 0 >"$plain_inst/tracing_on"
+		echo 0 >"$plain_inst/events/enable"
+		rmdir "$plain_inst" || echo "global-recordings.sh: warning: cannot remove $plain_inst" >&2
+	fi
 	# a recorder killed hard leaves reclaim-replay-PID (the next one would
 	# remove it too)
 	for i in "$tracing"/instances/reclaim-replay-*; do
@@ -205,20 +220,50 @@ reader() {
 	PIDS+=($!)
 }
 
+# record_plain FILE: DURATION seconds into an instance of our own, then
+# trace-cmd extract (what `trace-cmd record -e vmscan -e memcg -e cgroup`
+# would hold; trace-cmd record itself fails on this machine)
+record_plain() {
+	local f=$1 g
+	plain_inst=$tracing/instances/rr-global-plain-$$
+	mkdir "$plain_inst"
+	echo "$BUF_KB" >"$plain_inst/buffer_size_kb"
+	cp /proc/zoneinfo "${f%.dat}.zoneinfo"
+	for g in vmscan memcg cgroup; do
+		[ -d "$plain_inst/events/$g" ] && echo 1 >"$plain_inst/events/$g/enable"
+	done
+	echo 1 >"$plain_inst/tracing_on"
+	sleep "$DURATION"
+	echo 0 >"$plain_inst/tracing_on"
+	rm -f "$f.tmp"
+	trace-cmd extract -B "${plain_inst##*/}" -o "$f.tmp" >/dev/null 2>&1
+	mv -f "$f.tmp" "$f"
+	if [ -d "$plain_inst" ]; then
+		echo 0 >"$plain_inst/events/enable"
+		rmdir "$plain_inst"
+	fi
+	plain_inst=""
+}
+
 # record NAME: DURATION seconds of the whole machine
 record() {
 	local f=$OUT/global-$1.dat
-	"$rr" record --force -q -o "$f" -- sleep "$DURATION"
-	printf '%s: %s bytes' "global-$1" "$(stat -c %s "$f")"
+	if [ "$PLAIN" = 1 ]; then
+		f=$OUT/global-$1-plain.dat
+		record_plain "$f"
+	else
+		"$rr" record --force -q -o "$f" -- sleep "$DURATION"
+	fi
+	printf '%s: %s bytes' "${f##*/}" "$(stat -c %s "$f")"
 	trace-cmd report "$f" 2>/dev/null | awk '
 		/ mm_vmscan_kswapd_wake: / { w++ } / mm_vmscan_direct_reclaim_begin: / { d++ }
 		/ mm_vmscan_lru_shrink_inactive: / { b++ } / mm_vmscan_write_folio: / { s++ }
 		/reclaim-replay: zone / { z++ } /reclaim-replay: node / { n++ }
 		END { printf ", kswapd_wake %d, direct calls %d, inactive batches %d, write_folio %d, zone lines %d, node lines %d\n", w, d, b, s, z, n }'
 	trace-cmd report "$f" 2>/dev/null | grep -q ' mm_vmscan_kswapd_wake: ' ||
-		{ echo "global-recordings.sh: global-$1: no kswapd_wake" >&2; exit 1; }
+		{ echo "global-recordings.sh: ${f##*/}: no kswapd_wake" >&2; exit 1; }
 	trace-cmd report "$f" 2>/dev/null | grep -q ' mm_vmscan_direct_reclaim_begin: ' ||
-		echo "global-recordings.sh: warning: global-$1: no direct reclaim" >&2
+		echo "global-recordings.sh: warning: ${f##*/}: no direct reclaim" >&2
 }
 
 # until kswapd reclaims: pgscan_kswapd grew by 20000 pages (free memory

@@ -54,6 +54,10 @@ static const char compare_usage[] =
 	"                           no fidelity check); traces only\n"
 	"      --offline-delay-ms N assumed delay from cgroup_rmdir until the\n"
 	"                           memcg is offline (default 25)\n"
+	"      --zoneinfo FILE      a copy of the recording machine's\n"
+	"                           /proc/zoneinfo: the zones' watermarks for\n"
+	"                           kswapd's nr_to_reclaim where the trace has\n"
+	"                           no recorder snapshot (plain trace-cmd)\n"
 	"      --drop-memcg-events  read the trace as a kernel before 6.13\n"
 	"                           (no memcg: events) would have written it,\n"
 	"                           and check the inferred attribution of each\n"
@@ -280,7 +284,7 @@ int cmd_compare(int argc, char **argv)
 {
 	enum { OPT_KERNEL = 256, OPT_SWAP, OPT_OFFLINE, OPT_BASELINE, OPT_ALL, OPT_JSONL,
 	       OPT_FORMAT, OPT_TOP, OPT_HTML, OPT_HTML_CGROUP, OPT_OUTCOME, OPT_DROP,
-	       OPT_KERNEL_POLICY };
+	       OPT_KERNEL_POLICY, OPT_ZONEINFO };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
@@ -288,6 +292,7 @@ int cmd_compare(int argc, char **argv)
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "kernel-policy", required_argument, NULL, OPT_KERNEL_POLICY },
 		{ "swap", required_argument, NULL, OPT_SWAP },
+		{ "zoneinfo", required_argument, NULL, OPT_ZONEINFO },
 		{ "offline-delay-ms", required_argument, NULL, OPT_OFFLINE },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "all-episodes", no_argument, NULL, OPT_ALL },
@@ -352,6 +357,9 @@ int cmd_compare(int argc, char **argv)
 		case OPT_SWAP:
 			if (rr_swap_option("compare", optarg, &opts.swap_present))
 				return RR_EXIT_USAGE;
+			break;
+		case OPT_ZONEINFO:
+			opts.zoneinfo_path = optarg;
 			break;
 		case OPT_OFFLINE:
 			if (!in_range(optarg, 0, 60000, &v))

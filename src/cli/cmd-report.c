@@ -36,6 +36,10 @@ static const char report_usage[] =
 	"                           recorder's marker, else evidence in the\n"
 	"                           trace; without, calls it decides are\n"
 	"                           counted undecidable)\n"
+	"      --zoneinfo FILE      a copy of the recording machine's\n"
+	"                           /proc/zoneinfo: the zones' watermarks for\n"
+	"                           kswapd's nr_to_reclaim where the trace has\n"
+	"                           no recorder snapshot (plain trace-cmd)\n"
 	"      --drop-memcg-events  read the trace as a kernel before 6.13\n"
 	"                           (no memcg: events) would have written it,\n"
 	"                           and check the inferred attribution of each\n"
@@ -45,13 +49,14 @@ static const char report_usage[] =
 
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_FIDELITY = 256, OPT_JSON, OPT_KERNEL, OPT_SWAP, OPT_DROP, OPT_KERNEL_POLICY };
+	enum { OPT_FIDELITY = 256, OPT_JSON, OPT_KERNEL, OPT_SWAP, OPT_DROP, OPT_KERNEL_POLICY, OPT_ZONEINFO };
 	static const struct option longopts[] = {
 		{ "fidelity", no_argument, NULL, OPT_FIDELITY },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "kernel-policy", required_argument, NULL, OPT_KERNEL_POLICY },
 		{ "swap", required_argument, NULL, OPT_SWAP },
+		{ "zoneinfo", required_argument, NULL, OPT_ZONEINFO },
 		{ "drop-memcg-events", no_argument, NULL, OPT_DROP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -86,6 +91,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_SWAP:
 			if (rr_swap_option("report", optarg, &opts.swap_present))
 				return RR_EXIT_USAGE;
+			break;
+		case OPT_ZONEINFO:
+			opts.zoneinfo_path = optarg;
 			break;
 		case OPT_DROP:
 			opts.drop_memcg_events = true;

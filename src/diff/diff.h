@@ -211,6 +211,7 @@ struct rr_totals {
 	const struct rr_state *names;	/* cgroup paths by id: the episodes' (borrowed) */
 	/* every recorded reclaim call, for the time model (cost-model.h) */
 	struct rr_cost_data cost;
+	uint64_t cost_global_calls;	/* ... of them direct or node reclaim calls */
 	/* ... and its batches, for the batch model (timing.h) */
 	struct rr_batch_cost_data batch_cost;
 	struct rr_cgroup_totals *cgroups;	/* hash by reclaim root id */

@@ -169,8 +169,20 @@ static void kswapd_nr_to_reclaim(struct rr_builder *b, struct rr_episode *ep)
 		n = rr_state_node(&b->st, ep->nid);
 	t = rr_node_kswapd_nr_to_reclaim(n, idx >= 0 ? idx : RR_MARKER_MAX_ZONES);
 	ep->nr_to_reclaim_pages = t > 0 ? (uint64_t)t : 0;
-	ep->nr_to_reclaim_basis = t > 0 ? "kswapd-watermarks" :
-			"none";
+	ep->nr_to_reclaim_basis = t > 0 ? "kswapd-watermarks" : "none";
+	/* a user's /proc/zoneinfo copy (--zoneinfo) holds the boosts of
+	 * another time: the replay takes the copy's, the check every boost
+	 * the zones can have held (both ends, (low, high] = [lo - 1, hi]) */
+	if (t > 0 && !strcmp(n->node.source, RR_NODE_SOURCE_ZONEINFO_COPY)) {
+		long long lo, hi;
+
+		ep->nr_to_reclaim_basis = "kswapd-zoneinfo-copy";
+		if (!rr_node_kswapd_nr_to_reclaim_range(n, idx >= 0 ? idx : RR_MARKER_MAX_ZONES,
+							&lo, &hi) && lo > 0 && hi >= lo) {
+			ep->nr_to_reclaim_low = (uint64_t)lo - 1;
+			ep->nr_to_reclaim_high = (uint64_t)hi;
+		}
+	}
 }
 
 /*

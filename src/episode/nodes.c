@@ -229,6 +229,63 @@ long long rr_node_kswapd_nr_to_reclaim(const struct rr_node_snapshot *n, int rec
 	return sum;
 }
 
+/* Zone @zn's high watermark without boost and at its largest, pages;
+ * false without the figures. */
+static bool zone_high_range(const struct rr_marker_zone *zn, long long *lo, long long *hi)
+{
+	long long base, boost;
+
+	if (zn->high < 0 || zn->boost < 0)
+		return false;
+	base = zn->high - zn->boost;
+	if (base < 0)
+		base = 0;
+	boost = base * RR_BOOST_FACTOR_DEFAULT / 10000;
+	if (boost < RR_PAGEBLOCK_PAGES)
+		boost = RR_PAGEBLOCK_PAGES;
+	*lo = base;
+	*hi = base + boost;
+	return true;
+}
+
+int rr_node_kswapd_nr_to_reclaim_range(const struct rr_node_snapshot *n, int reclaim_idx,
+				       long long *lo, long long *hi)
+{
+	*lo = *hi = 0;
+	if (!n || !n->complete || reclaim_idx < 0)
+		return -1;
+	for (int z = 0; z <= reclaim_idx && z < RR_MARKER_MAX_ZONES; z++) {
+		const struct rr_marker_zone *zn = &n->zones[z];
+		long long a, b;
+
+		if (zn->zid < 0 || zn->managed == 0)
+			continue;
+		if (zn->managed < 0 || !zone_high_range(zn, &a, &b))
+			return -1;
+		*lo += a > (long long)RR_SWAP_CLUSTER_MAX ? a : (long long)RR_SWAP_CLUSTER_MAX;
+		*hi += b > (long long)RR_SWAP_CLUSTER_MAX ? b : (long long)RR_SWAP_CLUSTER_MAX;
+	}
+	return 0;
+}
+
+long long rr_node_high_sum_most(const struct rr_node_snapshot *n)
+{
+	long long sum = 0, a, b;
+
+	if (!n || !n->complete)
+		return -1;
+	for (int z = 0; z < RR_MARKER_MAX_ZONES; z++) {
+		const struct rr_marker_zone *zn = &n->zones[z];
+
+		if (zn->zid < 0 || zn->managed == 0)
+			continue;
+		if (!zone_high_range(zn, &a, &b))
+			return -1;
+		sum += b;
+	}
+	return sum;
+}
+
 int rr_node_tiny_inputs(const struct rr_node_snapshot *n, struct rr_node_tiny *out)
 {
 	uint64_t high = 0, zone_free = 0;

@@ -50,6 +50,33 @@ const struct rr_marker_vm *rr_state_vm(const struct rr_state *st);
  */
 long long rr_node_kswapd_nr_to_reclaim(const struct rr_node_snapshot *n, int reclaim_idx);
 
+/*
+ * The most a zone's watermark boost can reach: zone->watermark_boost is
+ * at most max(pageblock_nr_pages, _watermark[WMARK_HIGH] *
+ * vm.watermark_boost_factor / 10000) (boost_watermark(), mm/page_alloc.c,
+ * 1c30844d2dfe, v5.0).  For a /proc/zoneinfo copy (--zoneinfo) of another
+ * time than the trace's, whose boosts are the copy's: the factor's
+ * default and x86-64's pageblock (order 9) are assumed, and said so.
+ */
+#define RR_BOOST_FACTOR_DEFAULT 15000
+#define RR_PAGEBLOCK_PAGES 512
+
+/**
+ * rr_node_kswapd_nr_to_reclaim_range() - rr_node_kswapd_nr_to_reclaim()
+ * at both ends of the zones' watermark boosts: @lo with no boost, @hi
+ * with each zone's largest (above), in pages.
+ * Return: 0, or -1 as rr_node_kswapd_nr_to_reclaim() (a zone in range
+ * without its boost counts as one).
+ */
+int rr_node_kswapd_nr_to_reclaim_range(const struct rr_node_snapshot *n, int reclaim_idx,
+				       long long *lo, long long *hi);
+
+/* The sum of @n's zones' high watermarks at their largest boost (above),
+ * pages: an upper bound of what prepare_scan_control() compares file +
+ * free pages with; -1 when @n is NULL, incomplete, or lacks a zone's
+ * high watermark. */
+long long rr_node_high_sum_most(const struct rr_node_snapshot *n);
+
 /* What prepare_scan_control() reads for file_is_tiny (mm/vmscan.c), in
  * pages: the test is file + free <= high_sum (and the ANON deactivation
  * bit clear, and inactive_anon >> priority != 0). */

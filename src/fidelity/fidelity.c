@@ -102,6 +102,13 @@ static size_t nr_to_reclaim_candidates(const struct rr_episode *ep, uint64_t *ou
 	    !(ep->kind == RR_KIND_KSWAPD && ep->nr_to_reclaim_pages))
 		n = rr_nr_to_reclaim_fits(ep->nr_to_reclaim_low, ep->nr_to_reclaim_high,
 					  ep->recorded_nr_reclaimed, out, cap);
+	/* kswapd with a /proc/zoneinfo copy's watermarks (--zoneinfo): the
+	 * ends of what every boost gives (infer.c) */
+	if (ep->kind == RR_KIND_KSWAPD && ep->nr_to_reclaim_pages && ep->nr_to_reclaim_high &&
+	    cap >= 2) {
+		out[n++] = ep->nr_to_reclaim_low + 1;
+		out[n++] = ep->nr_to_reclaim_high;
+	}
 	if (!n)		/* (the kernel's rules give it, or nothing fits) */
 		out[n++] = ep->nr_to_reclaim_pages;
 	return n;

@@ -182,6 +182,14 @@ bool rr_fid_global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 	ci->node_free_pages = ci->node_high_wmark_pages = 0;	/* never tiny */
 	if (known && file > tiny.high_sum)
 		return false;	/* ruled out by the file pages alone */
+	/* the watermarks of a /proc/zoneinfo copy (--zoneinfo), without the
+	 * node's counters: at their largest boost they bound the sum */
+	if (!known && node && !strcmp(node->node.source, RR_NODE_SOURCE_ZONEINFO_COPY)) {
+		long long most = rr_node_high_sum_most(node);
+
+		if (most >= 0 && file > (uint64_t)most)
+			return false;
+	}
 	/* (free pages 0 at the watermarks' sum, or at no bound: tiny when
 	 * the other conditions hold) */
 	h->tiny_high[0] = 0;

@@ -145,6 +145,11 @@ struct rr_marker_vm {
 /* the largest page count a zone or node line may give: 2^40 */
 #define RR_MARKER_MAX_ZONE_PAGES (1LL << 40)
 
+/* The node line's source= for the lines of a user's /proc/zoneinfo copy
+ * (rr_zoneinfo_copy(), compare/report --zoneinfo): watermarks of another
+ * time than the trace's, no counters. */
+#define RR_NODE_SOURCE_ZONEINFO_COPY "zoneinfo-copy"
+
 /* "zone": one zone with managed pages, as /proc/zoneinfo printed it.
  * Page counts, -1 absent. */
 struct rr_marker_zone {
@@ -175,7 +180,9 @@ struct rr_marker_node {
 	long long nr_isolated_anon, nr_isolated_file;
 	long long nr_writeback, nr_dirty;
 	long long swap_free_kb;		/* SwapFree of /proc/meminfo, KiB (all nodes) */
-	char source[16];		/* "node" (nodeN/vmstat) or "vmstat" (/proc/vmstat) */
+	char source[16];		/* "node" (nodeN/vmstat) or "vmstat" (/proc/vmstat);
+					 * RR_NODE_SOURCE_ZONEINFO_COPY: no counter (a
+					 * user's /proc/zoneinfo copy, --zoneinfo) */
 	const char *malformed;		/* the first bad key, or NULL */
 };
 

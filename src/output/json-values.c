@@ -156,6 +156,8 @@ json_t *rr_json_input(const struct rr_input_desc *in)
 	} else {
 		json_object_set_new(j, "kernel_policy", json_null());
 	}
+	json_object_set_new(j, "kernel_policy_marker", in->ti->kernel_policy[0] ?
+			    json_string(in->ti->kernel_policy) : json_null());
 	json_object_set_new(j, "page_size_bytes", rr_json_u64(in->page_size_bytes));
 	json_object_set_new(j, "cpus", json_integer(in->ti->nr_cpus));
 	json_object_set_new(j, "buffers", json_integer(in->ti->nr_buffers));
@@ -531,6 +533,7 @@ json_t *rr_json_time_model(const struct rr_totals *t, const struct rr_resolved_p
 	j = json_object();
 	json_object_set_new(j, "fitted", json_boolean(f.terms != 0));
 	json_object_set_new(j, "calls", rr_json_u64(f.n));
+	json_object_set_new(j, "calls_direct_or_node", rr_json_u64(t->cost_global_calls));
 	json_object_set_new(j, "recorded_total_ns", rr_json_u64(f.total_ns < 9.2e18 ?
 								 (uint64_t)llround(f.total_ns) :
 								 (uint64_t)INT64_MAX));

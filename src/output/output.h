@@ -33,7 +33,7 @@
 
 /* ---- JSON values (json-values.c) ---- */
 
-#define RR_MAX_ASSUMPTIONS 24
+#define RR_MAX_ASSUMPTIONS 32
 
 /* What the "input" object says: the file, what the reader and the builder
  * learned of it, and what the replay had to assume. */

@@ -148,7 +148,7 @@ static void print_skips(FILE *f, const struct rr_totals *o)
 }
 
 /* The time model's line(s): what was fitted, on what, and how well. */
-static void print_cost_model(FILE *f, const struct rr_cost_fit *fit)
+static void print_cost_model(FILE *f, const struct rr_cost_fit *fit, uint64_t global_calls)
 {
 	const char *sep = "";
 
@@ -157,8 +157,15 @@ static void print_cost_model(FILE *f, const struct rr_cost_fit *fit)
 			fit->why_not, (unsigned long long)fit->n);
 		return;
 	}
-	fprintf(f, "\ntime model (an estimate: least squares, every term >= 0, on %llu recorded\n"
-		   "try_to_free_mem_cgroup_pages() calls): a call costs ", (unsigned long long)fit->n);
+	if (!global_calls)
+		fprintf(f, "\ntime model (an estimate: least squares, every term >= 0, on %llu recorded\n"
+			   "try_to_free_mem_cgroup_pages() calls): a call costs ",
+			(unsigned long long)fit->n);
+	else
+		fprintf(f, "\ntime model (an estimate: least squares, every term >= 0, on %llu recorded\n"
+			   "reclaim calls, %llu of them try_to_free_pages() or __node_reclaim()):\n"
+			   "a call costs ", (unsigned long long)fit->n,
+			(unsigned long long)global_calls);
 	if (fit->terms & RR_COST_TERM_FIXED) {
 		fprintf(f, "%.1f us", fit->fixed_ns / 1e3);
 		sep = " + ";
@@ -448,7 +455,7 @@ void rr_table_print(FILE *f, const struct rr_totals *o,
 		fit = (struct rr_cost_fit){ .terms = 0,
 					    .why_not = "a scenario has no recorded calls" };
 	if (o->has_recording)
-		print_cost_model(f, &fit);
+		print_cost_model(f, &fit, o->cost_global_calls);
 	if (o->proactive.replayed || o->proactive.skipped)
 		print_proactive(f, o, policies, w, &fit, markdown);
 	print_kinds(f, o, policies, w, markdown);

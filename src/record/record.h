@@ -126,4 +126,21 @@ struct rr_record_result {
 int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 	      struct rr_error *err);
 
+/**
+ * rr_zoneinfo_copy() - "zone" and "node" lines from a copy of /proc/zoneinfo
+ * @path: a file a user copied from /proc/zoneinfo of the recording machine
+ *        (compare/report --zoneinfo), at another time than the trace's.
+ * @emit: called with each line (without the marker prefix).
+ * As rr_zone_snapshot(), but what changes by the second is left out: the
+ * zones' free pages and every node counter are -1 (unknown), the node
+ * line's source= is RR_NODE_SOURCE_ZONEINFO_COPY.  The watermarks (min,
+ * low, high, boost as of the copy: high_wmark_pages() includes it),
+ * managed pages and protection are kept.
+ * Return: the number of nodes (>= 1); -1 with @err set when the file cannot
+ * be opened or read, holds no zone with managed pages, or @emit failed
+ * (@emit sets @err then).
+ */
+int rr_zoneinfo_copy(const char *path, int (*emit)(const char *line, void *ctx), void *ctx,
+		     struct rr_error *err);
+
 #endif

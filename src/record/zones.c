@@ -5,6 +5,7 @@
  * snapshot markers carry them.
  */
 #include "sysinfo.h"
+#include "record.h"
 
 #include "../markers/markers.h"
 
@@ -127,6 +128,8 @@ struct zones {
 	int next_zid;
 	int nodes;
 	long long swap_free_kb;
+	bool copy;			/* a user's copy of another time */
+	int zones_written;		/* zone lines, all nodes */
 };
 
 static int zone_done(struct zones *zs)
@@ -138,8 +141,11 @@ static int zone_done(struct zones *zs)
 	zs->in_zone = false;
 	if (zs->z.managed <= 0)	/* not managed: no reclaim reads it */
 		return 0;
+	if (zs->copy)		/* free pages of another time: unknown */
+		zs->z.free = -1;
 	rr_marker_format_zone(line, sizeof(line), &zs->z);
 	zs->nr_zones++;
+	zs->zones_written++;
 	return zs->emit(line, zs->ctx);
 }
 
@@ -155,7 +161,14 @@ static int node_done(struct zones *zs)
 	memset(&n, 0, sizeof(n));
 	n.nid = zs->nid;
 	n.zones = zs->nr_zones;
-	node_vmstat(zs->proc_root, zs->sys_root, &n);
+	if (zs->copy) {		/* the counters of another time: unknown */
+		n.nr_free_pages = n.nr_inactive_anon = n.nr_active_anon = -1;
+		n.nr_inactive_file = n.nr_active_file = -1;
+		n.nr_isolated_anon = n.nr_isolated_file = n.nr_writeback = n.nr_dirty = -1;
+		snprintf(n.source, sizeof(n.source), "%s", RR_NODE_SOURCE_ZONEINFO_COPY);
+	} else {
+		node_vmstat(zs->proc_root, zs->sys_root, &n);
+	}
 	n.swap_free_kb = zs->swap_free_kb;
 	rr_marker_format_node(line, sizeof(line), &n);
 	zs->nodes++;
@@ -163,19 +176,14 @@ static int node_done(struct zones *zs)
 	return zs->emit(line, zs->ctx);
 }
 
-int rr_zone_snapshot(const char *proc_root, const char *sys_root,
-		     int (*emit)(const char *line, void *ctx), void *ctx, struct rr_error *err)
+/* Read /proc/zoneinfo text from @f into @zs's lines.  Return: 0, or the
+ * emit callback's non-zero return. */
+static int read_zoneinfo(FILE *f, struct zones *zs_)
 {
-	struct zones zs = { proc_root, sys_root, emit, ctx, .nid = -1 };
-	char path[600], line[1024];
-	FILE *f;
+	struct zones zs = *zs_;
+	char line[1024];
 	int ret = 0;
 
-	snprintf(path, sizeof(path), "%s/zoneinfo", proc_root);
-	f = fopen(path, "r");
-	if (!f)		/* (no procfs zoneinfo: no lines, the replay says unknown) */
-		return 0;
-	zs.swap_free_kb = swap_free_kb(proc_root);
 	while (!ret && fgets(line, sizeof(line), f)) {
 		char key[64], name[16];
 		long long v;
@@ -239,11 +247,57 @@ int rr_zone_snapshot(const char *proc_root, const char *sys_root,
 		else if (!strcmp(key, "managed"))
 			zs.z.managed = v;
 	}
-	fclose(f);
 	if (!ret)
 		ret = node_done(&zs);
+	*zs_ = zs;
+	return ret;
+}
+
+int rr_zone_snapshot(const char *proc_root, const char *sys_root,
+		     int (*emit)(const char *line, void *ctx), void *ctx, struct rr_error *err)
+{
+	struct zones zs = { proc_root, sys_root, emit, ctx, .nid = -1 };
+	char path[600];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/zoneinfo", proc_root);
+	f = fopen(path, "r");
+	if (!f)		/* (no procfs zoneinfo: no lines, the replay says unknown) */
+		return 0;
+	zs.swap_free_kb = swap_free_kb(proc_root);
+	ret = read_zoneinfo(f, &zs);
+	fclose(f);
 	if (ret) {
 		rr_error_set(err, path, "cannot write the zone and node markers");
+		return -1;
+	}
+	return zs.nodes;
+}
+
+int rr_zoneinfo_copy(const char *path, int (*emit)(const char *line, void *ctx), void *ctx,
+		     struct rr_error *err)
+{
+	struct zones zs = { NULL, NULL, emit, ctx, .nid = -1, .swap_free_kb = -1, .copy = true };
+	FILE *f = fopen(path, "r");
+	int ret, bad;
+
+	if (!f) {
+		rr_error_set(err, path, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	ret = read_zoneinfo(f, &zs);
+	bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		rr_error_set(err, path, "cannot read it");
+		return -1;
+	}
+	if (ret)
+		return -1;	/* (the callback's error) */
+	if (!zs.nodes || !zs.zones_written) {
+		rr_error_set(err, path, "not a copy of /proc/zoneinfo: no \"Node N, zone NAME\" "
+			     "with managed pages");
 		return -1;
 	}
 	return zs.nodes;

@@ -139,6 +139,16 @@ void rr_replay_describe_input(struct replay *r, const struct rr_trace_info *ti,
 	}
 	ASSUME("anon/file reclaim costs of memcgs that predate the trace start at 0 (global "
 	       "reclaim's root: judged under every cost it can have held, see --fidelity)");
+	if ((bs->episodes[RR_KIND_KSWAPD] || bs->episodes[RR_KIND_DIRECT]) && r->zoneinfo_nodes) {
+		char *note = r->zoneinfo_note;
+
+		snprintf(note, sizeof(r->zoneinfo_note), "global reclaim: kswapd's nr_to_reclaim from the "
+			 "zone watermarks of %s (--zoneinfo: a copy of /proc/zoneinfo taken at "
+			 "another time, its watermark boosts and not the runs'; nr_to_reclaim_basis "
+			 "\"kswapd-zoneinfo-copy\"), or of the recorder's snapshots from their "
+			 "time on", r->o->zoneinfo_path);
+		ASSUME(note);
+	}
 	if (bs->episodes[RR_KIND_KSWAPD] || bs->episodes[RR_KIND_DIRECT])
 		ASSUME("global reclaim: kswapd's nr_to_reclaim from the zone watermarks of the "
 		       "recorder's snapshots (boosts between them not seen); a kswapd run ended "

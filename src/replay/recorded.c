@@ -79,7 +79,8 @@ static const char *global_prepare(const struct rr_episode *ep)
 	if (ep->kind == RR_KIND_KSWAPD && !ep->nr_to_reclaim_pages)
 		return "kswapd run: its nr_to_reclaim (the zones' high watermarks, "
 		       "kswapd_shrink_node()) is not in the trace: record with reclaim-replay "
-		       "record, which writes the zones' watermarks";
+		       "record, which writes the zones' watermarks, or give a copy of the "
+		       "machine's /proc/zoneinfo with --zoneinfo";
 	if (ep->kind == RR_KIND_NODE && ep->order < 0)
 		return "node reclaim call without its order (mm_vmscan_node_reclaim_begin): "
 		       "its nr_to_reclaim, max(1 << order, 32), is not known";
@@ -134,9 +135,13 @@ static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 					      "began another write)");
 		return 0;
 	}
-	/* a try_to_free_mem_cgroup_pages() call: one observation of the time
-	 * model (the calls of a write included) */
-	if (ep->kind == RR_KIND_MEMCG && ep->has_nr_reclaimed && !ep->lost_events) {
+	/* a try_to_free_mem_cgroup_pages() call (the calls of a write
+	 * included), a try_to_free_pages() or a __node_reclaim() call: one
+	 * observation of the time model.  (A kswapd run is no call: it ends
+	 * when the node is balanced or kswapd sleeps, at a time the next wake
+	 * or sleep event only bounds.) */
+	if ((ep->kind == RR_KIND_MEMCG || ep->kind == RR_KIND_DIRECT ||
+	     ep->kind == RR_KIND_NODE) && ep->has_nr_reclaimed && !ep->lost_events) {
 		uint64_t scanned = 0;
 
 		for (size_t i = 0; i < ep->nr_batches; i++)
@@ -144,6 +149,7 @@ static int episode(struct replay *r, struct rr_episode *ep, struct rr_state *st)
 				scanned += ep->batches[i].nr_taken;
 		rr_cost_add(&r->totals.cost, scanned, ep->recorded_nr_reclaimed,
 			    ep->end_ns - ep->start_ns);
+		r->totals.cost_global_calls += ep->kind != RR_KIND_MEMCG;
 		batch_model_add(r, ep);
 	}
 	if (ep->proactive)

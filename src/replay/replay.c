@@ -9,6 +9,7 @@
  * replay-local.h.
  */
 #include "replay-local.h"
+#include "../record/record.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,27 @@ static int on_event(const struct rr_event *ev, void *ctx)
 	if (r->o->progress && !(++r->events & r->progress_mask))
 		r->o->progress(r->o->cb_ctx, r->events, rr_trace_progress(r->trace));
 	return rr_builder_feed(r->builder, ev);
+}
+
+/* One line of the user's zoneinfo copy, fed as a marker of time 0:
+ * before every snapshot the trace itself holds, which win from their
+ * time on (rr_state_node_at()). */
+static int zoneinfo_line(const char *line, void *ctx)
+{
+	struct replay *r = ctx;
+	char text[1200];
+	struct rr_event ev = { .type = RR_EV_MARKER, .pid = -1, .cpu = -1 };
+	int n = snprintf(text, sizeof(text), "%s %s", RR_MARKER_PREFIX, line);
+
+	if (n < 0 || (size_t)n >= sizeof(text))
+		return 0;	/* (a line the formatter bounds: never) */
+	ev.str = text;
+	ev.str_len = n;
+	if (rr_builder_feed(r->builder, &ev) < 0) {
+		rr_error_set(r->err, r->o->zoneinfo_path, "out of memory");
+		return -1;
+	}
+	return 0;
 }
 
 static int replay_trace(struct replay *r)
@@ -131,6 +153,13 @@ static int replay_trace(struct replay *r)
 	st->cost_rotations_x32 = r->km.cost_rotations_x32;
 	st->cost_zero_returns = r->km.cost_zero_returns;
 	r->err->msg[0] = 0;
+	if (r->o->zoneinfo_path) {
+		int nodes = rr_zoneinfo_copy(r->o->zoneinfo_path, zoneinfo_line, r, r->err);
+
+		if (nodes < 0)
+			goto out;
+		r->zoneinfo_nodes = nodes;
+	}
 	ret = rr_trace_for_each(trace, on_event, r, r->err);
 	if (r->o->progress) {
 		if (r->events)	/* the whole count, then the end */

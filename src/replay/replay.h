@@ -46,6 +46,10 @@ struct rr_replay_opts {
 	/* --drop-memcg-events: read the trace without its memcg: events, as
 	 * a kernel before 6.13 wrote it; they only check the attribution */
 	bool drop_memcg_events;
+	/* --zoneinfo FILE: a copy of the recording machine's /proc/zoneinfo
+	 * (rr_zoneinfo_copy()): the zones' watermarks where the trace has no
+	 * recorder snapshot of them (kswapd's nr_to_reclaim); NULL: none */
+	const char *zoneinfo_path;
 
 	/* compare's outputs */
 	const char *baseline;		/* policy name; NULL: the first ("kernel") */
