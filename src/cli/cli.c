@@ -66,7 +66,8 @@ int rr_kernel_policy_option(const char *cmd, const char *spec)
 
 	if (!strcmp(spec, "kernel") || !rr_policy_check(spec, &err))
 		return 0;
-	return rr_usage_error(cmd, "--kernel-policy: %s%s%s", err.file[0] ? err.file : "",
+	return rr_usage_error(cmd, "%s: %s%s%s", strcmp(cmd, "verify") ? "--kernel-policy" : "-p",
+			      err.file[0] ? err.file : "",
 			      err.file[0] ? ": " : "", err.msg);
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../output/output.h"
@@ -82,6 +83,7 @@ int cmd_verify(int argc, char **argv)
 	char ts[4096], tp[4096];
 	struct rr_error err = { "", "" };
 	json_t *stock = NULL, *patched = NULL, *out = NULL;
+	const char *marker;
 	bool markdown = false, quiet = false;
 	struct rr_verify v;
 	int c, fd, ret = RR_EXIT_ERROR;
@@ -123,6 +125,17 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		return rr_usage_error("verify", "takes two traces, STOCK and PATCHED");
+	{
+		struct stat a, b;
+
+		if (!stat(argv[optind], &a) && !stat(argv[optind + 1], &b) && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino && S_ISREG(a.st_mode)) {
+			rr_error_set(&err, argv[optind + 1], "is STOCK too: verify compares a stock "
+				     "kernel's recording with a patched kernel's");
+			rr_print_error(&err);
+			return RR_EXIT_ERROR;
+		}
+	}
 	snprintf(ts, sizeof(ts), "%s/reclaim-replay-verify-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	snprintf(tp, sizeof(tp), "%s", ts);
 	if ((fd = mkstemp(ts)) < 0 || close(fd) || (fd = mkstemp(tp)) < 0 || close(fd)) {
@@ -133,21 +146,35 @@ int cmd_verify(int argc, char **argv)
 	if (replay_to(argv[optind + 1], policy, true, release, tp, quiet, &err) ||
 	    !(patched = load(tp, argv[optind + 1], &err)))
 		goto out;
+	marker = json_string_value(json_object_get(json_object_get(patched, "input"),
+						   "kernel_policy_marker"));
 	if (!policy) {
-		json_t *kp = json_object_get(json_object_get(patched, "input"), "kernel_policy");
-
-		policy = json_string_value(json_object_get(kp, "name"));
+		policy = marker;
 		if (!policy) {
 			ret = rr_usage_error("verify", "%s names no policy (record --kernel-policy): "
 					     "say which with -p", argv[optind + 1]);
 			goto out;
 		}
+	} else if (marker && strcmp(marker, policy)) {
+		rr_error_set(&err, argv[optind + 1], "its record --kernel-policy marker says its "
+			     "kernel ran %s: -p %s contradicts it", marker, policy);
+		goto out;
 	}
 	if (replay_to(argv[optind], policy, false, release, ts, quiet, &err) ||
 	    !(stock = load(ts, argv[optind], &err)))
 		goto out;
+	marker = json_string_value(json_object_get(json_object_get(stock, "input"),
+						   "kernel_policy_marker"));
+	if (marker && strcmp(marker, "kernel")) {
+		rr_error_set(&err, argv[optind], "its record --kernel-policy marker says its kernel "
+			     "ran %s: STOCK must be a stock kernel's recording", marker);
+		goto out;
+	}
 	if (rr_verify_docs(stock, patched, policy, argv[optind], argv[optind + 1], &v, &err))
 		goto out;
+	snprintf(v.policy_source, sizeof(v.policy_source), "%s",
+		 json_string_value(json_object_get(json_object_get(patched, "input"),
+						   "kernel_policy_marker")) ? "trace" : "option");
 	if (!output || strcmp(output, "-"))
 		rr_verify_print(stdout, &v, markdown);
 	if (output) {

@@ -212,6 +212,85 @@ static int same_writes(json_t **a, size_t na, json_t **b, size_t nb, const char 
 	return 0;
 }
 
+/* The cgroups of @doc's episodes of @kind, sorted, joined by ", " into
+ * @buf (cut at @len). */
+static void roots_of(json_t *doc, const char *kind, char *buf, size_t len)
+{
+	const char *names[64];
+	size_t n = 0, i, at = 0;
+	json_t *e;
+
+	json_array_foreach(json_object_get(doc, "episodes"), i, e) {
+		const char *c = json_string_value(json_object_get(e, "cgroup")) ?: "?";
+		size_t k;
+
+		if (strcmp(json_string_value(json_object_get(e, "kind")) ?: "", kind))
+			continue;
+		for (k = 0; k < n && strcmp(names[k], c); k++)
+			;
+		if (k == n && n < sizeof(names) / sizeof(names[0]))
+			names[n++] = c;
+	}
+	for (i = 1; i < n; i++)		/* (insertion sort: a few names) */
+		for (size_t k = i; k > 0 && strcmp(names[k - 1], names[k]) > 0; k--) {
+			const char *t = names[k];
+
+			names[k] = names[k - 1];
+			names[k - 1] = t;
+		}
+	buf[0] = 0;
+	for (i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", names[i]);
+}
+
+/* Refuse two workloads whose limit or soft-limit reclaim ran in other
+ * cgroups (the reclaim roots of their episodes). */
+static int same_roots(json_t *a, json_t *b, const char *sa, const char *sb, struct rr_error *err)
+{
+	static const char *const kinds_checked[] = { "memcg", "softlimit" };
+	char ra[512], rb[512];
+
+	for (size_t k = 0; k < 2; k++) {
+		roots_of(a, kinds_checked[k], ra, sizeof(ra));
+		roots_of(b, kinds_checked[k], rb, sizeof(rb));
+		if (strcmp(ra, rb)) {
+			rr_error_set(err, sb, "the workloads differ: %s reclaim in %s in %s, in %s in "
+				     "%s", k ? "soft-limit" : "limit", *ra ? ra : "no cgroup", sa,
+				     *rb ? rb : "no cgroup", sb);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The patched recording's memory.reclaim calls against its own replay
+ * under kernel+POLICY: calls whose nr_to_reclaim the replay asked too,
+ * position by position, and writes where every one matched. */
+static void chunk_check(json_t **w, size_t n, struct rr_verify *v)
+{
+	for (size_t i = 0; i < n; i++) {
+		json_t *rec = json_object_get(json_object_get(w[i], "recorded"), "call_nr_to_reclaim_pages");
+		json_t *res = json_object_get(json_object_get(json_object_get(w[i], "results"), "kernel"),
+					      "call_nr_to_reclaim_pages");
+		size_t nr = json_array_size(rec), np = json_array_size(res), same = 0;
+
+		if (!json_is_array(rec) || !json_is_array(res))
+			continue;
+		/* (the JSON lists the first calls of a long write only) */
+		if (json_is_true(json_object_get(json_object_get(w[i], "recorded"), "call_arrays_cut")) ||
+		    json_is_true(json_object_get(json_object_get(json_object_get(w[i], "results"),
+								 "kernel"), "call_arrays_cut")))
+			v->patched_writes_cut++;
+		for (size_t k = 0; k < nr && k < np; k++)
+			same += json_integer_value(json_array_get(rec, k)) ==
+				json_integer_value(json_array_get(res, k));
+		v->patched_writes++;
+		v->patched_write_calls += nr > np ? nr : np;
+		v->patched_write_calls_same += same;
+		v->patched_writes_same += same == nr && nr == np;
+	}
+}
+
 int rr_verify_docs(json_t *stock, json_t *patched, const char *policy, const char *stock_name,
 		   const char *patched_name, struct rr_verify *v, struct rr_error *err)
 {
@@ -234,8 +313,10 @@ int rr_verify_docs(json_t *stock, json_t *patched, const char *policy, const cha
 	}
 	nsw = writes_of(stock, sw, 256);
 	npw = writes_of(patched, pw, 256);
-	if (same_writes(sw, nsw, pw, npw, stock_name, patched_name, err))
+	if (same_writes(sw, nsw, pw, npw, stock_name, patched_name, err) ||
+	    same_roots(stock, patched, stock_name, patched_name, err))
 		return -1;
+	chunk_check(pw, npw, v);
 	fitted = batch_fit(stock, &fit);
 	if (!fitted)
 		snprintf(v->time_note, sizeof(v->time_note), "no time predicted: %s",
@@ -327,6 +408,8 @@ int rr_verify_docs(json_t *stock, json_t *patched, const char *policy, const cha
 
 		v->patched_decisions = u64(f, "decisions_checked");
 		v->patched_exact = u64(f, "exact");
+		v->patched_trajectories = u64(f, "trajectory_checked");
+		v->patched_trajectories_exact = u64(f, "trajectory_exact");
 	}
 	return 0;
 full:
@@ -414,10 +497,33 @@ void rr_verify_print(FILE *f, const struct rr_verify *v, bool markdown)
 		"pages over that of the kernel's, an estimate)\n");
 	if (v->time_note[0])
 		fprintf(f, "%s\n", v->time_note);
+	if (!strcmp(v->policy_source, "option"))
+		fprintf(f, "the patched recording carries no record --kernel-policy marker: that "
+			"its kernel ran %s is taken from -p\n", v->policy);
+	if (v->patched_decisions || v->patched_trajectories || v->patched_writes)
+		fprintf(f, "the patched recording replayed with %s%s:\n", strcmp(v->policy, "kernel") ?
+			"kernel+" : "", v->policy);
+	if (v->patched_writes)
+		fprintf(f, "  memory.reclaim calls asking the recorded nr_to_reclaim (the policy's "
+			"chunk rule): %llu of %llu (%.2f%%), every call of %llu of %llu writes\n",
+			(unsigned long long)v->patched_write_calls_same,
+			(unsigned long long)v->patched_write_calls,
+			v->patched_write_calls ? 100.0 * (double)v->patched_write_calls_same /
+						 (double)v->patched_write_calls : 0.0,
+			(unsigned long long)v->patched_writes_same,
+			(unsigned long long)v->patched_writes);
+	if (v->patched_writes_cut)
+		fprintf(f, "  (of %llu writes the first calls only: the JSON lists so many)\n",
+			(unsigned long long)v->patched_writes_cut);
+	if (v->patched_trajectories)
+		fprintf(f, "  trajectories (whole calls replayed free) exact: %llu of %llu (%.2f%%)\n",
+			(unsigned long long)v->patched_trajectories_exact,
+			(unsigned long long)v->patched_trajectories,
+			100.0 * (double)v->patched_trajectories_exact /
+			(double)v->patched_trajectories);
 	if (v->patched_decisions)
-		fprintf(f, "the patched recording replayed with %s%s: %llu of %llu decisions "
-			"exact (%.2f%%)\n", strcmp(v->policy, "kernel") ? "kernel+" : "", v->policy,
-			(unsigned long long)v->patched_exact,
+		fprintf(f, "  shrink_lruvec() decisions exact: %llu of %llu (%.2f%%; a chunk policy "
+			"does not change them)\n", (unsigned long long)v->patched_exact,
 			(unsigned long long)v->patched_decisions,
 			100.0 * (double)v->patched_exact / (double)v->patched_decisions);
 }
@@ -480,5 +586,14 @@ json_t *rr_verify_json(const struct rr_verify *v, const char *stock_name,
 	json_object_set_new(j, "patched_decisions_checked",
 			    json_integer((json_int_t)v->patched_decisions));
 	json_object_set_new(j, "patched_decisions_exact", json_integer((json_int_t)v->patched_exact));
+	json_object_set_new(j, "patched_trajectories_checked",
+			    json_integer((json_int_t)v->patched_trajectories));
+	json_object_set_new(j, "patched_trajectories_exact",
+			    json_integer((json_int_t)v->patched_trajectories_exact));
+	json_object_set_new(j, "patched_write_calls", json_integer((json_int_t)v->patched_write_calls));
+	json_object_set_new(j, "patched_write_calls_same_nr_to_reclaim",
+			    json_integer((json_int_t)v->patched_write_calls_same));
+	json_object_set_new(j, "policy_source", json_string(v->policy_source[0] ? v->policy_source :
+								 "trace"));
 	return j;
 }

@@ -39,8 +39,18 @@ struct rr_verify {
 	uint64_t page_size_bytes;
 	struct rr_verify_row rows[RR_VERIFY_ROWS];
 	int nr_rows;
-	/* the patched recording's own fidelity under kernel+POLICY */
+	/* the patched recording's own fidelity under kernel+POLICY: its
+	 * shrink_lruvec() decisions (which a chunk policy does not change),
+	 * its trajectories, and its memory.reclaim calls whose nr_to_reclaim
+	 * the replay asked too (the policy's chunk rule itself) */
 	uint64_t patched_decisions, patched_exact;
+	uint64_t patched_trajectories, patched_trajectories_exact;
+	uint64_t patched_write_calls, patched_write_calls_same;
+	uint64_t patched_writes, patched_writes_same;
+	uint64_t patched_writes_cut;	/* ... of them checked on their first calls */
+	/* where the policy PATCHED ran came from: "trace" (its record
+	 * --kernel-policy marker) or "option" (-p; the trace has no marker) */
+	char policy_source[16];
 	/* why the predicted times are missing, where they are */
 	char time_note[256];
 };

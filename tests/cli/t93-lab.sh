@@ -126,9 +126,35 @@ if [ -s "$s" ] && [ -s "$p" ]; then
 			jq -e '.error.over_reclaim_bytes | fabs <= 1048576' <<<"$row"
 	done
 	check "... the table says how the times were predicted" grep -q 'measured time times the batch model' "$TMP/v.txt"
+	# the policy module against the patched kernel: its chunk rule asks
+	# what each recorded call asked (issue 28's review: decisions alone
+	# do not depend on a chunk policy)
+	check_eq "... every recorded memory.reclaim call's nr_to_reclaim asked by the replay" \
+		"$(jq '.patched_write_calls' "$TMP/v.json")" \
+		"$(jq '.patched_write_calls_same_nr_to_reclaim' "$TMP/v.json")"
+	check_eq "... ... of all 75 calls" 75 "$(jq '.patched_write_calls' "$TMP/v.json")"
+	check_eq "... the policy from the trace" trace "$(jq -r '.policy_source' "$TMP/v.json")"
+	check "... the table says so" grep -q 'calls asking the recorded nr_to_reclaim.*: 75 of 75' "$TMP/v.txt"
 	# a workload that differs is refused, with its reason
 	check_fails "verify of two different workloads is refused, saying how" 1 \
 		'the workloads differ' "$RR" verify -q "$s" "$lab/stock-limit-file.dat" -p kernel
+	# (regressions of the review of verify, with their reasons)
+	check_fails "limit reclaim of other cgroups is refused" 1 \
+		'limit reclaim in /a in .*, in /f in' \
+		"$RR" verify -q "$lab/stock-limit-anon.dat" "$lab/stock-limit-file.dat" -p cluster-cap
+	check_fails "a -p that contradicts the patched recording's marker is refused" 1 \
+		'marker says its kernel ran proportional-v1: -p cluster-cap contradicts it' \
+		"$RR" verify -q "$s" "$p" -p cluster-cap
+	check_fails "a STOCK recorded on a patched kernel is refused" 1 \
+		'kernel ran cluster-cap: STOCK must be a stock' \
+		"$RR" verify -q "$lab/cluster-cap-proactive-file.dat" "$p"
+	check_fails "the same file twice is refused" 1 'is STOCK too' \
+		"$RR" verify -q "$p" "$p"
+	check_fails "-p of an unknown policy says -p" 2 'verify: -p: nosuch: unknown policy' \
+		"$RR" verify -q "$s" "$p" -p nosuch
+	rm -f "$TMP/never.json"
+	"$RR" verify -q "$s" "$p" -p cluster-cap -o "$TMP/never.json" >/dev/null 2>&1
+	check "... and no output file is left" test ! -e "$TMP/never.json"
 else
 	skip "the stock and proportional proactive-file recordings are not bundled"
 fi
