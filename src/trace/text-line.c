@@ -5,6 +5,7 @@
  * event through the descriptors of decode.h, every field problem counted.
  */
 #include "text-local.h"
+#include "../common/probe.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KV_MAX 64
+#define KV_MAX 96	/* the shrink_lruvec() probe: 52 fields with 4 zones, 68 with 8 */
 
 struct kv {
 	const char *key, *val;
@@ -511,4 +512,126 @@ void rr_text_count_problem(struct pass *ps, const char *event, const char *key,
 	if (p != RR_FP_MISSING_KEPT && p != RR_FP_MISSING_ZERO)
 		snprintf(ps->why, sizeof(ps->why), "%.48s: %.24s %s", event, key,
 			 rr_field_problem_name(p));
+}
+
+/* The recorder's kprobe events, as the trace.dat reader decodes them
+ * (dat.c add_decoders()). */
+static const struct rr_event_desc probe_descs[] = {
+	{ "", RR_PROBE_EVENT, RR_EV_LRUVEC_PROBE, { 0 }, 0, NULL },
+	{ "", RR_PROBE_RET_EVENT, RR_EV_LRUVEC_RET, { 0 }, 0, NULL },
+	{ "", RR_PROBE_ACTIVE_EVENT, RR_EV_ACTIVE_PROBE,
+	  { [F_ID] = "cgroup_id", [F_LRU] = "lru", [F_NR_REQUESTED] = "nr_to_scan",
+	    [F_PRIORITY] = "priority" },
+	  1u << F_ID | 1u << F_LRU | 1u << F_NR_REQUESTED | 1u << F_PRIORITY, NULL },
+	{ "", RR_PROBE_WRITE_EVENT, RR_EV_WRITE_PROBE,
+	  { [F_ID] = "cgroup_id", [F_NR_REQUESTED] = "nbytes" }, 1u << F_ID, NULL },
+	{ "", RR_PROBE_WRITE_RET_EVENT, RR_EV_WRITE_RET, { [F_VAL] = "ret" }, 1u << F_VAL, NULL },
+};
+
+const struct rr_event_desc *rr_text_probe_desc(const char *name, size_t len, const char *body)
+{
+	const char *p = body;
+
+	/* "(ffffffff81184e70)" or "(ffffffff81184e70 <- ffffffff81185ce2)" */
+	if (*p++ != '(' || !isxdigit((unsigned char)*p))
+		return NULL;
+	while (isxdigit((unsigned char)*p))
+		p++;
+	if (*p != ')' && strncmp(p, " <- ", 4))
+		return NULL;
+	for (size_t i = 0; i < sizeof(probe_descs) / sizeof(probe_descs[0]); i++)
+		if (strlen(probe_descs[i].name) == len && !memcmp(probe_descs[i].name, name, len))
+			return &probe_descs[i];
+	return NULL;
+}
+
+/* @kv's number under @name into *@out; false when absent or not a number. */
+static bool kv_num(const struct kv *kv, int n, const char *name, uint64_t *out)
+{
+	const struct kv *v = kv_find(kv, n, name);
+
+	return v && parse_num(v->val, v->val_len, out);
+}
+
+bool rr_text_decode_probe(struct pass *ps, const struct rr_event_desc *d, struct line *l,
+			  struct rr_event *ev)
+{
+	struct rr_lruvec_probe *p = &ps->probe;
+	struct kv kv[KV_MAX];
+	const char *bad = NULL, *q;
+	uint64_t badv = 0, x;
+	char name[32];
+	bool ok;
+	int n;
+
+	ev->type = d->type;
+	if (d->type == RR_EV_ACTIVE_PROBE || d->type == RR_EV_WRITE_RET) {
+		bool type_only;
+
+		return rr_text_decode(ps, d, l, ev, &type_only);
+	}
+	if (d->type == RR_EV_LRUVEC_RET)
+		return true;
+	if (d->type == RR_EV_WRITE_PROBE) {
+		bool type_only;
+		char *b;
+
+		if (!rr_text_decode(ps, d, l, ev, &type_only))
+			return false;
+		/* buf="TEXT": the written text, to the line's last quote (it
+		 * may hold spaces: "1G swappiness=60") */
+		q = strstr(l->body, " buf=\"");
+		b = q ? (char *)q + 6 : NULL;
+		q = b ? strrchr(b, '"') : NULL;
+		if (!q) {
+			rr_text_count_problem(ps, d->name, "buf", RR_FP_MISSING);
+			return false;
+		}
+		ev->str = b;
+		ev->str_len = (int)(q - b);
+		return true;
+	}
+	/* the shrink_lruvec() probe */
+	memset(p, 0, sizeof(*p));
+	n = split_kv(l->body, kv);
+	for (int f = 0; f < RR_PF__COUNT; f++)
+		if (kv_num(kv, n, rr_probe_field_name((enum rr_probe_field)f), &x)) {
+			p->v[f] = x;
+			p->present |= 1ull << f;
+		}
+	for (int z = 0; z < RR_PROBE_MAX_ZONES; z++) {
+		bool all = true;
+
+		for (int k = 0; k < RR_NR_EVICTABLE_LRU && all; k++) {
+			snprintf(name, sizeof(name), "z%d_%s", z, rr_probe_lru_names[k]);
+			all = kv_num(kv, n, name, &p->zone_lru[z][k]);
+		}
+		if (!all)
+			break;
+		p->nr_zones = z + 1;
+	}
+	p->has_rstat = true;
+	for (int k = 0; k < RR_NR_EVICTABLE_LRU && p->has_rstat; k++) {
+		snprintf(name, sizeof(name), "rs_%s", rr_probe_lru_names[k]);
+		p->has_rstat = kv_num(kv, n, name, &x);
+		/* (signed in the probe: a moment below 0 reads as 0, as dat.c) */
+		p->rstat_lru[k] = (int64_t)x > 0 ? x : 0;
+	}
+	if (!p->has_rstat)
+		memset(p->rstat_lru, 0, sizeof(p->rstat_lru));
+	/* without its memcg and priority it places nothing (as dat.c) */
+	if (!rr_probe_has(p, RR_PF_CGROUP_ID) || !rr_probe_has(p, RR_PF_PRIORITY) ||
+	    !p->nr_zones) {
+		rr_text_count_problem(ps, d->name, !rr_probe_has(p, RR_PF_CGROUP_ID) ? "cgroup_id" :
+				      !rr_probe_has(p, RR_PF_PRIORITY) ? "priority" : "z0_ia",
+				      RR_FP_MISSING);
+		return false;
+	}
+	ok = !rr_probe_check(p, &bad, &badv);
+	if (!ok) {
+		rr_text_count_problem(ps, d->name, bad ? bad : "?", RR_FP_OUT_OF_RANGE);
+		return false;
+	}
+	ev->probe = p;
+	return true;
 }

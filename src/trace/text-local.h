@@ -34,6 +34,7 @@ struct held {
 	struct rr_event ev;
 	const char *name;	/* the event's name (mm_vmscan_lru_isolate, ...) */
 	char *str;		/* owned copy of ev.str */
+	struct rr_lruvec_probe *probe;	/* owned copy of *ev.probe */
 	uint64_t line;		/* the line it was read from */
 	bool open;		/* an isolate whose batch's shrink event may follow */
 	bool type_only;		/* file= (<= v4.10): ev.lru is the type's inactive list */
@@ -58,6 +59,7 @@ struct pass {
 	size_t q0, qn, qcap;
 	bool oom;
 	char why[140];		/* the last problem that dropped an event */
+	struct rr_lruvec_probe probe;	/* the shrink_lruvec() probe line read */
 };
 
 /* text-line.c */
@@ -67,5 +69,14 @@ bool rr_text_decode(struct pass *ps, const struct rr_event_desc *d, struct line 
 		    struct rr_event *ev, bool *type_only);
 void rr_text_count_problem(struct pass *ps, const char *event, const char *key,
 			   enum rr_field_problem p);
+/* The recorder's kprobe events as `trace-cmd report` prints them ("NAME:
+ * (ADDR) k=v ..." or "NAME: (ADDR <- CALLER) k=v ..."): the descriptor of
+ * event @name (@len bytes) when @body reads as such a probe's, else NULL. */
+const struct rr_event_desc *rr_text_probe_desc(const char *name, size_t len, const char *body);
+/* One such line into @ev, the shrink_lruvec() probe's values into
+ * ps->probe (ev->probe points there); false, the problem counted, when a
+ * value is out of range (as the trace.dat reader checks them) or missing. */
+bool rr_text_decode_probe(struct pass *ps, const struct rr_event_desc *d, struct line *l,
+			  struct rr_event *ev);
 
 #endif

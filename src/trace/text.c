@@ -126,6 +126,8 @@ static int deliver(struct pass *ps)
 		}
 		free(h->str);
 		h->str = NULL;
+		free(h->probe);
+		h->probe = NULL;
 	}
 	if (ps->q0 == ps->qn) {
 		ps->q0 = ps->qn = 0;
@@ -147,8 +149,10 @@ static int deliver_all(struct pass *ps)
 
 static void free_held(struct pass *ps)
 {
-	for (size_t i = ps->q0; i < ps->qn; i++)
+	for (size_t i = ps->q0; i < ps->qn; i++) {
 		free(ps->q[i].str);
+		free(ps->q[i].probe);
+	}
 	free(ps->q);
 	ps->q = NULL;
 	ps->q0 = ps->qn = ps->qcap = 0;
@@ -201,6 +205,14 @@ static int hand_over(struct pass *ps, const struct rr_event_desc *d, const struc
 		memcpy(h->str, ev->str, (size_t)ev->str_len);
 		h->str[ev->str_len] = 0;
 		h->ev.str = h->str;
+	}
+	if (ev->probe) {	/* (ps->probe is the next line's) */
+		if (!(h->probe = malloc(sizeof(*h->probe)))) {
+			ps->oom = true;
+			return -1;
+		}
+		*h->probe = *ev->probe;
+		h->ev.probe = h->probe;
 	}
 	ps->qn++;
 	/* the open isolate of the same task, if any: this event may close it */
@@ -283,7 +295,7 @@ static int one_line(struct pass *ps, char *s)
 	const struct rr_event_desc *d;
 	struct rr_event ev;
 	char name[64];
-	bool type_only;
+	bool type_only, probe;
 
 	switch (rr_text_classify(s, &l, &lost)) {
 	case L_BLANK:
@@ -314,6 +326,7 @@ static int one_line(struct pass *ps, char *s)
 	if (l.has_header && l.cpu > ps->max_cpu)
 		ps->max_cpu = l.cpu;
 	d = rr_event_desc_find(l.event, l.event_len);
+	probe = !d && (d = rr_text_probe_desc(l.event, l.event_len, l.body)) != NULL;
 	if (!d) {
 		if (ps->cb) {
 			snprintf(name, sizeof(name), "%.*s", (int)l.event_len, l.event);
@@ -362,7 +375,9 @@ static int one_line(struct pass *ps, char *s)
 	ps->why[0] = 0;
 	if (l.has_header && l.cpu < 0)
 		rr_text_count_problem(ps, d->name, "cpu", RR_FP_OUT_OF_RANGE);
-	if ((l.has_header && l.cpu < 0) || !rr_text_decode(ps, d, &l, &ev, &type_only)) {
+	type_only = false;
+	if ((l.has_header && l.cpu < 0) ||
+	    !(probe ? rr_text_decode_probe(ps, d, &l, &ev) : rr_text_decode(ps, d, &l, &ev, &type_only))) {
 		/* dropped: for the episodes around it, like a lost event */
 		char what[240];
 

@@ -103,6 +103,30 @@ for trace in "$lab"/*.dat; do
 	done < <(grep '^write ' "$t")
 done
 
+# the same recordings as `trace-cmd report` prints them: the recorder's
+# probes (shrink_lruvec(), memory_reclaim()) are read from the text too,
+# so the figures are the trace.dat's
+for name in stock-proactive-file proportional-proactive-file stock-limit-file; do
+	[ -s "$lab/$name.dat" ] || continue
+	trace-cmd report -i "$lab/$name.dat" >"$TMP/$name.txt" 2>/dev/null
+	"$RR" compare -q --all-episodes "$TMP/$name.txt" -p kernel -o "$TMP/$name.txt.json" >/dev/null 2>&1
+	check_eq "$name as text: decisions checked, exact, probed, trajectories exact as the trace.dat's" \
+		"$(jq -c '.fidelity | [.decisions_checked, .exact, .decisions_probed, .trajectory_exact]' "$TMP/$name.json")" \
+		"$(jq -c '.fidelity | [.decisions_checked, .exact, .decisions_probed, .trajectory_exact]' "$TMP/$name.txt.json")"
+	check_eq "$name as text: every write's request" \
+		"$(jq -c '[.episodes[] | select(.kind == "proactive") | .request_bytes]' "$TMP/$name.json")" \
+		"$(jq -c '[.episodes[] | select(.kind == "proactive") | .request_bytes]' "$TMP/$name.txt.json")"
+done
+if [ -s "$TMP/proportional-proactive-file.txt" ]; then
+	# a probe line with a value no kernel writes is dropped and counted
+	t=$TMP/proportional-proactive-file.txt
+	sed '0,/ shrink_lruvec: .*priority=[0-9]*/s//&9/' "$t" >"$TMP/bad-probe.txt"
+	"$RR" report -q --json "$TMP/bad-probe.txt" >"$TMP/bad-probe.json" 2>/dev/null
+	check "a shrink_lruvec probe line with priority out of range: counted, dropped" \
+		jq -e '[.. | objects | select(.event? == "shrink_lruvec" and .field? == "priority")] | length >= 1' \
+		"$TMP/bad-probe.json"
+fi
+
 # the policy's prediction against the kernel that runs it
 s=$lab/stock-proactive-file.dat p=$lab/proportional-proactive-file.dat
 if [ -s "$s" ] && [ -s "$p" ]; then
