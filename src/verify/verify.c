@@ -171,15 +171,17 @@ static double mib(uint64_t bytes)
 	return (double)bytes / 1048576.0;
 }
 
-static int add_row(struct rr_verify *v, const char *what, const struct rr_verify_side *p,
-		   const struct rr_verify_side *m)
+static int add_row(struct rr_verify *v, const char *what, const char *kind,
+		   const struct rr_verify_side *p, const struct rr_verify_side *m)
 {
 	struct rr_verify_row *r;
 
 	if (v->nr_rows >= RR_VERIFY_ROWS)
 		return -1;
 	r = &v->rows[v->nr_rows++];
+	memset(r, 0, sizeof(*r));
 	snprintf(r->what, sizeof(r->what), "%s", what);
+	snprintf(r->kind, sizeof(r->kind), "%s", kind);
 	r->predicted = *p;
 	r->measured = *m;
 	return 0;
@@ -199,6 +201,16 @@ static int same_writes(json_t **a, size_t na, json_t **b, size_t nb, const char 
 	for (size_t i = 0; i < na; i++) {
 		const char *ca = json_string_value(json_object_get(a[i], "cgroup")) ?: "?";
 		const char *cb = json_string_value(json_object_get(b[i], "cgroup")) ?: "?";
+		bool ka = json_is_integer(json_object_get(a[i], "request_bytes")),
+		     kb = json_is_integer(json_object_get(b[i], "request_bytes"));
+
+		if (!ka || !kb) {
+			rr_error_set(err, ka ? sb : sa, "write %zu: its request is not in the trace "
+				     "(a write inferred from its calls that ended in -EAGAIN; record's "
+				     "memory_reclaim() probe writes it): the workloads cannot be "
+				     "compared", i + 1);
+			return -1;
+		}
 		uint64_t ra = u64(a[i], "request_bytes"), rb = u64(b[i], "request_bytes");
 		uint64_t d = ra > rb ? ra - rb : rb - ra;
 
@@ -357,7 +369,7 @@ int rr_verify_docs(json_t *stock, json_t *patched, const char *policy, const cha
 		}
 		b.has_ns = json_object_get(meas, "in_calls_ns") != NULL;
 		b.ns = (double)u64(meas, "in_calls_ns");
-		if (add_row(v, kinds[k].name, &a, &b))
+		if (add_row(v, kinds[k].name, kinds[k].kind, &a, &b))
 			goto full;
 		tp.calls += a.calls;
 		tp.nr_scanned += a.nr_scanned;
@@ -398,10 +410,26 @@ int rr_verify_docs(json_t *stock, json_t *patched, const char *policy, const cha
 		b.has_ns = true;
 		snprintf(what, sizeof(what), "write %zu: %.0f MiB of %s", i + 1, mib(req),
 			 json_string_value(json_object_get(sw[i], "cgroup")) ?: "?");
-		if (add_row(v, what, &a, &b))
+		if (add_row(v, what, "proactive", &a, &b))
 			goto full;
+		{
+			struct rr_verify_row *r = &v->rows[v->nr_rows - 1];
+			json_t *en = json_object_get(pw[i], "errno");
+
+			r->write = (int)i + 1;
+			snprintf(r->cgroup, sizeof(r->cgroup), "%s",
+				 json_string_value(json_object_get(sw[i], "cgroup")) ?: "");
+			r->request_bytes = req;
+			r->measured_errno = json_is_integer(en) ? (int)json_integer_value(en) : -1;
+			if (r->measured_errno > 0) {
+				size_t at = strlen(r->what);
+
+				snprintf(r->what + at, sizeof(r->what) - at, r->measured_errno == 11 ?
+					 " (-EAGAIN)" : " (errno %d)", r->measured_errno);
+			}
+		}
 	}
-	if (add_row(v, "total", &tp, &tm))
+	if (add_row(v, "total", "total", &tp, &tm))
 		goto full;
 	{
 		json_t *f = json_object_get(patched, "fidelity");
@@ -456,7 +484,7 @@ void rr_verify_print(FILE *f, const struct rr_verify *v, bool markdown)
 		fprintf(f, "| episodes | calls | pages scanned | pages reclaimed | over-reclaim MiB "
 			"| seconds | pages/s |\n|---|---:|---:|---:|---:|---:|---:|\n");
 	else
-		fprintf(f, "%-34s %21s %27s %27s %19s %21s %21s\n", "episodes", "calls",
+		fprintf(f, "%-40s %23s %29s %29s %21s %23s %23s\n", "episodes", "calls",
 			"pages scanned", "pages reclaimed", "over-reclaim MiB", "seconds", "pages/s");
 	for (int i = 0; i < v->nr_rows; i++) {
 		const struct rr_verify_row *r = &v->rows[i];
@@ -488,10 +516,10 @@ void rr_verify_print(FILE *f, const struct rr_verify *v, bool markdown)
 			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s |\n", r->what, c[0], c[1], c[2],
 				c[3], c[4], c[5]);
 		else
-			fprintf(f, "%-34.34s %21s %27s %27s %19s %21s %21s\n", r->what, c[0], c[1],
+			fprintf(f, "%-40.40s %23s %29s %29s %21s %23s %23s\n", r->what, c[0], c[1],
 				c[2], c[3], c[4], c[5]);
 	}
-	fprintf(f, "\nover-reclaim: pages reclaimed beyond each request (writes) or call's "
+	fprintf(f, "\nover-reclaim: MiB reclaimed beyond each request (writes) or call's "
 		"nr_to_reclaim; seconds: inside the reclaim calls (predicted: each stock episode's "
 		"measured time times the batch model's cost of the policy's calls, passes and "
 		"pages over that of the kernel's, an estimate)\n");
@@ -567,6 +595,13 @@ json_t *rr_verify_json(const struct rr_verify *v, const char *stock_name,
 		bool t = p->has_ns && m->has_ns;
 
 		json_object_set_new(o, "episodes", json_string(r->what));
+		json_object_set_new(o, "kind", json_string(r->kind));
+		json_object_set_new(o, "write", r->write ? json_integer(r->write) : json_null());
+		json_object_set_new(o, "cgroup", r->write ? json_string(r->cgroup) : json_null());
+		json_object_set_new(o, "request_bytes", r->write ?
+				    json_integer((json_int_t)r->request_bytes) : json_null());
+		json_object_set_new(o, "measured_errno", r->write && r->measured_errno >= 0 ?
+				    json_integer(r->measured_errno) : json_null());
 		json_object_set_new(o, "predicted", side_json(p, ps));
 		json_object_set_new(o, "measured", side_json(m, ps));
 		json_object_set_new(e, "calls", rel_json((double)p->calls, (double)m->calls, true));
@@ -578,6 +613,10 @@ json_t *rr_verify_json(const struct rr_verify *v, const char *stock_name,
 				    json_integer((json_int_t)(p->over_reclaim_pages * ps) -
 						 (json_int_t)(m->over_reclaim_pages * ps)));
 		json_object_set_new(e, "seconds", rel_json(p->ns, m->ns, t));
+		json_object_set_new(e, "pages_per_second",
+				    t && p->ns > 0 && m->ns > 0 ?
+				    rel_json((double)p->nr_reclaimed / p->ns,
+					     (double)m->nr_reclaimed / m->ns, true) : json_null());
 		json_object_set_new(o, "error", e);
 		json_array_append_new(rows, o);
 	}

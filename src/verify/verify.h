@@ -29,6 +29,11 @@ struct rr_verify_side {
 
 struct rr_verify_row {
 	char what[96];		/* "memcg", "proactive", "write 2 (1 GiB to /fill)", "total" */
+	char kind[16];		/* "memcg", ..., "proactive" (a write too), "total" */
+	int write;		/* a write's place from 1; 0 for the other rows */
+	char cgroup[256];	/* a write's cgroup */
+	uint64_t request_bytes;
+	int measured_errno;	/* a write's, as the patched recording says */
 	struct rr_verify_side predicted, measured;
 };
 

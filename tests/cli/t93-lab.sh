@@ -149,6 +149,12 @@ if [ -s "$s" ] && [ -s "$p" ]; then
 		check "... write $w: over-reclaim within 1 MiB" \
 			jq -e '.error.over_reclaim_bytes | fabs <= 1048576' <<<"$row"
 	done
+	check_eq "... each write's errno, as the patched guest saw it" \
+		"$(sed -n 's/^write .* errno=\([0-9]*\).*/\1/p' "$lab/proportional-proactive-file.truth" | tr '\n' ' ')" \
+		"$(jq -r '[.rows[] | select(.write) | .measured_errno] | map(tostring) | join(" ")' "$TMP/v.json") "
+	check_eq "... each write's request, as the guest wrote it" \
+		"$(jq -c '[.episodes[] | select(.kind == "proactive") | .request_bytes]' "$TMP/stock-proactive-file.json")" \
+		"$(jq -c '[.rows[] | select(.write) | .request_bytes]' "$TMP/v.json")"
 	check "... the table says how the times were predicted" grep -q 'measured time times the batch model' "$TMP/v.txt"
 	# the policy module against the patched kernel: its chunk rule asks
 	# what each recorded call asked (issue 28's review: decisions alone
