@@ -440,7 +440,9 @@ void rr_table_print(FILE *f, const struct rr_totals *o,
 		pct_text(sc, sizeof(sc), k->nr_scanned, o->recorded.nr_scanned);
 		pct_text(rc, sizeof(rc), k->nr_reclaimed, o->recorded.nr_reclaimed);
 		fprintf(f, "\n%s against the recording: scanned %s, reclaimed %s, "
-			   "%llu of %llu episodes reproduce the recorded targets\n",
+			   "%llu of %llu episodes scan the recorded inactive-list totals of each memcg\n"
+			   "and priority (a memory.reclaim write is one episode; the trajectories of the\n"
+			   "fidelity check judge each reclaim call)\n",
 			policies[0].name, sc, rc,
 			(unsigned long long)k->episodes_matching_recording,
 			(unsigned long long)o->nr_replayed);
