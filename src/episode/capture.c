@@ -198,6 +198,7 @@ void rr_probe_capture(const struct rr_builder *b, const struct task *t, struct r
 	}
 	c->sizes_stale = false;
 	c->sizes_bounded = false;
+	c->sizes_lower_bound = false;
 	c->size_disproved = false;
 	c->conc_unknown = false;
 	memset(c->conc_min, 0, sizeof(c->conc_min));
@@ -230,6 +231,7 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 		for (int k = 0; k < RR_NR_LRU_TYPES; k++)
 			c->size_ub_type[k] = b->st.dying_ub_known ? b->st.dying_ub_type[k] : UINT64_MAX;
 	}
+	c->sizes_lower_bound = !m->v.baseline_known;
 	c->unprotected = rr_memcg_unprotected_known(&b->st, m);
 	if (b->stats.attr_inferred) {
 		uint64_t since = m->sizes_snap_ns ? m->sizes_snap_ns : m->created_ns;

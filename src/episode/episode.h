@@ -85,6 +85,11 @@ struct rr_batch_ctx {
 	 * size_ub_type[] of its type (UINT64_MAX: no bound known) */
 	bool sizes_bounded;
 	uint64_t size_ub_type[RR_NR_LRU_TYPES];
+	/* a memcg older than the trace that no snapshot read (and no probe):
+	 * lru_pages are lower bounds from the deltas and the batches; a call
+	 * whose own first batch shows more is not judged (size_disproved),
+	 * so on these sizes a judged call cannot come out wrong by size */
+	bool sizes_lower_bound;
 	/* other tasks changed the memcg's lists between the task's previous
 	 * vmscan event and the batch (concurrent reclaimers, page faults):
 	 * the sizes the decision read lie between lru_pages + conc_min and

@@ -822,7 +822,15 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 			}
 
 			fx->swappiness_fitted += fitted;
-			score(fx, st, b->memcg_id, b->priority, rec, n, pred, nr_pred);
+			if (ep->ctx[i].sizes_lower_bound) {
+				uint64_t before = fx->exact;
+
+				score(fx, st, b->memcg_id, b->priority, rec, n, pred, nr_pred);
+				fx->on_lower_bounds++;
+				fx->on_lower_bounds_exact += fx->exact - before;
+			} else {
+				score(fx, st, b->memcg_id, b->priority, rec, n, pred, nr_pred);
+			}
 			i = j;
 		}
 	}

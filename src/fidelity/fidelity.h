@@ -84,6 +84,9 @@ struct rr_fidelity_facts {
 	/* judged calls whose inputs the recorder's shrink_lruvec() probe read
 	 * (docs/kernel-model.md §26) */
 	uint64_t probed;
+	/* judged calls on lower-bound sizes (rr_batch_ctx.sizes_lower_bound),
+	 * and of them exact */
+	uint64_t on_lower_bounds, on_lower_bounds_exact;
 	/* where the trace does not say whether swap was present: calls only
 	 * "swap" fits (or whose first inactive-file request was below min(32,
 	 * size >> priority): not SCAN_FILE, so anon was reclaimable), and
@@ -154,6 +157,9 @@ struct rr_fidelity {
 	/* rr_fidelity_facts' silent visits, summed */
 	uint64_t silent, predicted_unrecorded, silent_unjudged, silent_cut;
 	uint64_t decisions_probed;	/* judged on the probe's inputs */
+	/* judged on lower-bound sizes of memcgs older than the trace, and
+	 * of them exact */
+	uint64_t decisions_on_lower_bounds, decisions_on_lower_bounds_exact;
 };
 
 /**

@@ -70,6 +70,8 @@ void rr_fidelity_add(struct rr_fidelity *f, const struct rr_episode *ep,
 	f->predicted_unrecorded += fx->predicted_unrecorded;
 	f->silent_unjudged += fx->silent_unjudged;
 	f->decisions_probed += fx->probed;
+	f->decisions_on_lower_bounds += fx->on_lower_bounds;
+	f->decisions_on_lower_bounds_exact += fx->on_lower_bounds_exact;
 	f->silent_cut += ep->silent_cut;
 	note_worst(f, ep, fx,
 		   ep->overlapped ? "concurrent reclaimers (shared lists and walk cursor)" :

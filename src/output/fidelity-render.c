@@ -116,6 +116,10 @@ json_t *rr_fidelity_json(const struct rr_fidelity *f)
 	json_object_set_new(j, "swappiness_fitted_calls",
 			    json_integer((json_int_t)f->swappiness_fitted_calls));
 	json_object_set_new(j, "decisions_probed", json_integer((json_int_t)f->decisions_probed));
+	json_object_set_new(j, "decisions_on_lower_bound_sizes",
+			    json_integer((json_int_t)f->decisions_on_lower_bounds));
+	json_object_set_new(j, "decisions_on_lower_bound_sizes_exact",
+			    json_integer((json_int_t)f->decisions_on_lower_bounds_exact));
 	json_object_set_new(j, "unchecked_reasons", uc);
 	for (int k = 0; k < RR_KIND__COUNT; k++) {
 		json_t *o;
@@ -233,6 +237,13 @@ void rr_fidelity_print(const struct rr_fidelity *f, FILE *out)
 		fprintf(out, "    on probed inputs  %8llu  %7s  (the recorder's shrink_lruvec() probe "
 			"read them: nothing inferred)\n", (unsigned long long)f->decisions_probed,
 			pct(p, sizeof(p), f->decisions_probed, n));
+	if (f->decisions_on_lower_bounds)
+		fprintf(out, "    on lower-bound sizes %5llu  %7s  (of memcgs older than the trace that no "
+			"snapshot read; %llu exact: a call whose first batch shows more is not judged, "
+			"so the size alone cannot make these wrong)\n",
+			(unsigned long long)f->decisions_on_lower_bounds,
+			pct(p, sizeof(p), f->decisions_on_lower_bounds, n),
+			(unsigned long long)f->decisions_on_lower_bounds_exact);
 	if (f->silent || f->predicted_unrecorded || f->silent_unjudged || f->silent_cut)
 		fprintf(out, "  walk visits without a batch (between two recorded calls of a pass): "
 			"%llu predicted silent too (not counted), %llu predicted with batches "

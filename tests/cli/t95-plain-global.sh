@@ -45,6 +45,11 @@ got=$(jq -r '[.episodes[] | select(.kind == "kswapd") | .nr_to_reclaim] | unique
 check "... its values are sums of the copy's zones' max(high, 32) ($got in $sums)" \
 	sh -c "for v in $got; do case ' $sums' in *\" \$v \"*) ;; *) exit 1 ;; esac; done"
 check "... judged calls exact" jq -e '.fidelity.decisions_checked > 100 and .fidelity.mismatched == 0' "$TMP/z.json"
+# every memcg is older than the trace and no snapshot read it: every
+# judged call rests on lower bounds of its sizes, and the output says so
+check_eq "... every judged call counted as on lower-bound sizes" \
+	"$(jq '.fidelity.decisions_checked' "$TMP/z.json")" \
+	"$(jq '.fidelity.decisions_on_lower_bound_sizes' "$TMP/z.json")"
 check "... the time model counts the direct calls" \
 	jq -e '.time_model.calls_direct_or_node == .summary.by_kind.direct.replayed and .time_model.fitted' "$TMP/z.json"
 check "... and says so" grep -q 'of them try_to_free_pages() or __node_reclaim()' "$TMP/z.txt"
@@ -53,6 +58,7 @@ check "... and says so" grep -q 'of them try_to_free_pages() or __node_reclaim()
 check_eq "report --fidelity --zoneinfo exits 0" 0 "$?"
 check "... replays every episode" grep -q '(0 skipped)' "$TMP/r.txt"
 check "... its notes name the copy" grep -q "zone watermarks of $Z (--zoneinfo" "$TMP/r.txt"
+check "... it says the judged calls rest on lower-bound sizes" grep -q 'on lower-bound sizes  *[0-9]' "$TMP/r.txt"
 
 # bad copies: the file named, no output file
 check_fails "a missing --zoneinfo file" 1 "$TMP/nope: cannot open" \
