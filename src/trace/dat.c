@@ -770,18 +770,36 @@ static int iterate_threaded(struct rr_dat *trace, rr_event_cb cb, void *ctx)
  * page layout (dat-pages.c), open every buffer and build the decoders of
  * the events it holds; fill @info.  NULL with @err set on failure.
  */
-struct rr_dat *rr_dat_open(const char *path, struct rr_trace_info *info, struct rr_error *err)
+static struct rr_dat *dat_open(const char *path, const struct rr_dat *prev,
+			       struct rr_trace_info *info, struct rr_error *err)
 {
 	struct rr_dat *t;
-	uint64_t *ends;
-	int i, n, nr_ends, at = 0;
+	uint64_t *ends = NULL;
+	int i, n, nr_ends = 0, at = 0;
+
+	int long_size = rr_page_layout.long_size;
+	bool no_walk = rr_page_layout.no_walk;
 
 	tracecmd_set_loglevel(TEP_LOG_WARNING);
 	tep_set_loglevel(TEP_LOG_WARNING);
 	if (rr_dat_page_layout_read(path, err))
 		return NULL;
-	if (rr_dat_probe_open(path, &ends, &nr_ends, err))
+	if (prev) {
+		/* what the probe child read of the page layout, as it read it */
+		rr_page_layout.long_size = long_size;
+		rr_page_layout.no_walk = no_walk;
+		if (prev->nr_probe_ends > 0) {
+			ends = malloc((size_t)prev->nr_probe_ends * sizeof(*ends));
+			if (!ends) {
+				rr_error_set(err, path, "out of memory");
+				return NULL;
+			}
+			memcpy(ends, prev->probe_ends, (size_t)prev->nr_probe_ends * sizeof(*ends));
+			nr_ends = prev->nr_probe_ends;
+		}
+	} else if (rr_dat_probe_open(path, &ends, &nr_ends, err)) {
 		return NULL;
+	}
 
 	t = calloc(1, sizeof(*t));
 	if (!t) {
@@ -878,6 +896,17 @@ struct rr_dat *rr_dat_open(const char *path, struct rr_trace_info *info, struct 
 fail:
 	rr_dat_close(t);
 	return NULL;
+}
+
+struct rr_dat *rr_dat_open(const char *path, struct rr_trace_info *info, struct rr_error *err)
+{
+	return dat_open(path, NULL, info, err);
+}
+
+struct rr_dat *rr_dat_reopen(const char *path, const struct rr_dat *prev,
+			     struct rr_trace_info *info, struct rr_error *err)
+{
+	return dat_open(path, prev, info, err);
 }
 
 int rr_dat_for_each(struct rr_dat *d, struct rr_trace_info *info, rr_event_cb cb, void *ctx)

@@ -64,7 +64,9 @@ static int has_magic(const char *path, struct rr_error *err)
 	return 0;
 }
 
-static struct rr_trace *open_file(const char *path, struct rr_error *err)
+/* @prev: the trace of the same file open before (a rewind), or NULL */
+static struct rr_trace *open_file(const char *path, const struct rr_trace *prev,
+				  struct rr_error *err)
 {
 	struct rr_trace *t;
 	int magic = has_magic(path, err);
@@ -86,7 +88,8 @@ static struct rr_trace *open_file(const char *path, struct rr_error *err)
 		}
 		return t;
 	}
-	t->dat = rr_dat_open(path, &t->info, err);
+	t->dat = prev && prev->dat ? rr_dat_reopen(path, prev->dat, &t->info, err) :
+		 rr_dat_open(path, &t->info, err);
 	if (!t->dat) {
 		rr_trace_close(t);
 		return NULL;
@@ -230,7 +233,7 @@ static int trace_rewind(struct rr_trace *t, struct rr_error *err)
 
 	if (t->text)
 		return 0;	/* each walk reads the file afresh */
-	n = open_file(t->spool ? t->spool : t->path, err);
+	n = open_file(t->spool ? t->spool : t->path, t, err);
 	if (!n) {
 		if (err)
 			snprintf(err->file, sizeof(err->file), "%s", t->path);
@@ -298,7 +301,7 @@ struct rr_trace *rr_trace_open(const char *path, struct rr_error *err)
 	struct rr_trace *t;
 
 	if (!is_stream(path)) {
-		t = open_file(path, err);
+		t = open_file(path, NULL, err);
 		if (t && dat_release_from_meta(t, err)) {
 			rr_trace_close(t);
 			return NULL;
@@ -307,7 +310,7 @@ struct rr_trace *rr_trace_open(const char *path, struct rr_error *err)
 	}
 	if (spool(path, tmp, sizeof(tmp), err))
 		return NULL;
-	t = open_file(tmp, err);
+	t = open_file(tmp, NULL, err);
 	if (!t) {
 		unlink(tmp);
 		rr_cleanup_forget_path(tmp);
