@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static long long read_ll_path(const char *path, long long def)
 {
@@ -279,9 +280,21 @@ int rr_zoneinfo_copy(const char *path, int (*emit)(const char *line, void *ctx),
 		     struct rr_error *err)
 {
 	struct zones zs = { NULL, NULL, emit, ctx, .nid = -1, .swap_free_kb = -1, .copy = true };
-	FILE *f = fopen(path, "r");
+	struct stat st;
+	FILE *f;
 	int ret, bad;
 
+	/* a file (/proc/zoneinfo itself is one): not a FIFO that would wait
+	 * for a writer, nor a device that never ends */
+	if (stat(path, &st)) {
+		rr_error_set(err, path, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rr_error_set(err, path, "not a regular file (give a copy of /proc/zoneinfo)");
+		return -1;
+	}
+	f = fopen(path, "r");
 	if (!f) {
 		rr_error_set(err, path, "cannot open: %s", strerror(errno));
 		return -1;

@@ -68,8 +68,11 @@ printf 'MemTotal: 1 kB\n' >"$TMP/foreign"
 check_fails "a file that is no zoneinfo" 1 "$TMP/foreign: not a copy of /proc/zoneinfo" \
 	"$RR" compare -q --zoneinfo "$TMP/foreign" "$T" -o "$TMP/bad.json"
 check "... no output file" test ! -e "$TMP/bad.json"
-check_fails "a directory" 1 "$TMP: cannot read it|$TMP: not a copy" \
+check_fails "a directory" 1 "$TMP: not a regular file" \
 	"$RR" report -q --zoneinfo "$TMP" "$T"
+mkfifo "$TMP/fifo"
+check_fails "a FIFO (no writer): refused at once, no wait" 1 "$TMP/fifo: not a regular file" \
+	timeout 20 "$RR" report -q --zoneinfo "$TMP/fifo" "$T"
 # hostile: a cut copy, a node id beyond any machine's, huge numbers
 head -c 700 "$Z" >"$TMP/cut"
 check_fails "a copy cut before its first managed zone" 1 "$TMP/cut: not a copy of /proc/zoneinfo" \
