@@ -143,4 +143,7 @@ int rr_record(const struct rr_record_opts *opts, struct rr_record_result *res,
 int rr_zoneinfo_copy(const char *path, int (*emit)(const char *line, void *ctx), void *ctx,
 		     struct rr_error *err);
 
+/* The node ids a copy may name (MAX_NUMNODES of x86-64 kernels, 1 << 10) */
+#define RR_ZONEINFO_MAX_NODES 1024
+
 #endif

@@ -131,6 +131,9 @@ struct zones {
 	long long swap_free_kb;
 	bool copy;			/* a user's copy of another time */
 	int zones_written;		/* zone lines, all nodes */
+	/* copy: what is wrong with it (its line number in @bad_line), or NULL */
+	const char *bad;
+	unsigned long line_nr, bad_line;
 };
 
 static int zone_done(struct zones *zs)
@@ -190,7 +193,20 @@ static int read_zoneinfo(FILE *f, struct zones *zs_)
 		long long v;
 		int nid;
 
+		zs.line_nr++;
+		/* a user's copy: a line longer than any /proc/zoneinfo prints
+		 * would be read as several */
+		if (zs.copy && !strchr(line, '\n') && !feof(f)) {
+			zs.bad = "a line longer than 1023 bytes";
+			zs.bad_line = zs.line_nr;
+			break;
+		}
 		if (sscanf(line, "Node %d, zone %15s", &nid, name) == 2) {
+			if (zs.copy && (nid < 0 || nid >= RR_ZONEINFO_MAX_NODES)) {
+				zs.bad = "a node id out of range";
+				zs.bad_line = zs.line_nr;
+				break;
+			}
 			if (nid != zs.nid) {
 				ret = node_done(&zs);
 				zs.nid = nid;
@@ -304,6 +320,11 @@ int rr_zoneinfo_copy(const char *path, int (*emit)(const char *line, void *ctx),
 	fclose(f);
 	if (bad) {
 		rr_error_set(err, path, "cannot read it");
+		return -1;
+	}
+	if (zs.bad) {
+		rr_error_set(err, path, "line %lu: %s (a copy of /proc/zoneinfo has none)",
+			     zs.bad_line, zs.bad);
 		return -1;
 	}
 	if (ret)

@@ -56,9 +56,35 @@ static int zoneinfo_line(const char *line, void *ctx)
 	char text[1200];
 	struct rr_event ev = { .type = RR_EV_MARKER, .pid = -1, .cpu = -1 };
 	int n = snprintf(text, sizeof(text), "%s %s", RR_MARKER_PREFIX, line);
+	struct rr_marker mk;
 
 	if (n < 0 || (size_t)n >= sizeof(text))
 		return 0;	/* (a line the formatter bounds: never) */
+	/* a value the marker parser refuses is the copy's fault: say so,
+	 * naming the copy, rather than replay without it */
+	switch (rr_marker_parse(text, (size_t)n, false, &mk)) {
+	case RR_MARKER_ZONE:
+		if (mk.zone.malformed) {
+			rr_error_set(r->err, r->o->zoneinfo_path, "node %lld, zone %s: %s is not a "
+				     "number in range", mk.zone.nid, mk.zone.name, mk.zone.malformed);
+			return -1;
+		}
+		if (mk.zone.high < 0 || mk.zone.managed < 0) {
+			rr_error_set(r->err, r->o->zoneinfo_path, "node %lld, zone %s: no %s line",
+				     mk.zone.nid, mk.zone.name, mk.zone.high < 0 ? "high" : "managed");
+			return -1;
+		}
+		break;
+	case RR_MARKER_NODE:
+		if (mk.node.malformed) {
+			rr_error_set(r->err, r->o->zoneinfo_path, "node %lld: %s is not a number in "
+				     "range", mk.node.nid, mk.node.malformed);
+			return -1;
+		}
+		break;
+	default:
+		break;
+	}
 	ev.str = text;
 	ev.str_len = n;
 	if (rr_builder_feed(r->builder, &ev) < 0) {

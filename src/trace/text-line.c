@@ -217,9 +217,12 @@ enum line_kind rr_text_classify(char *s, struct line *l, uint64_t *lost)
 
 /* Split "a=1 b=x y c=2" into keys and values; a token without '=' extends
  * the previous value (a path with spaces). */
-static int split_kv(const char *body, struct kv *kv)
+static int split_kv(const char *body, struct kv *kv, bool *overflow)
 {
 	int n = 0;
+
+	if (overflow)
+		*overflow = false;
 	const char *p = body;
 
 	while (*p) {
@@ -238,6 +241,8 @@ static int split_kv(const char *body, struct kv *kv)
 
 			while (k < eq && is_ident_char((unsigned char)*k))
 				k++;
+			if (k == eq && n == KV_MAX && overflow)
+				*overflow = true;
 			if (k == eq && n < KV_MAX) {
 				kv[n].key = tok;
 				kv[n].key_len = (size_t)(eq - tok);
@@ -414,7 +419,7 @@ bool rr_text_decode(struct pass *ps, const struct rr_event_desc *d, struct line 
 	}
 	if (d->type == RR_EV_SLAB_START)
 		return slab_fields(ps, d, l->body, ev);
-	n = split_kv(l->body, kv);
+	n = split_kv(l->body, kv, NULL);
 	if (d->trailer && !kv_find(kv, n, d->trailer)) {
 		/* the line ends before the key every release prints last */
 		enum rr_field tf = F__COUNT;
@@ -528,16 +533,29 @@ static const struct rr_event_desc probe_descs[] = {
 	{ "", RR_PROBE_WRITE_RET_EVENT, RR_EV_WRITE_RET, { [F_VAL] = "ret" }, 1u << F_VAL, NULL },
 };
 
-const struct rr_event_desc *rr_text_probe_desc(const char *name, size_t len, const char *body)
+/* "(ffffffff81184e70)" or "(ffffffff81184e70 <- ffffffff81185ce2)" */
+static bool probe_address(const char *p)
 {
-	const char *p = body;
-
-	/* "(ffffffff81184e70)" or "(ffffffff81184e70 <- ffffffff81185ce2)" */
 	if (*p++ != '(' || !isxdigit((unsigned char)*p))
-		return NULL;
+		return false;
 	while (isxdigit((unsigned char)*p))
 		p++;
-	if (*p != ')' && strncmp(p, " <- ", 4))
+	if (*p == ')')
+		return true;
+	if (strncmp(p, " <- ", 4))
+		return false;
+	p += 4;
+	if (!isxdigit((unsigned char)*p))
+		return false;
+	while (isxdigit((unsigned char)*p))
+		p++;
+	return *p == ')';
+}
+
+const struct rr_event_desc *rr_text_probe_desc(const char *name, size_t len, const char *body,
+					       bool lenient)
+{
+	if (!lenient && !probe_address(body))
 		return NULL;
 	for (size_t i = 0; i < sizeof(probe_descs) / sizeof(probe_descs[0]); i++)
 		if (strlen(probe_descs[i].name) == len && !memcmp(probe_descs[i].name, name, len))
@@ -545,12 +563,20 @@ const struct rr_event_desc *rr_text_probe_desc(const char *name, size_t len, con
 	return NULL;
 }
 
-/* @kv's number under @name into *@out; false when absent or not a number. */
-static bool kv_num(const struct kv *kv, int n, const char *name, uint64_t *out)
+/* @kv's number under @name into *@out: 1; 0 when absent; -1 (with
+ * *@bad = @name, the first) when not a number. */
+static int kv_num(const struct kv *kv, int n, const char *name, uint64_t *out,
+		  const char **bad)
 {
 	const struct kv *v = kv_find(kv, n, name);
 
-	return v && parse_num(v->val, v->val_len, out);
+	if (!v)
+		return 0;
+	if (parse_num(v->val, v->val_len, out))
+		return 1;
+	if (!*bad)
+		*bad = name;
+	return -1;
 }
 
 bool rr_text_decode_probe(struct pass *ps, const struct rr_event_desc *d, struct line *l,
@@ -558,13 +584,17 @@ bool rr_text_decode_probe(struct pass *ps, const struct rr_event_desc *d, struct
 {
 	struct rr_lruvec_probe *p = &ps->probe;
 	struct kv kv[KV_MAX];
-	const char *bad = NULL, *q;
+	const char *bad = NULL, *unparsed = NULL, *q;
 	uint64_t badv = 0, x;
 	char name[32];
-	bool ok;
+	bool ok, overflow;
 	int n;
 
 	ev->type = d->type;
+	if (!probe_address(l->body)) {
+		rr_text_count_problem(ps, d->name, "address", RR_FP_UNPARSEABLE);
+		return false;
+	}
 	if (d->type == RR_EV_ACTIVE_PROBE || d->type == RR_EV_WRITE_RET) {
 		bool type_only;
 
@@ -593,9 +623,28 @@ bool rr_text_decode_probe(struct pass *ps, const struct rr_event_desc *d, struct
 	}
 	/* the shrink_lruvec() probe */
 	memset(p, 0, sizeof(*p));
-	n = split_kv(l->body, kv);
+	n = split_kv(l->body, kv, &overflow);
+	if (overflow) {		/* (the recorder's probe has at most 68) */
+		rr_text_count_problem(ps, d->name, "fields", RR_FP_UNPARSEABLE);
+		return false;
+	}
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < i; k++)
+			if (kv[i].key_len == kv[k].key_len &&
+			    !memcmp(kv[i].key, kv[k].key, kv[i].key_len)) {
+				snprintf(name, sizeof(name), "%.*s", (int)kv[i].key_len, kv[i].key);
+				rr_text_count_problem(ps, d->name, name, RR_FP_UNPARSEABLE);
+				return false;	/* a key twice: which one the kernel wrote? */
+			}
+	/* every line of the probe holds the same keys: one with fewer than
+	 * the longest in the file (the first pass counted them) was cut (a
+	 * value cut with it would read as another number) */
+	if (n < ps->info->text_probe_keys) {
+		rr_text_count_problem(ps, d->name, "fields", RR_FP_CUT);
+		return false;
+	}
 	for (int f = 0; f < RR_PF__COUNT; f++)
-		if (kv_num(kv, n, rr_probe_field_name((enum rr_probe_field)f), &x)) {
+		if (kv_num(kv, n, rr_probe_field_name((enum rr_probe_field)f), &x, &unparsed) > 0) {
 			p->v[f] = x;
 			p->present |= 1ull << f;
 		}
@@ -604,7 +653,7 @@ bool rr_text_decode_probe(struct pass *ps, const struct rr_event_desc *d, struct
 
 		for (int k = 0; k < RR_NR_EVICTABLE_LRU && all; k++) {
 			snprintf(name, sizeof(name), "z%d_%s", z, rr_probe_lru_names[k]);
-			all = kv_num(kv, n, name, &p->zone_lru[z][k]);
+			all = kv_num(kv, n, name, &p->zone_lru[z][k], &unparsed) > 0;
 		}
 		if (!all)
 			break;
@@ -613,12 +662,16 @@ bool rr_text_decode_probe(struct pass *ps, const struct rr_event_desc *d, struct
 	p->has_rstat = true;
 	for (int k = 0; k < RR_NR_EVICTABLE_LRU && p->has_rstat; k++) {
 		snprintf(name, sizeof(name), "rs_%s", rr_probe_lru_names[k]);
-		p->has_rstat = kv_num(kv, n, name, &x);
+		p->has_rstat = kv_num(kv, n, name, &x, &unparsed) > 0;
 		/* (signed in the probe: a moment below 0 reads as 0, as dat.c) */
 		p->rstat_lru[k] = (int64_t)x > 0 ? x : 0;
 	}
 	if (!p->has_rstat)
 		memset(p->rstat_lru, 0, sizeof(p->rstat_lru));
+	if (unparsed) {
+		rr_text_count_problem(ps, d->name, unparsed, RR_FP_UNPARSEABLE);
+		return false;
+	}
 	/* without its memcg and priority it places nothing (as dat.c) */
 	if (!rr_probe_has(p, RR_PF_CGROUP_ID) || !rr_probe_has(p, RR_PF_PRIORITY) ||
 	    !p->nr_zones) {
@@ -634,4 +687,11 @@ bool rr_text_decode_probe(struct pass *ps, const struct rr_event_desc *d, struct
 	}
 	ev->probe = p;
 	return true;
+}
+
+int rr_text_count_kv(const char *body)
+{
+	struct kv kv[KV_MAX];
+
+	return split_kv(body, kv, NULL);
 }

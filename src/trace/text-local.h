@@ -71,12 +71,17 @@ void rr_text_count_problem(struct pass *ps, const char *event, const char *key,
 			   enum rr_field_problem p);
 /* The recorder's kprobe events as `trace-cmd report` prints them ("NAME:
  * (ADDR) k=v ..." or "NAME: (ADDR <- CALLER) k=v ..."): the descriptor of
- * event @name (@len bytes) when @body reads as such a probe's, else NULL. */
-const struct rr_event_desc *rr_text_probe_desc(const char *name, size_t len, const char *body);
+ * event @name (@len bytes) when @body reads as such a probe's, else NULL;
+ * @lenient (the recorder's marker announced its probes): of the name
+ * alone, rr_text_decode_probe() then judging the address. */
+const struct rr_event_desc *rr_text_probe_desc(const char *name, size_t len, const char *body,
+					       bool lenient);
 /* One such line into @ev, the shrink_lruvec() probe's values into
  * ps->probe (ev->probe points there); false, the problem counted, when a
  * value is out of range (as the trace.dat reader checks them) or missing. */
 bool rr_text_decode_probe(struct pass *ps, const struct rr_event_desc *d, struct line *l,
 			  struct rr_event *ev);
+/* The key=value pairs of @body (at most 96 counted). */
+int rr_text_count_kv(const char *body);
 
 #endif

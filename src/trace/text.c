@@ -24,6 +24,7 @@
  */
 #include "text.h"
 #include "text-local.h"
+#include "../common/probe.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -326,8 +327,18 @@ static int one_line(struct pass *ps, char *s)
 	if (l.has_header && l.cpu > ps->max_cpu)
 		ps->max_cpu = l.cpu;
 	d = rr_event_desc_find(l.event, l.event_len);
-	probe = !d && (d = rr_text_probe_desc(l.event, l.event_len, l.body)) != NULL;
+	probe = !d && (d = rr_text_probe_desc(l.event, l.event_len, l.body,
+					      ps->info->text_probes_announced)) != NULL;
 	if (!d) {
+		if (ps->cb) {
+			snprintf(name, sizeof(name), "%.*s", (int)l.event_len, l.event);
+			rr_trace_info_count_skipped(ps->info,
+						    rr_trace_info_skip_slot(ps->info, name));
+		}
+		return 0;
+	}
+	if (probe && !ps->info->text_probes_announced) {
+		/* a kprobe of that name, not the recorder's: not ours to read */
 		if (ps->cb) {
 			snprintf(name, sizeof(name), "%.*s", (int)l.event_len, l.event);
 			rr_trace_info_count_skipped(ps->info,
@@ -337,10 +348,19 @@ static int one_line(struct pass *ps, char *s)
 	}
 	ps->info->events_known |= 1u << d->type;
 	if (!ps->cb) {
-		if (d->type == RR_EV_MARKER)
+		if (d->type == RR_EV_MARKER && strstr(l.body, "events enabled=") &&
+		    strstr(l.body, RR_PROBE_GROUP_PREFIX))
+			ps->info->text_probes_announced = true;
+		if (d->type == RR_EV_MARKER) {
 			rr_trace_info_meta(ps->info, l.body, strlen(l.body));
-		else
+		} else if (d->type == RR_EV_LRUVEC_PROBE) {
+			int n = rr_text_count_kv(l.body);
+
+			if (n > ps->info->text_probe_keys)
+				ps->info->text_probe_keys = n;
+		} else {
 			era_hints(ps->info, d, l.body);
+		}
 		return 0;
 	}
 	memset(&ev, 0, sizeof(ev));

@@ -109,6 +109,10 @@ struct rr_trace_info {
 	/* text only */
 	uint64_t text_lines;		/* lines read */
 	uint64_t text_other_lines;	/* neither an event, a comment nor blank */
+	/* text: the recorder's events marker names its kprobes (reclaim_replay_PID:...);
+	 * only then are lines of their names read as theirs */
+	bool text_probes_announced;
+	int text_probe_keys;		/* key=value pairs of its longest shrink_lruvec line */
 	uint64_t text_backwards;	/* events whose timestamp went back */
 	char text_first_backwards[80];	/* "line N: T s after T0 s" */
 	char text_first_other[100];	/* "line N: ..." of the first other line */

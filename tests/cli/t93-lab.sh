@@ -125,6 +125,30 @@ if [ -s "$TMP/proportional-proactive-file.txt" ]; then
 	check "a shrink_lruvec probe line with priority out of range: counted, dropped" \
 		jq -e '[.. | objects | select(.event? == "shrink_lruvec" and .field? == "priority")] | length >= 1' \
 		"$TMP/bad-probe.json"
+	# (regressions of a review: each bad probe line counted under its fault)
+	probe_problem() {	# FILE FIELD PROBLEM: how many shrink_lruvec lines dropped so
+		"$RR" report -q --json "$1" 2>/dev/null | jq --arg f "$2" --arg p "$3" \
+			'[[.. | objects | select(has("field_problems"))][0].field_problems[] |
+			  select(.event == "shrink_lruvec" and .field == $f and .problem == $p) | .count] | add // 0'
+	}
+	n=$(grep -c ' shrink_lruvec: ' "$t")
+	sed 's/ shrink_lruvec: *(\([0-9a-f]*\))/ shrink_lruvec: (\1/' "$t" >"$TMP/p-addr.txt"
+	check_eq "an address without its ')': every probe line counted, not passed over" "$n" \
+		"$(probe_problem "$TMP/p-addr.txt" address unparseable)"
+	awk '/ shrink_lruvec: / && /priority=12 / { sub(/priority=12 .*/, "priority=1") } { print }' "$t" >"$TMP/p-cut.txt"
+	check_eq "probe lines cut after priority=1(2): counted as cut" \
+		"$(grep -c ' shrink_lruvec: .*priority=12 ' "$t")" "$(probe_problem "$TMP/p-cut.txt" fields line_cut)"
+	sed 's/ priority=\([0-9]*\) reclaim_idx/ priority=\1 priority=3 reclaim_idx/' "$t" >"$TMP/p-dup.txt"
+	check_eq "a key twice: counted" "$n" "$(probe_problem "$TMP/p-dup.txt" priority unparseable)"
+	sed '0,/ shrink_lruvec: .*/s/priority=12/priority=abc/' "$t" >"$TMP/p-abc.txt"
+	check_eq "priority=abc: counted as unparseable, not missing" 1 \
+		"$(probe_problem "$TMP/p-abc.txt" priority unparseable)"
+	# without the recorder's events marker, a kprobe of that name is not
+	# the recorder's: passed over, nothing flagged lost
+	grep -v 'reclaim-replay: events enabled' "$t" >"$TMP/p-foreign.txt"
+	"$RR" report -q --json "$TMP/p-foreign.txt" >"$TMP/p-foreign.json" 2>/dev/null
+	check_eq "without the events marker: probe lines not read, none dropped" 0 \
+		"$(probe_problem "$TMP/p-foreign.txt" cgroup_id missing)"
 fi
 
 # the policy's prediction against the kernel that runs it

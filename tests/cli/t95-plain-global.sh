@@ -73,6 +73,21 @@ check_fails "a directory" 1 "$TMP: not a regular file" \
 mkfifo "$TMP/fifo"
 check_fails "a FIFO (no writer): refused at once, no wait" 1 "$TMP/fifo: not a regular file" \
 	timeout 20 "$RR" report -q --zoneinfo "$TMP/fifo" "$T"
+# values the replay cannot use: the copy named, with the zone and the line
+sed '0,/^ *high /s/high .*/high -5/' "$Z" >"$TMP/neg"
+check_fails "a negative high watermark: the copy and its zone named" 1 \
+	"$TMP/neg: node 0, zone DMA: high is not a number in range" \
+	"$RR" compare -q --zoneinfo "$TMP/neg" "$T" -o "$TMP/bad.json"
+check "... no output file" test ! -e "$TMP/bad.json"
+grep -v '^ *high ' "$Z" >"$TMP/nohigh"
+check_fails "no high line" 1 "$TMP/nohigh: node 0, zone DMA: no high line" \
+	"$RR" compare -q --zoneinfo "$TMP/nohigh" "$T"
+sed 's/^Node 0,/Node -5,/' "$Z" >"$TMP/negnode"
+check_fails "a negative node id" 1 "$TMP/negnode: line 1: a node id out of range" \
+	"$RR" compare -q --zoneinfo "$TMP/negnode" "$T"
+{ printf '%01023d%s\n' 0 'Node 0, zone Normal'; cat "$Z"; } >"$TMP/long"
+check_fails "a line longer than any zoneinfo prints" 1 "$TMP/long: line 1: a line longer than 1023 bytes" \
+	"$RR" compare -q --zoneinfo "$TMP/long" "$T"
 # hostile: a cut copy, a node id beyond any machine's, huge numbers
 head -c 700 "$Z" >"$TMP/cut"
 check_fails "a copy cut before its first managed zone" 1 "$TMP/cut: not a copy of /proc/zoneinfo" \
@@ -82,11 +97,9 @@ head -c 4000 "$Z" >"$TMP/cut2"
 rc=$?
 check "a copy cut in a later zone: exit 0 or 1, never a crash ($rc)" test "$rc" -le 1
 sed 's/^Node 0,/Node 99999999,/' "$Z" >"$TMP/far"
-"$RR" compare -q --zoneinfo "$TMP/far" "$T" -o "$TMP/far.json" >/dev/null 2>&1
-rc=$?
-check "a node id of 99999999: exit 0 or 1 ($rc)" test "$rc" -le 1
+check_fails "a node id of 99999999" 1 "$TMP/far: line 1: a node id out of range" \
+	"$RR" compare -q --zoneinfo "$TMP/far" "$T" -o "$TMP/far.json"
 sed 's/^\( *high\) .*/\1 99999999999999999999999/' "$Z" >"$TMP/huge"
-"$RR" compare -q --zoneinfo "$TMP/huge" "$T" -o "$TMP/huge.json" >/dev/null 2>&1
-rc=$?
-check "watermarks past 2^64: exit 0 or 1 ($rc)" test "$rc" -le 1
+check_fails "watermarks past 2^64" 1 "$TMP/huge: node 0, zone DMA: high is not a number in range" \
+	"$RR" compare -q --zoneinfo "$TMP/huge" "$T" -o "$TMP/huge.json"
 finish
