@@ -203,7 +203,11 @@ if [ -s "$s" ] && [ -s "$p" ]; then
 		'kernel ran cluster-cap: STOCK must be a stock' \
 		"$RR" verify -q "$lab/cluster-cap-proactive-file.dat" "$p"
 	check_fails "the same file twice is refused" 1 'is STOCK too' \
-		"$RR" verify -q "$p" "$p"
+		"$RR" verify -q "$s" "$s" -p proportional-v1
+	check "... but with -p kernel it is the replay's check against the stock kernel" \
+		sh -c "'$RR' verify -q '$s' '$s' -p kernel -o '$TMP/self.json' >/dev/null"
+	check_eq "... ... whose writes' calls and pages match" 0 \
+		"$(jq '[.rows[] | select(.write) | .error.calls, .error.nr_reclaimed | select(. != 0)] | length' "$TMP/self.json")"
 	check_fails "-p of an unknown policy says -p" 2 'verify: -p: nosuch: unknown policy' \
 		"$RR" verify -q "$s" "$p" -p nosuch
 	rm -f "$TMP/never.json"
