@@ -85,6 +85,8 @@ static int zoneinfo_line(const char *line, void *ctx)
 	default:
 		break;
 	}
+	if (!r->builder)
+		return 0;	/* (the check before the trace is opened) */
 	ev.str = text;
 	ev.str_len = n;
 	if (rr_builder_feed(r->builder, &ev) < 0) {
@@ -107,6 +109,10 @@ static int replay_trace(struct replay *r)
 	struct rr_state *st;
 	int ret = -1;
 
+	/* a --zoneinfo copy the replay cannot use is refused before the
+	 * trace is read (its lines are fed once the builder exists) */
+	if (r->o->zoneinfo_path && rr_zoneinfo_copy(r->o->zoneinfo_path, zoneinfo_line, r, r->err) < 0)
+		return -1;
 	trace = rr_trace_open(r->o->trace_path, r->err);
 	if (!trace)
 		return -1;
