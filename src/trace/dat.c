@@ -258,30 +258,18 @@ static int add_decoders(struct rr_dat *t, struct buffer *b)
 	/* the recorder's probes: reclaim_replay_PID:shrink_lruvec and its
 	 * companions, whatever the recorder's pid was */
 	{
-		static const struct rr_event_desc active = {
-			"", RR_PROBE_ACTIVE_EVENT, RR_EV_ACTIVE_PROBE,
-			{ [F_ID] = "cgroup_id", [F_LRU] = "lru", [F_NR_REQUESTED] = "nr_to_scan",
-			  [F_PRIORITY] = "priority" }, 0, NULL };
-		static const struct rr_event_desc write = {
-			"", RR_PROBE_WRITE_EVENT, RR_EV_WRITE_PROBE,
-			{ [F_ID] = "cgroup_id", [F_NR_REQUESTED] = "nbytes", [F_STR] = "buf" }, 0,
-			NULL };
-		static const struct rr_event_desc write_ret = {
-			"", RR_PROBE_WRITE_RET_EVENT, RR_EV_WRITE_RET, { [F_VAL] = "ret" }, 0, NULL };
 		struct tep_event **evs = tep_list_events(b->tep, TEP_EVENT_SORT_ID);
 
 		for (int i = 0; evs && evs[i]; i++) {
 			struct tep_event *ev = evs[i];
+			const struct rr_event_desc *pd;
 			struct decoder **slot, *d;
 
 			if (!ev->name || !ev->system ||
 			    strncmp(ev->system, RR_PROBE_GROUP_PREFIX,
 				    strlen(RR_PROBE_GROUP_PREFIX)) ||
 			    ev->id < 0 || ev->id > 65535 ||
-			    (strcmp(ev->name, RR_PROBE_EVENT) && strcmp(ev->name, RR_PROBE_RET_EVENT) &&
-			     strcmp(ev->name, RR_PROBE_ACTIVE_EVENT) &&
-			     strcmp(ev->name, RR_PROBE_WRITE_EVENT) &&
-			     strcmp(ev->name, RR_PROBE_WRITE_RET_EVENT)))
+			    !(pd = rr_probe_desc_find(ev->name, strlen(ev->name))))
 				continue;
 			slot = decoder_slot(b, ev->id);
 			if (!slot)
@@ -292,17 +280,9 @@ static int add_decoders(struct rr_dat *t, struct buffer *b)
 			if (!d)
 				return -1;
 			d->event = ev;
-			if (!strcmp(ev->name, RR_PROBE_RET_EVENT)) {
-				d->type = RR_EV_LRUVEC_RET;
-			} else if (!strcmp(ev->name, RR_PROBE_ACTIVE_EVENT)) {
-				d->type = RR_EV_ACTIVE_PROBE;
-				add_slots(d, &active);
-			} else if (!strcmp(ev->name, RR_PROBE_WRITE_EVENT)) {
-				d->type = RR_EV_WRITE_PROBE;
-				add_slots(d, &write);
-			} else if (!strcmp(ev->name, RR_PROBE_WRITE_RET_EVENT)) {
-				d->type = RR_EV_WRITE_RET;
-				add_slots(d, &write_ret);
+			d->type = pd->type;
+			if (pd->type != RR_EV_LRUVEC_PROBE) {
+				add_slots(d, pd);
 			} else {
 				if (!(d->probe = probe_slots(ev))) {
 					free(d);
@@ -315,7 +295,6 @@ static int add_decoders(struct rr_dat *t, struct buffer *b)
 					free(d);
 					continue;
 				}
-				d->type = RR_EV_LRUVEC_PROBE;
 			}
 			*slot = d;
 			t->info->events_known |= 1u << d->type;

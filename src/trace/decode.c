@@ -143,6 +143,26 @@ const char *rr_event_type_name(enum rr_event_type type)
 	return type_names[type];
 }
 
+static const struct rr_event_desc probe_descs[] = {
+	{ "", RR_PROBE_EVENT, RR_EV_LRUVEC_PROBE, { 0 }, 0, NULL },
+	{ "", RR_PROBE_RET_EVENT, RR_EV_LRUVEC_RET, { 0 }, 0, NULL },
+	{ "", RR_PROBE_ACTIVE_EVENT, RR_EV_ACTIVE_PROBE,
+	  { [F_ID] = "cgroup_id", [F_LRU] = "lru", [F_NR_REQUESTED] = "nr_to_scan",
+	    [F_PRIORITY] = "priority" },
+	  1u << F_ID | 1u << F_LRU | 1u << F_NR_REQUESTED | 1u << F_PRIORITY, NULL },
+	{ "", RR_PROBE_WRITE_EVENT, RR_EV_WRITE_PROBE,
+	  { [F_ID] = "cgroup_id", [F_NR_REQUESTED] = "nbytes", [F_STR] = "buf" }, 1u << F_ID, NULL },
+	{ "", RR_PROBE_WRITE_RET_EVENT, RR_EV_WRITE_RET, { [F_VAL] = "ret" }, 1u << F_VAL, NULL },
+};
+
+const struct rr_event_desc *rr_probe_desc_find(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(probe_descs) / sizeof(probe_descs[0]); i++)
+		if (strlen(probe_descs[i].name) == len && !memcmp(probe_descs[i].name, name, len))
+			return &probe_descs[i];
+	return NULL;
+}
+
 const struct rr_event_desc *rr_event_desc_find(const char *name, size_t len)
 {
 	for (size_t i = 0; i < rr_nr_known_events; i++)

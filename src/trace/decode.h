@@ -57,6 +57,13 @@ struct rr_event_desc {
 	(((1u << (RR_EV_FLUSH + 1)) - 1) & ~(1u << RR_EV_NONE))
 
 extern const struct rr_event_desc rr_known_events[];
+
+/* The recorder's kprobe events (group RR_PROBE_GROUP_PREFIX<pid>), for both
+ * front ends: the descriptor of @name (@len bytes; shrink_lruvec,
+ * shrink_lruvec_ret, shrink_active, memory_reclaim, memory_reclaim_ret),
+ * else NULL.  shrink_lruvec's values are no rr_field: each front end reads
+ * them by rr_probe_field_name(). */
+const struct rr_event_desc *rr_probe_desc_find(const char *name, size_t len);
 extern const size_t rr_nr_known_events;
 
 /* The descriptor of event @name (@len bytes, no system prefix), or NULL. */

@@ -519,19 +519,6 @@ void rr_text_count_problem(struct pass *ps, const char *event, const char *key,
 			 rr_field_problem_name(p));
 }
 
-/* The recorder's kprobe events, as the trace.dat reader decodes them
- * (dat.c add_decoders()). */
-static const struct rr_event_desc probe_descs[] = {
-	{ "", RR_PROBE_EVENT, RR_EV_LRUVEC_PROBE, { 0 }, 0, NULL },
-	{ "", RR_PROBE_RET_EVENT, RR_EV_LRUVEC_RET, { 0 }, 0, NULL },
-	{ "", RR_PROBE_ACTIVE_EVENT, RR_EV_ACTIVE_PROBE,
-	  { [F_ID] = "cgroup_id", [F_LRU] = "lru", [F_NR_REQUESTED] = "nr_to_scan",
-	    [F_PRIORITY] = "priority" },
-	  1u << F_ID | 1u << F_LRU | 1u << F_NR_REQUESTED | 1u << F_PRIORITY, NULL },
-	{ "", RR_PROBE_WRITE_EVENT, RR_EV_WRITE_PROBE,
-	  { [F_ID] = "cgroup_id", [F_NR_REQUESTED] = "nbytes" }, 1u << F_ID, NULL },
-	{ "", RR_PROBE_WRITE_RET_EVENT, RR_EV_WRITE_RET, { [F_VAL] = "ret" }, 1u << F_VAL, NULL },
-};
 
 /* "(ffffffff81184e70)" or "(ffffffff81184e70 <- ffffffff81185ce2)" */
 static bool probe_address(const char *p)
@@ -557,10 +544,7 @@ const struct rr_event_desc *rr_text_probe_desc(const char *name, size_t len, con
 {
 	if (!lenient && !probe_address(body))
 		return NULL;
-	for (size_t i = 0; i < sizeof(probe_descs) / sizeof(probe_descs[0]); i++)
-		if (strlen(probe_descs[i].name) == len && !memcmp(probe_descs[i].name, name, len))
-			return &probe_descs[i];
-	return NULL;
+	return rr_probe_desc_find(name, len);
 }
 
 /* @kv's number under @name into *@out: 1; 0 when absent; -1 (with
