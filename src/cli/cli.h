@@ -49,4 +49,25 @@ void rr_cli_callbacks(struct rr_replay_opts *opts, bool quiet);
 int rr_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Option help shared by compare and report (their -h texts) */
+#define RR_USAGE_KERNEL_POLICY \
+	"      --kernel-policy POLICY\n" \
+	"                           the recording kernel ran POLICY on top of its\n" \
+	"                           release's rules (a patched kernel, e.g.\n" \
+	"                           proportional-v1): the baseline is\n" \
+	"                           kernel+POLICY (default: the trace's\n" \
+	"                           record --kernel-policy marker, else none)\n"
+
+#define RR_USAGE_ZONEINFO \
+	"      --zoneinfo FILE      a copy of the recording machine's\n" \
+	"                           /proc/zoneinfo: the zones' watermarks for\n" \
+	"                           kswapd's nr_to_reclaim where the trace has\n" \
+	"                           no recorder snapshot (plain trace-cmd)\n"
+
+#define RR_USAGE_DROP_MEMCG_EVENTS \
+	"      --drop-memcg-events  read the trace as a kernel before 6.13\n" \
+	"                           (no memcg: events) would have written it,\n" \
+	"                           and check the inferred attribution of each\n" \
+	"                           batch against the dropped events\n"
+
 #endif

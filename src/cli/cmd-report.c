@@ -26,24 +26,13 @@ static const char report_usage[] =
 	"                           --fidelity, needed (exit 2 without) for a\n"
 	"                           trace naming none whose formats fit releases\n"
 	"                           of different rules\n"
-	"      --kernel-policy POLICY\n"
-	"                           the recording kernel ran POLICY on top of its\n"
-	"                           release's rules (a patched kernel, e.g.\n"
-	"                           proportional-v1): the baseline is\n"
-	"                           kernel+POLICY (default: the trace's\n"
-	"                           record --kernel-policy marker, else none)\n"
+	RR_USAGE_KERNEL_POLICY
 	"      --swap auto|yes|no   whether swap was present (default: auto: the\n"
 	"                           recorder's marker, else evidence in the\n"
 	"                           trace; without, calls it decides are\n"
 	"                           counted undecidable)\n"
-	"      --zoneinfo FILE      a copy of the recording machine's\n"
-	"                           /proc/zoneinfo: the zones' watermarks for\n"
-	"                           kswapd's nr_to_reclaim where the trace has\n"
-	"                           no recorder snapshot (plain trace-cmd)\n"
-	"      --drop-memcg-events  read the trace as a kernel before 6.13\n"
-	"                           (no memcg: events) would have written it,\n"
-	"                           and check the inferred attribution of each\n"
-	"                           batch against the dropped events\n"
+	RR_USAGE_ZONEINFO
+	RR_USAGE_DROP_MEMCG_EVENTS
 	"  -q, --quiet              no progress line\n"
 	"  -h, --help               this text\n";
 
