@@ -208,6 +208,31 @@ void rr_probe_capture(const struct rr_builder *b, const struct task *t, struct r
 	c->valid = true;
 }
 
+struct rr_silent_ctx *rr_episode_silent_add(struct rr_episode *ep, bool *oom)
+{
+	struct rr_silent_ctx *s;
+
+	if (oom)
+		*oom = false;
+	if (ep->nr_silent == ep->cap_silent) {
+		size_t cap = ep->cap_silent ? ep->cap_silent * 2 : 16;
+		struct rr_silent_ctx *ns = ep->nr_silent < RR_SILENT_MAX ?
+					   realloc(ep->silent, cap * sizeof(*ns)) : NULL;
+
+		if (!ns) {
+			ep->silent_cut++;
+			if (oom)
+				*oom = ep->nr_silent < RR_SILENT_MAX;
+			return NULL;
+		}
+		ep->silent = ns;
+		ep->cap_silent = cap;
+	}
+	s = &ep->silent[ep->nr_silent++];
+	memset(s, 0, sizeof(*s));
+	return s;
+}
+
 /* Capture the decision inputs of the batch in flight (see rr_batch_ctx). */
 static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 {
@@ -371,20 +396,9 @@ static void capture_silent(struct rr_builder *b, struct task *t, struct rr_memcg
 		bool window = false;
 
 		/* past the episode's budget, or without memory: counted only */
-		if (ep->nr_silent == ep->cap_silent) {
-			size_t cap = ep->cap_silent ? ep->cap_silent * 2 : 16;
-			struct rr_silent_ctx *ns = ep->nr_silent < RR_SILENT_MAX ?
-						   realloc(ep->silent, cap * sizeof(*ns)) : NULL;
-
-			if (!ns) {
-				ep->silent_cut++;
-				continue;
-			}
-			ep->silent = ns;
-			ep->cap_silent = cap;
-		}
-		s = &ep->silent[ep->nr_silent++];
-		memset(s, 0, sizeof(*s));
+		s = rr_episode_silent_add(ep, NULL);
+		if (!s)
+			continue;
 		s->before = t->batch_index;
 		s->memcg_id = x->id;
 		sizes_before_drain(t, x, s->lru_pages);

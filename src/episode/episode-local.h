@@ -277,6 +277,10 @@ void rr_task_drain_reset(struct task *t, uint64_t ts_ns);
 void rr_task_drain_log(struct task *t, const struct rr_event *ev);
 
 /* probe.c: the recorder's shrink_lruvec() probe */
+/* capture.c: a new, zeroed silent visit of @ep, or NULL when past
+ * RR_SILENT_MAX or out of memory (counted in ep->silent_cut; *@oom, if
+ * given, true for the latter). */
+struct rr_silent_ctx *rr_episode_silent_add(struct rr_episode *ep, bool *oom);
 int rr_builder_probe(struct rr_builder *b, const struct rr_event *ev);
 int rr_builder_probe_event(struct rr_builder *b, const struct rr_event *ev);
 int rr_probe_isolate(struct rr_builder *b, struct task *t);

@@ -105,6 +105,7 @@ int rr_probe_task_end(struct rr_builder *b, struct task *t)
 	const struct rr_lruvec_probe *p = &t->probe;
 	struct rr_silent_ctx *s;
 	int reclaim_idx;
+	bool oom;
 
 	(void)b;
 	if (!t->probe_valid || t->probe_batches || !ep || !t->probe_index) {
@@ -112,20 +113,9 @@ int rr_probe_task_end(struct rr_builder *b, struct task *t)
 		return 0;
 	}
 	t->probe_valid = false;
-	if (ep->nr_silent == ep->cap_silent) {
-		size_t cap = ep->cap_silent ? ep->cap_silent * 2 : 16;
-		struct rr_silent_ctx *ns = ep->nr_silent < RR_SILENT_MAX ?
-					   realloc(ep->silent, cap * sizeof(*ns)) : NULL;
-
-		if (!ns) {
-			ep->silent_cut++;
-			return ep->nr_silent < RR_SILENT_MAX ? -1 : 0;
-		}
-		ep->silent = ns;
-		ep->cap_silent = cap;
-	}
-	s = &ep->silent[ep->nr_silent++];
-	memset(s, 0, sizeof(*s));
+	s = rr_episode_silent_add(ep, &oom);
+	if (!s)
+		return oom ? -1 : 0;
 	s->before = ep->nr_batches;
 	s->memcg_id = p->v[RR_PF_CGROUP_ID];
 	s->probe = t->probe_index;

@@ -79,6 +79,17 @@ static void side_of(json_t *o, struct rr_verify_side *s)
 	s->over_reclaim_pages = u64(o, "over_reclaim_pages");
 }
 
+/* Add side @x into the total @sum (time only while every side has one). */
+static void side_add(struct rr_verify_side *sum, const struct rr_verify_side *x)
+{
+	sum->calls += x->calls;
+	sum->nr_scanned += x->nr_scanned;
+	sum->nr_reclaimed += x->nr_reclaimed;
+	sum->over_reclaim_pages += x->over_reclaim_pages;
+	sum->ns += x->ns;
+	sum->has_ns &= x->has_ns;
+}
+
 /*
  * The predicted time of episodes: each recorded episode's own measured
  * time, scaled by the batch model's cost of the policy's work over its
@@ -371,18 +382,8 @@ int rr_verify_docs(json_t *stock, json_t *patched, const char *policy, const cha
 		b.ns = (double)u64(meas, "in_calls_ns");
 		if (add_row(v, kinds[k].name, kinds[k].kind, &a, &b))
 			goto full;
-		tp.calls += a.calls;
-		tp.nr_scanned += a.nr_scanned;
-		tp.nr_reclaimed += a.nr_reclaimed;
-		tp.over_reclaim_pages += a.over_reclaim_pages;
-		tp.ns += a.ns;
-		tp.has_ns &= a.has_ns;
-		tm.calls += b.calls;
-		tm.nr_scanned += b.nr_scanned;
-		tm.nr_reclaimed += b.nr_reclaimed;
-		tm.over_reclaim_pages += b.over_reclaim_pages;
-		tm.ns += b.ns;
-		tm.has_ns &= b.has_ns;
+		side_add(&tp, &a);
+		side_add(&tm, &b);
 	}
 	/* each write */
 	for (size_t i = 0; i < nsw; i++) {
