@@ -146,7 +146,9 @@ void rr_replay_describe_input(struct replay *r, const struct rr_trace_info *ti,
 			 "zone watermarks of %s (--zoneinfo: a copy of /proc/zoneinfo taken at "
 			 "another time, its watermark boosts and not the runs'; nr_to_reclaim_basis "
 			 "\"kswapd-zoneinfo-copy\"), or of the recorder's snapshots from their "
-			 "time on", r->o->zoneinfo_path);
+			 "time on; a kswapd call judged under every boost up to max(512, high x "
+			 "1.5) pages a zone (vm.watermark_boost_factor's default and x86-64's "
+			 "pageblock assumed)", r->o->zoneinfo_path);
 		ASSUME(note);
 	}
 	if (bs->episodes[RR_KIND_KSWAPD] || bs->episodes[RR_KIND_DIRECT])

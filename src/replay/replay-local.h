@@ -48,7 +48,7 @@ struct replay {
 	char attr_check_note[320];	/* ... checked against dropped events */
 	char page_size_note[160];	/* the page-size assumption, if any */
 	int zoneinfo_nodes;		/* nodes of --zoneinfo's copy, 0 none */
-	char zoneinfo_note[600];	/* ... the note that says so */
+	char zoneinfo_note[1200];	/* ... the note that says so */
 	unsigned int page_shift;
 	uint64_t page_size_bytes;
 	uint64_t offline_delay_ns;
