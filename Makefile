@@ -300,7 +300,7 @@ check-asan: test-deps
 	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD) SAN="$(SAN)" CFLAGS="$(CFLAGS)" \
 		$(BUILD)/reclaim-replay $(BUILD)/tests/unit/run-unit $(BUILD)/tests/unit/run-sim \
 		$(TEST_PLUGIN)
-	$(Q)LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	$(Q)LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		BUILD=$(BUILD) RR_BIN=$(BUILD)/reclaim-replay ./tests/run-all.sh
 
 $(BUILD)/reclaim-replay: $(MAIN_OBJ) $(LIB_OBJS)

@@ -59,7 +59,7 @@ run_one() {	# run_one TARGET: one line of figures on stdout
 	local rc=0 left=$secs start=$SECONDS total=0 r runs cov ft found
 	: >"$log"
 	while [ "$left" -gt 0 ]; do
-		LSAN_OPTIONS=suppressions=$supp:print_suppressions=0:fast_unwind_on_malloc=0 \
+		LSAN_OPTIONS=suppressions=$supp:print_suppressions=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 			"$bin" -max_total_time="$left" -timeout=60 -rss_limit_mb=4096 -malloc_limit_mb=8192 -max_len=$maxlen \
 			-print_final_stats=1 -artifact_prefix="$out/" "$corpus" >>"$log" 2>&1 || rc=1
