@@ -151,7 +151,8 @@ MAIN_OBJ := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := tests/unit/run-unit.c tests/unit/test-sim.c tests/unit/test-policies.c \
 	tests/unit/test-kernel-model.c tests/unit/test-builder.c tests/unit/test-attribute.c tests/unit/feed.c \
 	tests/unit/test-record.c tests/unit/test-probes.c \
-	tests/unit/test-trace.c tests/unit/test-output.c tests/unit/test-timing.c
+	tests/unit/test-trace.c tests/unit/test-output.c tests/unit/test-timing.c \
+	tests/unit/test-fidelity.c
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
 # The simulator's tests against src/sim, src/policies, src/release and

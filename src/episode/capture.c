@@ -115,8 +115,8 @@ static void concurrent_range(const struct rr_builder *b, const struct task *t,
 
 /* Entry @d of @c's ancestor chain: what prepare_scan_control() would
  * read if @a were the reclaim root. */
-static void chain_entry(const struct task *t, struct rr_batch_ctx *c, int d,
-			const struct rr_memcg *a)
+static void chain_entry(const struct rr_builder *b, const struct task *t,
+			struct rr_batch_ctx *c, int d, const struct rr_memcg *a)
 {
 	int64_t ws[RR_NR_LRU_TYPES];
 
@@ -143,10 +143,20 @@ static void chain_entry(const struct task *t, struct rr_batch_ctx *c, int d,
 		 (a->v.refault_snapshot_flush_ns ||
 		  !rr_memcg_view_flush_ns(a, t->batch_prev_vmscan_ns)));
 	c->chain[d].cost_unknown = 0;
+	c->chain[d].sizes_lower_bound = !a->v.baseline_known;
 	if (!a->created_ns) {
 		uint64_t all = c->chain[d].rstat_lru_pages[0] + c->chain[d].rstat_lru_pages[1] +
 			       c->chain[d].rstat_lru_pages[2] + c->chain[d].rstat_lru_pages[3];
 
+		/* sizes the trace does not fix are lower bounds: the quarter
+		 * is of what the memcg can have held, the node's managed pages
+		 * where a snapshot or a zoneinfo copy gives them, else any */
+		if (!a->v.baseline_known) {
+			long long most = rr_node_managed_pages(rr_state_node(&b->st, 0));
+
+			all = most < 0 ? RR_COST_UNBOUNDED_PAGES :
+			      (uint64_t)most > all ? (uint64_t)most : all;
+		}
 		c->chain[d].cost_unknown = a->v.cost_halvings >= 63 ? 0 :
 					   (all / 4) >> a->v.cost_halvings;
 	}
@@ -276,7 +286,7 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	/* (a walk of each ancestor's subtree per batch: bounded) */
 	c->hier_missing = c->flush_unknown && b->st.nr_memcgs > RR_HIER_MEMCGS_MAX;
 	for (struct rr_memcg *a = m; a && d < RR_CHAIN_MAX; a = a->parent, d++)
-		chain_entry(t, c, d, a);
+		chain_entry(b, t, c, d, a);
 	/* global reclaim's root is the root memcg, also above a memcg whose
 	 * parent the trace does not give (one that died before the snapshot)
 	 * or beyond the chain's depth: then it takes the last entry */
@@ -286,7 +296,7 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 		if (root) {
 			if (d == RR_CHAIN_MAX)
 				d--;
-			chain_entry(t, c, d++, root);
+			chain_entry(b, t, c, d++, root);
 		}
 	}
 	/* the root's cost pair read at the decision (the root is the chain's

@@ -65,6 +65,12 @@
  * the memcg and each ancestor the cost pair and rstat view that
  * prepare_scan_control() would copy if it were the reclaim root.
  */
+/* "Any number of LRU pages" where no bound is known (2^40 pages, 4 PiB
+ * of 4 KiB pages): large enough that a cost pair of a quarter of it acts
+ * as an unbounded one in get_scan_count()'s fractions, small enough that
+ * those fractions' products do not overflow 64 bits. */
+#define RR_COST_UNBOUNDED_PAGES (1ULL << 40)
+
 struct rr_batch_ctx {
 	bool valid;
 	bool online;
@@ -127,8 +133,13 @@ struct rr_batch_ctx {
 		/* how far its cost pair may be off (pages, each of anon and
 		 * file): what it held before the trace, at most a quarter of its
 		 * LRU pages (lru_note_cost()), halved with every halving since;
-		 * 0 for a memcg made in the trace */
+		 * 0 for a memcg made in the trace; of the node's managed pages
+		 * where its sizes are lower bounds, RR_COST_UNBOUNDED_PAGES / 4
+		 * where no snapshot or zoneinfo copy gives them */
 		uint64_t cost_unknown;
+		/* its sizes are lower bounds (no snapshot read it; a plain
+		 * trace): inactive_is_low() of its view is not known */
+		bool sizes_lower_bound;
 		/* ... plus, per type, what notes of unknown size may have added
 		 * (rr_memcg_vals.cost_uncertain) */
 		uint64_t cost_uncertain[RR_NR_LRU_TYPES];

@@ -286,6 +286,24 @@ long long rr_node_high_sum_most(const struct rr_node_snapshot *n)
 	return sum;
 }
 
+long long rr_node_managed_pages(const struct rr_node_snapshot *n)
+{
+	long long sum = 0;
+
+	if (!n || !n->complete)
+		return -1;
+	for (int z = 0; z < RR_MARKER_MAX_ZONES; z++) {
+		const struct rr_marker_zone *zn = &n->zones[z];
+
+		if (zn->zid < 0 || zn->managed == 0)
+			continue;
+		if (zn->managed < 0)
+			return -1;
+		sum += zn->managed;
+	}
+	return sum;
+}
+
 int rr_node_tiny_inputs(const struct rr_node_snapshot *n, struct rr_node_tiny *out)
 {
 	uint64_t high = 0, zone_free = 0;

@@ -77,6 +77,12 @@ int rr_node_kswapd_nr_to_reclaim_range(const struct rr_node_snapshot *n, int rec
  * high watermark. */
 long long rr_node_high_sum_most(const struct rr_node_snapshot *n);
 
+/* The sum of @n's zones' managed pages (/proc/zoneinfo's "managed"),
+ * pages: an upper bound of the node's LRU pages, so of the root memcg's
+ * (mm/vmscan.c, lru_note_cost()'s lrusize); -1 when @n is NULL,
+ * incomplete, or lacks a zone's managed count. */
+long long rr_node_managed_pages(const struct rr_node_snapshot *n);
+
 /* What prepare_scan_control() reads for file_is_tiny (mm/vmscan.c), in
  * pages: the test is file + free <= high_sum (and the ANON deactivation
  * bit clear, and inactive_anon >> priority != 0). */

@@ -23,6 +23,12 @@ struct root_inputs {
 	bool refaults_changed[RR_NR_LRU_TYPES];
 };
 
+/* A value of the root's deactivation input of one type (struct hidden
+ * refault[][]): refaults_changed[] false, true, or false with its view's
+ * inactive list at least its active one, so that inactive_is_low() is
+ * false (prepare_scan_control(): DEACTIVATE_* set by either). */
+enum { H_DEACT_NO_REFAULT, H_DEACT_REFAULT, H_DEACT_NOT_LOW };
+
 /* The admissible values of the hidden inputs of one call; [0] of each is
  * the one the call is predicted with first. */
 struct hidden {
@@ -45,9 +51,12 @@ struct hidden {
 	int nr_size;
 	uint64_t size_lru_pages[4][RR_NR_EVICTABLE_LRU];
 	/* the root's refaults_changed[] (anon, file) where no
-	 * snapshot_refaults() of it is in the trace yet: each combination */
+	 * snapshot_refaults() of it is in the trace yet: each combination;
+	 * where its sizes are lower bounds, inactive_is_low() of each type
+	 * either way too (H_DEACT_*) */
 	int nr_refault;
-	bool refault[4][RR_NR_LRU_TYPES];
+	int8_t refault[9][RR_NR_LRU_TYPES];
+	bool root_lower_bound;	/* ... and the root's view is of lower bounds */
 	/* file_is_tiny (global reclaim): the node's high watermarks as the
 	 * call's input, free pages 0 (0/0 never tiny), per value */
 	int nr_tiny;
@@ -115,6 +124,10 @@ int rr_fid_predicts(const struct rr_call_input *ci, const struct rr_resolved_pol
 		    size_t cap, bool *same, struct rr_error *err);
 void rr_fid_call_candidates(struct hidden *h, uint64_t base, const uint64_t *cands, size_t nr,
 			    const uint64_t *rec_reclaimed, size_t n);
+/* Set @ci's refaults_changed[] and, for H_DEACT_NOT_LOW, its root view's
+ * inactive lists, to value @v (struct hidden refault[][]). */
+void rr_fid_apply_refault(struct rr_call_input *ci, const int8_t v[RR_NR_LRU_TYPES]);
+
 bool rr_fid_global_hidden(struct hidden *h, struct rr_call_input *ci, const struct rr_episode *ep,
 			  size_t i, int pass_start, int d, const struct rr_state *st);
 size_t rr_fid_h_combos(const struct hidden *h);

@@ -59,6 +59,9 @@ enum rr_unchecked {
 	RR_UC_ATTR_ASSUMED,	/* the trace names no memcg: a stand-in's call */
 	RR_UC_SIZES_STALE,	/* no memcg: events, and no recent snapshot of the
 				 * memcg's sizes (rr_batch_ctx.sizes_stale) */
+	RR_UC_DEACT_UNKNOWN,	/* global reclaim: the root's view holds lower
+				 * bounds (no snapshot read it), so whether
+				 * inactive_is_low() held is not known */
 	RR_UC__COUNT
 };
 
@@ -123,6 +126,10 @@ struct rr_fidelity_worst {
 struct rr_swappiness_fit {
 	uint64_t memcg_id;
 	uint64_t calls;
+	/* calls some swappiness value explains (under some admissible value
+	 * of the other hidden inputs): a fit whose best values explain fewer
+	 * is contradicted by the memcg's own calls, and not taken */
+	uint64_t explained;
 	uint64_t match[RR_MAX_SWAPPINESS + 1];
 	UT_hash_handle hh;
 };

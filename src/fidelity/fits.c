@@ -112,7 +112,7 @@ int rr_fid_fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 	const struct rr_call_input base = *ci;
 	struct rr_swappiness_fit *fit;
 	int max = ci->km->swappiness_max;
-	bool same;
+	bool same, any = false;
 	int ret = 0;
 
 	HASH_FIND(hh, trace->swappiness_fits, &ci->memcg.id, sizeof(ci->memcg.id), fit);
@@ -134,6 +134,7 @@ int rr_fid_fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 	if ((ret = rr_fid_fits_any(ci, kernel, h, true, 0, rec, n, alt, cap, &same, err)))
 		goto out;
 	fit->match[0] += same;
+	any = same;
 	if (rr_fid_h_combos(h) == 1 && max >= 1) {
 		bool flat;
 
@@ -144,6 +145,7 @@ int rr_fid_fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 				goto out;
 			for (int s = 1; s <= max; s++)
 				fit->match[s] += same;
+			any |= same;
 			goto out;
 		}
 	}
@@ -151,8 +153,10 @@ int rr_fid_fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 		if ((ret = rr_fid_fits_any(ci, kernel, h, true, s, rec, n, alt, cap, &same, err)))
 			break;
 		fit->match[s] += same;
+		any |= same;
 	}
 out:
+	fit->explained += any;
 	*ci = base;
 	return ret;
 }
@@ -203,6 +207,23 @@ int rr_fid_fitted_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci
 	}
 	if (!best)
 		goto out;
+	/* the other calls that some value explains, all explained by the
+	 * best ones, or the fit is contradicted (a call only another value
+	 * explains: then some other input is not what the fit assumed, and
+	 * the value is not known); this call's own part taken out */
+	if (fit->explained > best + 1)
+		goto out;
+	if (fit->explained == best + 1) {
+		bool own = false;
+
+		for (int s = 0; in_fit && s <= max && !own; s++) {
+			ci->memcg.swappiness = s;
+			if ((ret = rr_fid_predicts(ci, kernel, rec, n, alt, cap, &own, err)))
+				goto out;
+		}
+		if (!own)
+			goto out;
+	}
 	admissible_swappiness(h, loo, max, best);
 	*fitted = true;
 out:
@@ -227,8 +248,8 @@ bool rr_fid_fit_of(const struct rr_fidelity *trace, uint64_t memcg_id, int max, 
 	for (int s = 0; s <= max; s++)
 		if (fit->match[s] > top)
 			top = fit->match[s];
-	if (!top)
-		return false;
+	if (!top || top < fit->explained)
+		return false;	/* none, or contradicted (fitted_swappiness()) */
 	admissible_swappiness(h, fit->match, max, top);
 	return true;
 }

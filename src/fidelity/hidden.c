@@ -91,6 +91,7 @@ bool rr_fid_global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 	bool known;
 
 	h->nr_size = h->nr_refault = h->nr_tiny = h->nr_cost = 1;
+	h->root_lower_bound = false;
 	if (!rr_kind_global(ep->kind))
 		return false;
 	/* the anon share of SCAN_FRACT falls as anon_cost grows and rises
@@ -120,6 +121,19 @@ bool rr_fid_global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 			{ hi[0] + ph[0] / 2 + u + un[RR_LRU_ANON], lo[1] + ph[1] / 2 },
 		};
 		int nc = ph[0] || ph[1] ? 6 : 2, lo_k = 0, hi_k = 0;
+
+		/* a pair with no bound known (RR_COST_UNBOUNDED_PAGES): a ratio
+		 * of 2^24 stands for any larger one (a file share of 1 in 2^24
+		 * scans nothing of lists below 2^24 pages >> priority), and
+		 * keeps get_scan_count()'s products within 64 bits */
+		for (int k = 0; k < nc; k++)
+			for (int t = 0; t < 2; t++) {
+				uint64_t o = cand[k][!t], cap = o >= (UINT64_MAX >> 25) ?
+					     UINT64_MAX : (o + 1) << 24;
+
+				if (cand[k][t] > cap)
+					cand[k][t] = cap > hi[t] ? cap : hi[t];
+			}
 
 		if (u || un[0] || un[1] || lo[0] != hi[0] || lo[1] != hi[1] || ph[0] || ph[1]) {
 			/* get_scan_count()'s anon share grows with (T + F) / (T + A),
@@ -166,12 +180,31 @@ bool rr_fid_global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 		}
 		h->nr_size = 4;
 	}
-	if (!ep->ctx[pass_start].chain[d].refault_known) {
-		for (int v = 0; v < 4; v++) {
-			h->refault[v][RR_LRU_ANON] = v & 1;
-			h->refault[v][RR_LRU_FILE] = v & 2;
+	if (ep->ctx[pass_start].chain[d].sizes_lower_bound) {
+		/* the root's view is of lower bounds: inactive_is_low() may go
+		 * either way, which covers the refaults too (either sets
+		 * DEACTIVATE_*) */
+		int8_t each[RR_NR_LRU_TYPES][3];
+
+		for (int t = 0; t < RR_NR_LRU_TYPES; t++) {
+			each[t][0] = ci->refaults_changed[t] ? H_DEACT_REFAULT : H_DEACT_NO_REFAULT;
+			each[t][1] = each[t][0] == H_DEACT_REFAULT ? H_DEACT_NO_REFAULT : H_DEACT_REFAULT;
+			each[t][2] = H_DEACT_NOT_LOW;
 		}
-		memcpy(ci->refaults_changed, h->refault[0], sizeof(ci->refaults_changed));
+		h->nr_refault = 0;
+		h->root_lower_bound = true;
+		for (int a = 0; a < 3; a++)
+			for (int f = 0; f < 3; f++) {
+				h->refault[h->nr_refault][RR_LRU_ANON] = each[RR_LRU_ANON][a];
+				h->refault[h->nr_refault][RR_LRU_FILE] = each[RR_LRU_FILE][f];
+				h->nr_refault++;
+			}
+	} else if (!ep->ctx[pass_start].chain[d].refault_known) {
+		for (int v = 0; v < 4; v++) {
+			h->refault[v][RR_LRU_ANON] = v & 1 ? H_DEACT_REFAULT : H_DEACT_NO_REFAULT;
+			h->refault[v][RR_LRU_FILE] = v & 2 ? H_DEACT_REFAULT : H_DEACT_NO_REFAULT;
+		}
+		rr_fid_apply_refault(ci, h->refault[0]);
 		h->nr_refault = 4;
 	}
 	/* (the simulator reads the node's file pages from the root's view) */
@@ -198,6 +231,18 @@ bool rr_fid_global_hidden(struct hidden *h, struct rr_call_input *ci, const stru
 	return false;
 }
 
+void rr_fid_apply_refault(struct rr_call_input *ci, const int8_t v[RR_NR_LRU_TYPES])
+{
+	for (int t = 0; t < RR_NR_LRU_TYPES; t++) {
+		uint64_t *rs = ci->root_rstat_lru_pages;
+		int in = t ? RR_LRU_INACTIVE_FILE : RR_LRU_INACTIVE_ANON;
+
+		ci->refaults_changed[t] = v[t] == H_DEACT_REFAULT;
+		if (v[t] == H_DEACT_NOT_LOW && rs[in] < rs[in + 1])
+			rs[in] = rs[in + 1];
+	}
+}
+
 enum { H_SWAP, H_SWAPPINESS, H_NR_TO_RECLAIM, H_ROOT, H_FLUSH, H_SIZE, H_REFAULT, H_TINY,
        H_COST, H_CONC, H_PASS, H_ONLINE, H__COUNT };
 
@@ -206,6 +251,14 @@ static const enum rr_unchecked h_reason[H__COUNT] = {
 	RR_UC_FLUSH_UNKNOWN, RR_UC_DYING_SIZE, RR_UC_REFAULT_UNKNOWN, RR_UC_TINY_UNKNOWN,
 	RR_UC_COST_UNKNOWN, RR_UC_CONCURRENT, RR_UC_PASS_UNKNOWN, RR_UC_ONLINE_UNCERTAIN,
 };
+
+/* The reason input @dim gives when it changes a prediction. */
+static enum rr_unchecked h_why(const struct hidden *h, int dim)
+{
+	if (dim == H_REFAULT && h->root_lower_bound)
+		return RR_UC_DEACT_UNKNOWN;
+	return h_reason[dim];
+}
 
 static size_t h_count(const struct hidden *h, int dim)
 {
@@ -283,8 +336,7 @@ static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
 	}
 	if (!k[H_ROOT] && !flushed) {
 		if (h->nr_refault > 1)
-			memcpy(ci->refaults_changed, h->refault[k[H_REFAULT]],
-			       sizeof(ci->refaults_changed));
+			rr_fid_apply_refault(ci, h->refault[k[H_REFAULT]]);
 		if (h->nr_cost > 1)
 			cost_add(ci, h, k[H_COST]);
 		return;
@@ -298,7 +350,7 @@ static void h_apply(struct rr_call_input *ci, const struct rr_call_input *base,
 		memcpy(ci->memcg.rstat_lru_pages, h->memcg_hier_lru_pages,
 		       sizeof(ci->memcg.rstat_lru_pages));
 	if (h->nr_refault > 1)
-		memcpy(ci->refaults_changed, h->refault[k[H_REFAULT]], sizeof(ci->refaults_changed));
+		rr_fid_apply_refault(ci, h->refault[k[H_REFAULT]]);
 	if (h->nr_cost > 1)
 		cost_add(ci, h, k[H_COST]);
 }
@@ -358,7 +410,7 @@ int rr_fid_undecidable(struct rr_call_input *ci, const struct rr_resolved_policy
 			if ((ret = rr_fid_predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
 				goto out;
 			if (!same)
-				*why = h_reason[dim];
+				*why = h_why(h, dim);
 		}
 	}
 	if (*why != RR_UC__COUNT || first_open < 0)
@@ -377,7 +429,7 @@ int rr_fid_undecidable(struct rr_call_input *ci, const struct rr_resolved_policy
 		if ((ret = rr_fid_predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
 			goto out;
 		if (!same) {
-			*why = h_reason[first_open];
+			*why = h_why(h, first_open);
 			break;
 		}
 	}

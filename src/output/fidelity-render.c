@@ -30,6 +30,7 @@ static const char *const uc_names[RR_UC__COUNT] = {
 	[RR_UC_ATTR_AMBIGUOUS] = "attribution_ambiguous",
 	[RR_UC_ATTR_ASSUMED] = "attribution_assumed",
 	[RR_UC_SIZES_STALE] = "sizes_stale",
+	[RR_UC_DEACT_UNKNOWN] = "root_deactivation_unknown",
 };
 
 const char *rr_unchecked_name(enum rr_unchecked reason)

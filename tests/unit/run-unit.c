@@ -13,7 +13,7 @@ static int register_all(void)
 	       register_attribute_tests() ||
 	       register_record_tests() || register_trace_tests() ||
 	       register_output_tests() || register_timing_tests() ||
-	       register_probe_tests();
+	       register_probe_tests() || register_fidelity_tests();
 }
 
 int main(void)

@@ -16,6 +16,7 @@ int register_trace_tests(void);
 int register_output_tests(void);
 int register_timing_tests(void);
 int register_probe_tests(void);
+int register_fidelity_tests(void);
 
 /*
  * Register with @register_all (which calls register_*_tests() and returns
