@@ -13,7 +13,7 @@
 #   make lab      real 6.1 kernels, stock and patched, under QEMU (docs/lab.md;
 #                 opt-in, root, about 40 min the first time)
 
-VERSION := 0.5.0
+VERSION := 0.6.0
 PKGS := libtracefs libtraceevent libtracecmd jansson cunit libbpf
 # pkg-config name -> Debian package that provides it
 DEB_libtracefs := libtracefs-dev
@@ -114,7 +114,7 @@ LIB_SRCS := \
 	src/record/probes.c \
 	src/policies/builtin.c \
 	src/policies/registry.c \
-	src/output/json-values.c \
+	src/output/json-values.c src/output/json-dist.c \
 	src/output/json.c \
 	src/output/jsonl.c \
 	src/output/table.c \

@@ -185,7 +185,7 @@ verdict() { if "$@"; then echo met; else echo "**missed**"; fi; }
 
 # ---- traces --------------------------------------------------------------
 
-declare -A EV T_REP T_FLOOR T_TAB T_JSON RSS_TAB RSS_JSON JSON_MB
+declare -A EV T_REP T_FLOOR T_TAB T_JSON T_JSONL RSS_TAB RSS_JSON JSON_MB
 PRESENT=()
 for t in "${TRACES[@]}"; do
 	f=$BENCH_DIR/$t.dat
@@ -210,6 +210,9 @@ for t in "${TRACES[@]}"; do
 	jq -e .schema_version "$json" >/dev/null || die "$json: not valid JSON with a schema_version"
 	JSON_MB[$t]=$(awk -v b="$(stat -c %s "$json")" 'BEGIN { printf "%.1f", b / 1048576 }')
 	rm -f -- "$json"
+	# every episode, streamed (--jsonl --episodes all)
+	measure "$n" /dev/null "$RR" compare -q "${PFLAGS[@]}" "$f" --jsonl --episodes all
+	T_JSONL[$t]=$T
 done
 
 if ((${#PRESENT[@]} == 0)); then
@@ -220,15 +223,16 @@ else
 	echo
 	echo "Targets on t10m and t50m: compare ≥ 10x the event rate of \`trace-cmd report > /dev/null\`, ≥ 0.5x the floor's."
 	echo
-	echo "| trace | events | trace-cmd report | floor | compare table | compare json | json size |"
-	echo "|---|---:|---:|---:|---:|---:|---:|"
+	echo "| trace | events | trace-cmd report | floor | compare table | compare json | json size | jsonl, every episode |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 	for t in "${PRESENT[@]}"; do
 		e=${EV[$t]}
-		printf '| %s | %s | %s s (%s) | %s s (%s) | %s s (%s) | %s s (%s) | %s MiB |\n' "$t" "$e" \
+		printf '| %s | %s | %s s (%s) | %s s (%s) | %s s (%s) | %s s (%s) | %s MiB | %s s (%s) |\n' "$t" "$e" \
 			"${T_REP[$t]}" "$(rate "$e" "${T_REP[$t]}")" \
 			"${T_FLOOR[$t]}" "$(rate "$e" "${T_FLOOR[$t]}")" \
 			"${T_TAB[$t]}" "$(rate "$e" "${T_TAB[$t]}")" \
-			"${T_JSON[$t]}" "$(rate "$e" "${T_JSON[$t]}")" "${JSON_MB[$t]}"
+			"${T_JSON[$t]}" "$(rate "$e" "${T_JSON[$t]}")" "${JSON_MB[$t]}" \
+			"${T_JSONL[$t]}" "$(rate "$e" "${T_JSONL[$t]}")"
 	done
 	echo
 	echo "## Ratios (events/s of compare over events/s of the other; ≥ 10 and ≥ 0.5 are the targets)"
@@ -258,6 +262,13 @@ else
 				"${r3}x: $(rate "${EV[$t]}" "${T_JSON[$t]}") ($(verdict atleast "$r3" 10))" "$in"
 			row "the same with \`-o FILE.json\`: >= 0.5x the floor" \
 				"${r4}x ($(verdict atleast "$r4" 0.5))" "$in"
+			r5=$(ratio "${T_REP[$t]}" "${T_JSONL[$t]}")
+			row "\`--jsonl --episodes all\` (every episode streamed): >= 5x \`trace-cmd report\`" \
+				"${r5}x: $(rate "${EV[$t]}" "${T_JSONL[$t]}") ($(verdict atleast "$r5" 5))" "$in"
+			if [[ $t == t10m ]]; then
+				row "default \`-o\` of the 10 M-event trace: <= 5 MiB" \
+					"${JSON_MB[$t]} MiB ($(verdict below "${JSON_MB[$t]}" 5.0000001))" "$in"
+			fi
 		fi
 	done
 	echo

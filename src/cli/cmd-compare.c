@@ -52,12 +52,18 @@ static const char compare_usage[] =
 	RR_USAGE_ZONEINFO
 	RR_USAGE_DROP_MEMCG_EVENTS
 	"      --baseline POLICY    diff against this policy (default kernel)\n"
-	"      --all-episodes       list episodes where nothing differs too\n"
+	"      --episodes top|differing|all\n"
+	"                           the episodes -o's diff lists: the --top\n"
+	"                           that differ most (default: a diff of\n"
+	"                           bounded size), every one that differs, or\n"
+	"                           every one (--jsonl: differing or all)\n"
+	"      --all-episodes       --episodes all\n"
 	"      --jsonl              stream JSON lines to stdout: a header, one\n"
 	"                           line per episode, the summary last\n"
 	"      --format text|markdown\n"
 	"                           the summary table's format (default text)\n"
-	"      --top N              list the N episodes that differ most (default 5)\n"
+	"      --top N              list the N episodes that differ most, in the\n"
+	"                           table and -o's diff (default 5)\n"
 	"      --html FILE          also write a page of plots (self-contained)\n"
 	"      --html-cgroup PATH   the cgroup of its scan-targets plot (default:\n"
 	"                           the one with the most scan-target pages)\n"
@@ -273,7 +279,7 @@ int cmd_compare(int argc, char **argv)
 {
 	enum { OPT_KERNEL = 256, OPT_SWAP, OPT_OFFLINE, OPT_BASELINE, OPT_ALL, OPT_JSONL,
 	       OPT_FORMAT, OPT_TOP, OPT_HTML, OPT_HTML_CGROUP, OPT_OUTCOME, OPT_DROP,
-	       OPT_KERNEL_POLICY, OPT_ZONEINFO };
+	       OPT_KERNEL_POLICY, OPT_ZONEINFO, OPT_EPISODES };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
@@ -285,6 +291,7 @@ int cmd_compare(int argc, char **argv)
 		{ "offline-delay-ms", required_argument, NULL, OPT_OFFLINE },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "all-episodes", no_argument, NULL, OPT_ALL },
+		{ "episodes", required_argument, NULL, OPT_EPISODES },
 		{ "jsonl", no_argument, NULL, OPT_JSONL },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "top", required_argument, NULL, OPT_TOP },
@@ -386,6 +393,17 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case OPT_ALL:
 			opts.all_episodes = true;
+			break;
+		case OPT_EPISODES:
+			if (!strcmp(optarg, "all"))
+				opts.all_episodes = true;
+			else if (!strcmp(optarg, "differing"))
+				opts.episodes = RR_EPISODES_DIFFERING;
+			else if (!strcmp(optarg, "top"))
+				opts.episodes = RR_EPISODES_TOP;
+			else
+				return rr_usage_error("compare", "--episodes takes top, differing or "
+						      "all, not '%s'", optarg);
 			break;
 		case OPT_JSONL:
 			opts.jsonl = true;

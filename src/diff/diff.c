@@ -558,8 +558,17 @@ size_t rr_kind_suppliers(const struct rr_kind_totals *k, int p, const struct rr_
 	return n;
 }
 
+int rr_delta_bucket(int64_t delta)
+{
+	uint64_t m = delta < 0 ? (uint64_t)-(delta + 1) + 1 : (uint64_t)delta;
+	int k = m ? 64 - __builtin_clzll(m) : 0;	/* m in [2^(k-1), 2^k) */
+
+	return delta < 0 ? RR_DELTA_ZERO - k : RR_DELTA_ZERO + k;
+}
+
 int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d)
 {
+	const struct rr_sim_result *base;
 	struct rr_cgroup_totals *cg;
 
 	t->nr_episodes++;
@@ -597,9 +606,15 @@ int rr_totals_add(struct rr_totals *t, const struct rr_episode_diff *d)
 		return -1;
 	cg->episodes++;
 	t->nr_replayed++;
+	base = &d->results[d->baseline];
 	for (int i = 0; i < d->nr_policies; i++) {
 		struct rr_policy_totals *p = &t->policy[i];
 		const struct rr_sim_result *r = &d->results[i];
+
+		p->delta_hist[RR_DELTA_RECLAIMED][rr_delta_bucket(
+			(int64_t)(r->nr_reclaimed_pages - base->nr_reclaimed_pages))]++;
+		p->delta_hist[RR_DELTA_SCANNED][rr_delta_bucket(
+			(int64_t)(r->nr_scanned_pages - base->nr_scanned_pages))]++;
 
 		p->eagain += r->eagain;
 		cg->p[i].nr_scanned += r->nr_scanned_pages;

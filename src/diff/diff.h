@@ -109,7 +109,23 @@ int rr_diff_episode(struct rr_episode_diff *d, const struct rr_episode *ep,
 void rr_diff_episode_free(struct rr_episode_diff *d);
 
 /* Per-policy totals over all replayed episodes, in pages. */
+/*
+ * The distribution of a per-episode change against the baseline: bucket
+ * RR_DELTA_ZERO holds the episodes with none, RR_DELTA_ZERO + k those with
+ * a change in [2^(k-1), 2^k) pages, RR_DELTA_ZERO - k those with one in
+ * (-2^k, -2^(k-1)]: a fixed size, whatever the number of episodes.
+ */
+#define RR_DELTA_ZERO 64
+#define RR_DELTA_BUCKETS (2 * RR_DELTA_ZERO + 1)
+enum { RR_DELTA_RECLAIMED, RR_DELTA_SCANNED, RR_NR_DELTAS };
+
+/* The bucket of a change of @delta pages (above). */
+int rr_delta_bucket(int64_t delta);
+
 struct rr_policy_totals {
+	/* per replayed episode, this policy's pages reclaimed and scanned
+	 * less the baseline's (RR_DELTA_*) */
+	uint64_t delta_hist[RR_NR_DELTAS][RR_DELTA_BUCKETS];
 	uint64_t nr_scanned, nr_reclaimed, calls, shrink_lruvec_calls, batches;
 	uint64_t scan_target_pages;
 	uint64_t nr_reclaimed_anon;		/* anon pages reclaimed (swapped out) */

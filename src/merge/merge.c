@@ -252,8 +252,10 @@ static int same_shape(struct checking *c, const char *key, const json_t *a, cons
 	json_t *x;
 	int ret = 0;
 
-	/* maps whose keys are what the trace had: kinds of episodes, reasons */
-	if (!strcmp(key, "by_kind") || !strcmp(key, "unchecked_reasons")) {
+	/* maps whose keys are what the trace had: kinds of episodes, reasons,
+	 * buckets of the per-episode change */
+	if (!strcmp(key, "by_kind") || !strcmp(key, "unchecked_reasons") ||
+	    !strcmp(key, "delta_distributions")) {
 		c->path[at] = 0;
 		return 0;
 	}
@@ -762,6 +764,46 @@ static int twice(const json_t *from, const char *const *given, struct rr_error *
 	return 0;
 }
 
+static int cmp_bucket(const void *x, const void *y)
+{
+	long long a = strtoll(*(const char *const *)x, NULL, 10);
+	long long b = strtoll(*(const char *const *)y, NULL, 10);
+
+	return (a > b) - (a < b);
+}
+
+/* The buckets of each folded distribution (summary.delta_distributions)
+ * in the order compare writes them: by the change, lowest first. */
+static int sort_buckets(json_t *dists)
+{
+	const char *pol, *what;
+	json_t *p, *h;
+
+	json_object_foreach(dists, pol, p) {
+		json_object_foreach(p, what, h) {
+			size_t nk = json_object_size(h), i = 0;
+			const char **keys = calloc(nk + 1, sizeof(*keys));
+			json_t *sorted = json_object();
+			const char *k;
+			json_t *v;
+
+			if (!keys || !sorted) {
+				free(keys);
+				json_decref(sorted);
+				return -1;
+			}
+			json_object_foreach(h, k, v)
+				keys[i++] = k;
+			qsort(keys, nk, sizeof(*keys), cmp_bucket);
+			for (i = 0; i < nk; i++)
+				json_object_set(sorted, keys[i], json_object_get(h, keys[i]));
+			free(keys);
+			json_object_set_new(p, what, sorted);	/* (h freed: not used after) */
+		}
+	}
+	return 0;
+}
+
 int rr_merge(const char *const *files, int n, json_t **out, struct rr_error *err)
 {
 	json_t **docs = calloc((size_t)n + 1, sizeof(*docs));
@@ -813,6 +855,10 @@ int rr_merge(const char *const *files, int n, json_t **out, struct rr_error *err
 			bad = d;
 	/* the merged document lists no episode of its own */
 	json_object_set_new(summary, "episodes_listed", rr_json_u64(0));
+	if (sort_buckets(json_object_get(summary, "delta_distributions"))) {
+		rr_error_set(err, "", "out of memory");
+		goto out;
+	}
 	json_object_set_new(doc, "summary", summary);
 	cgroups = merge_cgroups(docs, n, &bad);
 	if (!cgroups) {

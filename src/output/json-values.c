@@ -755,6 +755,7 @@ json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_poli
 		json_object_set_new(pp, policies[i].name, j);
 	}
 	json_object_set_new(s, "policies", pp);
+	json_object_set_new(s, "delta_distributions", rr_json_delta_distributions(t, policies));
 	json_object_set_new(s, "proactive", proactive_json(t, policies));
 	json_object_set_new(s, "by_kind", by_kind_json(t, policies, t->names));
 	v = rr_totals_cgroups(t, &n);

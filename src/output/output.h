@@ -82,6 +82,16 @@ json_t *rr_json_episode(const struct rr_episode_diff *d,
 #define RR_JSON_CALLS_MAX 4096
 
 json_t *rr_json_summary(const struct rr_totals *t, const struct rr_resolved_policy *policies);
+
+/**
+ * rr_json_delta_distributions() - summary.delta_distributions: per policy
+ * other than the baseline, the replayed episodes counted by the bucket of
+ * their change in pages reclaimed and scanned (rr_delta_bucket(): "0",
+ * "1", "2..3", ..., "-3..-2"; buckets with none left out).
+ * Return: a new object (NULL when out of memory).
+ */
+json_t *rr_json_delta_distributions(const struct rr_totals *t,
+				    const struct rr_resolved_policy *policies);
 /* The time model (src/timing/timing.h) fitted on @t's recorded calls,
  * and each policy's estimated time; null for a scenario.  Not a count:
  * kept out of the summary, which merge sums. */

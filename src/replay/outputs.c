@@ -53,6 +53,63 @@ int rr_outputs_begin(struct replay *r)
 	return 0;
 }
 
+/* -o lists the --top episodes only (RR_EPISODES_TOP)? */
+static bool json_top(const struct replay *r)
+{
+	return r->json && r->o->episodes == RR_EPISODES_TOP && !r->o->all_episodes;
+}
+
+/* How much @d differs from the baseline: the largest over the policies of
+ * |change of pages reclaimed| + |of pages scanned| + |of calls| (the
+ * table's --top weight, diff.c note_top()); 0 for a skipped one. */
+static uint64_t episode_weight(const struct rr_episode_diff *d)
+{
+	uint64_t most = 0;
+
+	for (int i = 0; d->results && i < d->nr_policies; i++) {
+		const struct rr_sim_result *p = &d->results[i], *b = &d->results[d->baseline];
+		uint64_t w = (uint64_t)llabs((long long)(p->nr_reclaimed_pages - b->nr_reclaimed_pages)) +
+			     (uint64_t)llabs((long long)(p->nr_scanned_pages - b->nr_scanned_pages)) +
+			     (uint64_t)llabs((long long)(p->calls - b->calls));
+
+		if (w > most)
+			most = w;
+	}
+	return most;
+}
+
+/* Keep @d among the --top episodes if it differs more than the last of
+ * them (an earlier one first among equals); its JSON is made only then. */
+static int note_top_json(struct replay *r, const struct rr_episode_diff *d)
+{
+	uint64_t w = episode_weight(d);
+	int want = r->o->top < RR_TOP_MAX ? r->o->top : RR_TOP_MAX, at;
+	json_t *e;
+
+	if (!w || want <= 0)
+		return 0;
+	for (at = 0; at < r->nr_top_json && r->top_weight[at] >= w; at++)
+		;
+	if (at >= want)
+		return 0;
+	e = rr_json_episode(d, r->policies);
+	if (!e) {
+		rr_error_set(r->err, "", "out of memory");
+		return -1;
+	}
+	if (r->nr_top_json < want)
+		r->nr_top_json++;
+	else
+		json_decref(r->top_json[r->nr_top_json - 1]);	/* pushed off the end */
+	memmove(&r->top_json[at + 1], &r->top_json[at],
+		(size_t)(r->nr_top_json - at - 1) * sizeof(r->top_json[0]));
+	memmove(&r->top_weight[at + 1], &r->top_weight[at],
+		(size_t)(r->nr_top_json - at - 1) * sizeof(r->top_weight[0]));
+	r->top_json[at] = e;
+	r->top_weight[at] = w;
+	return 0;
+}
+
 int rr_outputs_episode(struct replay *r, const struct rr_episode_diff *d)
 {
 	json_t *e;
@@ -62,14 +119,16 @@ int rr_outputs_episode(struct replay *r, const struct rr_episode_diff *d)
 		rr_error_set(r->err, "", "out of memory");
 		return -1;
 	}
-	if (!d->listed || (!r->json && !r->o->jsonl))
+	if (d->listed && json_top(r) && note_top_json(r, d))
+		return -1;
+	if (!d->listed || ((!r->json || json_top(r)) && !r->o->jsonl))
 		return 0;
 	e = rr_json_episode(d, r->policies);
 	if (!e) {
 		rr_error_set(r->err, "", "out of memory");
 		return -1;
 	}
-	if (r->json)
+	if (r->json && !json_top(r))
 		ret = rr_json_stream_episode(r->json, e, r->err);
 	if (!ret && r->o->jsonl && rr_jsonl_episode(stdout, e)) {
 		rr_error_set(r->err, "<stdout>", "write failed");
@@ -176,15 +235,33 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 	}
 	if (r->json) {
 		json_t *doc = json_copy(r->root);	/* (its values are shared, not changed) */
+		bool top = json_top(r);
+		const char *mode = top ? "top" : o->all_episodes || o->episodes == RR_EPISODES_ALL ?
+				   "all" : "differing";
 
+		/* the --top that differ most, most first */
+		for (int i = 0; top && i < r->nr_top_json && !ret; i++)
+			ret = rr_json_stream_episode(r->json, r->top_json[i], r->err);
 		json_object_set(doc, "input", input);
 		json_object_set(doc, "policies", r->policies_json);
 		json_object_set_new(doc, "baseline", json_string(r->policies[r->baseline].name));
+		json_object_set_new(doc, "episodes_selection", json_string(mode));
 		json_object_set_new(doc, "episodes", json_array());
-		json_object_set(doc, "summary", summary);
+		if (top) {
+			/* (summary.episodes_listed: those in this document) */
+			json_t *own = json_copy(summary);
+
+			json_object_set_new(own, "episodes_listed", rr_json_u64((uint64_t)r->nr_top_json));
+			json_object_set_new(doc, "summary", own);
+		} else {
+			json_object_set(doc, "summary", summary);
+		}
 		json_object_set(doc, "fidelity", fid);
 		json_object_set(doc, "time_model", tm);
-		ret = rr_json_stream_finish(r->json, doc, r->err);
+		if (!ret)
+			ret = rr_json_stream_finish(r->json, doc, r->err);
+		else
+			rr_json_stream_abort(r->json);
 		r->json = NULL;
 		json_decref(doc);
 	}
@@ -226,6 +303,9 @@ void rr_outputs_free(struct replay *r)
 {
 	rr_json_stream_abort(r->json);
 	r->json = NULL;
+	for (int i = 0; i < r->nr_top_json; i++)
+		json_decref(r->top_json[i]);
+	r->nr_top_json = 0;
 	rr_html_free(r->html);
 	r->html = NULL;
 	rr_outfile_abort(r->html_out);

@@ -75,6 +75,11 @@ struct replay {
 	bool have_in_st;
 	json_t *root, *policies_json;
 	struct rr_json_stream *json;
+	/* -o with RR_EPISODES_TOP: the episodes that differ most so far, by
+	 * weight (most first), their JSON made only when one enters */
+	json_t *top_json[RR_TOP_MAX];
+	uint64_t top_weight[RR_TOP_MAX];
+	int nr_top_json;
 	struct rr_html *html;
 	struct rr_outfile *html_out;	/* its file, committed after the JSON */
 	struct rr_report *report;

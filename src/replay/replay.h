@@ -54,7 +54,11 @@ struct rr_replay_opts {
 	/* compare's outputs */
 	const char *baseline;		/* policy name; NULL: the first ("kernel") */
 	bool all_episodes;		/* list episodes where nothing differs too */
-	int top;			/* episodes that differ most, in the table */
+	/* -o's episodes (--episodes): RR_EPISODES_TOP, the --top that differ
+	 * most (the default: a document of bounded size); _DIFFERING, every
+	 * one that differs; all_episodes above (or _ALL): every one */
+	enum rr_episodes_mode { RR_EPISODES_TOP, RR_EPISODES_DIFFERING, RR_EPISODES_ALL } episodes;
+	int top;			/* episodes that differ most, in the table and -o */
 	const char *json_path;		/* -o FILE ("-": stdout), or NULL */
 	bool jsonl;			/* JSON lines on stdout */
 	const char *html_path;		/* --html FILE, or NULL */

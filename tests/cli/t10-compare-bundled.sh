@@ -13,7 +13,7 @@ for trace in "$TOP"/traces/*.dat; do
 	# no swap (traces/README.md), which the trace cannot say
 	swap=auto
 	[ "$name" = extract-file-limit ] && swap=no
-	check "$name: compare exits 0" sh -c "'$RR' compare -q --swap $swap --all-episodes '$trace' -o '$json' >'$TMP/$name.table'"
+	check "$name: compare exits 0" sh -c "'$RR' compare --episodes differing -q --swap $swap --all-episodes '$trace' -o '$json' >'$TMP/$name.table'"
 	check "$name: summary table printed" grep -q '^kernel ' "$TMP/$name.table"
 	check_eq "$name: JSON matches schema 1" "[]" "$(jq -c -f "$TOP/tests/cli/schema.jq" "$json")"
 	check "$name: JSON valid against the JSON Schema (draft 2020-12)" \
@@ -148,7 +148,7 @@ check "anon-swap: original (ceil for all) reproduces fewer" \
 # The check can fail: modelled as v5.5 (round up for every memcg, the v5.6
 # fractions) the anon trace's calls are still within one batch but rarely
 # exact (docs/kernel-model.md 20.4)
-"$RR" compare -q "$TOP/traces/anon-swap.dat" --kernel 5.5 -o "$TMP/k55.json" >/dev/null
+"$RR" compare --episodes differing -q "$TOP/traces/anon-swap.dat" --kernel 5.5 -o "$TMP/k55.json" >/dev/null
 check "anon-swap as v5.5: exact share collapses below 0.5" jq -e '.fidelity.exact_share < 0.5' "$TMP/k55.json"
 check "anon-swap as v5.5: within one batch stays above 0.9" \
 	jq -e '.fidelity.within_one_batch_share > 0.9' "$TMP/k55.json"

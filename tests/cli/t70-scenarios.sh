@@ -9,7 +9,7 @@ S=$TOP/scenarios
 run() {	# run NAME ARGS...: compare -o - into $TMP/NAME.json
 	local name=$1
 	shift
-	"$RR" compare -q --all-episodes "$@" -o - >"$TMP/$name.json" 2>"$TMP/$name.err"
+	"$RR" compare --episodes differing -q --all-episodes "$@" -o - >"$TMP/$name.json" 2>"$TMP/$name.err"
 }
 # p12 FILE CGROUP POLICY: the priority-12 inactive_anon target
 p12() {
@@ -98,7 +98,7 @@ check_eq "C2 6.11: the first call gets 80313 (partial walk)" 80313 \
 # malformed scenarios: one clear line naming the file and the element
 bad() {	# bad NAME PATTERN JSON
 	printf '%s\n' "$3" >"$TMP/$1.json"
-	check_fails "bad scenario: $1" 1 "^reclaim-replay: $TMP/$1.json: $2" "$RR" compare -q "$TMP/$1.json"
+	check_fails "bad scenario: $1" 1 "^reclaim-replay: $TMP/$1.json: $2" "$RR" compare --episodes differing -q "$TMP/$1.json"
 }
 bad syntax "not valid JSON: .* \(line 2, column 0\)" '{"scenario": 1, '
 bad version "scenario: unsupported version" '{"scenario": 2, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/"}]}'
@@ -158,12 +158,12 @@ check_eq "no swap: swappiness=max scans file (the no-swap test comes first)" "0 
 	"$(sw12 "$TMP/sw-noswap.json" 3)"
 check_fails "6.10 has no swappiness= key (the kernel answers EINVAL)" 1 \
 	"sw-in.json: policy kernel, requests\[1\]: kernel 6.10, memory.reclaim swappiness=[0-9]+: the release has no swappiness= key in memory.reclaim" \
-	"$RR" compare -q "$TMP/sw-in.json" --kernel 6.10
+	"$RR" compare --episodes differing -q "$TMP/sw-in.json" --kernel 6.10
 jq '.requests |= [.[3]]' "$TMP/sw-in.json" >"$TMP/sw-max.json"
 check_fails "6.15 has no swappiness=max" 1 "kernel 6.15, memory.reclaim swappiness=201: the release has no swappiness=max in memory.reclaim" \
-	"$RR" compare -q "$TMP/sw-max.json" --kernel 6.15
+	"$RR" compare --episodes differing -q "$TMP/sw-max.json" --kernel 6.15
 jq '.requests |= [.[0]]' "$TMP/sw-in.json" >"$TMP/sw-nokey.json"
-check "6.10 replays a write without the key" "$RR" compare -q "$TMP/sw-nokey.json" --kernel 6.10 -o "$TMP/nokey.out"
+check "6.10 replays a write without the key" "$RR" compare --episodes differing -q "$TMP/sw-nokey.json" --kernel 6.10 -o "$TMP/nokey.out"
 bad swappiness-201 "requests\[0\].swappiness: must be 0..200 or \"max\"" \
 	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "proactive", "cgroup": "/", "nr_pages": 32, "swappiness": 201}]}'
 bad swappiness-str "requests\[0\].swappiness: must be 0..200 or \"max\"" \

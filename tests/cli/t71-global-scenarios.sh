@@ -16,7 +16,7 @@ fract() {	# fract SCAN WEIGHT RULE: a SCAN_FRACT target
 }
 rule() { [ "$1" = original ] && echo up || echo floor; }
 run() {	# run NAME FILE: compare -o - into $TMP/NAME.json
-	"$RR" compare -q --all-episodes "$2" -p original -p online-roundup -o - >"$TMP/$1.json" 2>"$TMP/$1.err"
+	"$RR" compare --episodes differing -q --all-episodes "$2" -p original -p online-roundup -o - >"$TMP/$1.json" 2>"$TMP/$1.err"
 }
 # memcgs with a non-zero inactive_anon target at priority $3 in episode $2
 eligible() {
@@ -106,7 +106,7 @@ check_eq "3 lists eligible at priority 12 under original, 1 under online-roundup
 # ---- request errors ----
 bad() {	# bad NAME PATTERN JSON
 	printf '%s\n' "$3" >"$TMP/$1.json"
-	check_fails "bad scenario: $1" 1 "^reclaim-replay: $TMP/$1.json: $2" "$RR" compare -q "$TMP/$1.json"
+	check_fails "bad scenario: $1" 1 "^reclaim-replay: $TMP/$1.json: $2" "$RR" compare --episodes differing -q "$TMP/$1.json"
 }
 bad kswapd-none "requests\[0\]: a kswapd request gives zones or reclaim_pages" \
 	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "kswapd"}]}'
@@ -136,7 +136,7 @@ cat >"$TMP/ladder-in.json" <<'JSON'
   "requests": [ { "kind": "kswapd", "reclaim_pages": 1000, "nr_pages": 32 },
     { "kind": "node", "order": 3 } ] }
 JSON
-"$RR" compare -q --all-episodes "$TMP/ladder-in.json" -o - >"$TMP/ladder.json"
+"$RR" compare --episodes differing -q --all-episodes "$TMP/ladder-in.json" -o - >"$TMP/ladder.json"
 check_eq "kswapd: ceil(1000 / 32) passes of 32 pages at priority 12" \
 	"$(( (1000 + 31) / 32 * 32 )) 12 kswapd" \
 	"$(jq -r '.episodes[0] | "\(.results.kernel.nr_reclaimed) \(.results.kernel.lowest_priority) \(.kind)"' "$TMP/ladder.json")"
@@ -154,7 +154,7 @@ cat >"$TMP/node.json" <<'JSON'
   "cgroups": [{"path": "/"}, {"path": "/a", "lru": {"inactive_file": 100000, "inactive_anon": 50000}}],
   "requests": [{"kind": "node", "order": 10}, {"kind": "node", "order": 2}] }
 JSON
-"$RR" compare -q --all-episodes "$TMP/node.json" -o - >"$TMP/node.out" 2>"$TMP/node.err"
+"$RR" compare --episodes differing -q --all-episodes "$TMP/node.json" -o - >"$TMP/node.out" 2>"$TMP/node.err"
 check_eq "node order 10: nr_to_reclaim 1 << 10" 1024 "$(jq '.episodes[0].nr_to_reclaim' "$TMP/node.out")"
 check_eq "node order 2: nr_to_reclaim 32" 32 "$(jq '.episodes[1].nr_to_reclaim' "$TMP/node.out")"
 finish

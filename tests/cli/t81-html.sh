@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 T=$TOP/traces/offline-anon.dat
-check "--html with -o" "$RR" compare -q "$T" -p original --html "$TMP/p.html" -o "$TMP/p.json"
+check "--html with -o" "$RR" compare --episodes differing -q "$T" -p original --html "$TMP/p.html" -o "$TMP/p.json"
 
 # Every <svg> is well-formed XML; print what the checks below need:
 # the first plot's y-axis label, its number of lines, and the y of each
@@ -89,7 +89,7 @@ svg() { python3 "$TMP/svg.py" "$@"; }
 # axes.  proportional (287d5fedb377) is the modelled kernel's own rule, so
 # its calls are the kernel's: one line, named for both.
 S=$TOP/scenarios/chunk-1gib-plus-batch.json
-"$RR" compare -q "$S" -p cluster-cap -p proportional -p original --html "$TMP/c.html" \
+"$RR" compare --episodes differing -q "$S" -p cluster-cap -p proportional -p original --html "$TMP/c.html" \
 	-o "$TMP/c.json" >/dev/null 2>&1
 calls() { jq -c --arg p "$1" '.episodes[0].results[$p].call_requests_pages' "$TMP/c.json"; }
 same() { [ "$(calls "$1")" = "$(calls "$2")" ] && echo yes || echo no; }
@@ -118,7 +118,7 @@ check_eq "  cluster-cap's 32-page calls at 1.51 decades, original's one call at 
 	"1.51 1.51 | 5.42 | 32 262144" \
 	"$(echo "$cy" | awk '/^cluster-cap:/ {a = $2 " " $NF} /^original:/ {b = $2} END {print a " | " b}') | \
 $(calls cluster-cap | jq '.[0]') $(calls original | jq '.[0]')"
-"$RR" compare -q "$S" -p cluster-cap -p proportional -p original --html "$TMP/c2.html" >/dev/null 2>&1
+"$RR" compare --episodes differing -q "$S" -p cluster-cap -p proportional -p original --html "$TMP/c2.html" >/dev/null 2>&1
 check "the page is the same byte for byte on a second run" cmp "$TMP/c.html" "$TMP/c2.html"
 check_eq "a one-call series is drawn as a dot (a line of one point shows nothing)" 1 \
 	"$(grep -o '<g class="series"><title>original: 1 calls</title>.*</g>' "$TMP/c.html" |
@@ -128,7 +128,7 @@ check_eq "a one-call series is drawn as a dot (a line of one point shows nothing
 # one page: 76073c646f5f's floor gives the 0x4000-page cgroup 1 page,
 # 68600f623d69's round-up 2.  Each priority has a panel of its own scale.
 G=$TOP/scenarios/gavin-thresholds.json
-"$RR" compare -q "$G" -p original -p online-roundup --html "$TMP/g.html" \
+"$RR" compare --episodes differing -q "$G" -p original -p online-roundup --html "$TMP/g.html" \
 	--html-cgroup /anon-0x4000 -o "$TMP/g.json" --all-episodes >/dev/null 2>&1
 prio_pages() {
 	jq --arg p "$1" --argjson pr "$2" '[.episodes[] | select(.cgroup == "/anon-0x4000")
@@ -151,9 +151,9 @@ check_eq "the table under the plot: priority 12's cells, the original's shaded" 
 
 # --html-cgroup picks the cgroup of the targets plot
 O=$TOP/traces/offline-child.dat
-"$RR" compare -q "$O" --all-episodes -o "$TMP/o.json" >/dev/null 2>&1
+"$RR" compare --episodes differing -q "$O" --all-episodes -o "$TMP/o.json" >/dev/null 2>&1
 D=$(jq -r '[.episodes[].results.kernel.scan_targets[].cgroup] | unique | .[-1]' "$TMP/o.json")
-"$RR" compare -q "$O" --html "$TMP/d.html" --html-cgroup "$D" >/dev/null 2>&1
+"$RR" compare --episodes differing -q "$O" --html "$TMP/d.html" --html-cgroup "$D" >/dev/null 2>&1
 check_eq "--html-cgroup: the targets plot is of that cgroup" "$D" \
 	"$(grep -o 'cgroup <code>[^<]*' "$TMP/d.html" | sed 's/^cgroup <code>//')"
 check_eq "--html-cgroup: the bars drawn for the kernel add up to that cgroup's kernel targets" \
@@ -167,36 +167,36 @@ check_eq "  as the JSON has it: in every episode, all policies' targets in that 
 	   | unique | length] | max' "$TMP/o.json")"
 check_fails "--html-cgroup with no targets names the cgroups that have some" 1 \
 	"--html-cgroup /nope: no policy made a scan target in that cgroup \\(2 cgroups have targets: /" \
-	"$RR" compare -q "$O" --html "$TMP/n.html" --html-cgroup /nope
+	"$RR" compare --episodes differing -q "$O" --html "$TMP/n.html" --html-cgroup /nope
 check_fails "--html-cgroup needs --html" 2 "--html-cgroup needs --html FILE" \
-	"$RR" compare -q "$O" --html-cgroup /a
+	"$RR" compare --episodes differing -q "$O" --html-cgroup /a
 
 # output paths that must be refused (regressions)
 cp "$T" "$TMP/in.dat"
 check_fails "--html onto the input trace is refused" 1 "in.dat: is the input trace; refusing to overwrite it" \
-	"$RR" compare -q "$TMP/in.dat" --html "$TMP/./in.dat"
+	"$RR" compare --episodes differing -q "$TMP/in.dat" --html "$TMP/./in.dat"
 check_eq "and the trace is intact" "$(md5sum <"$T")" "$(md5sum <"$TMP/in.dat")"
 check_fails "--html and -o naming one file is a usage error" 2 "--html and -o name the same file" \
-	"$RR" compare -q "$T" --html "$TMP/same.out" -o "$TMP/./same.out"
+	"$RR" compare --episodes differing -q "$T" --html "$TMP/same.out" -o "$TMP/./same.out"
 
 # with --jsonl, a page that cannot be written stops the stream before its last line
-"$RR" compare -q "$O" --jsonl --html "$TMP/j.html" --html-cgroup /nope >"$TMP/j.out" 2>/dev/null
+"$RR" compare --episodes differing -q "$O" --jsonl --html "$TMP/j.html" --html-cgroup /nope >"$TMP/j.out" 2>/dev/null
 check_eq "--jsonl + failing --html: exit 1, header only, no summary line" "1 0" \
 	"$? $(jq -s '[.[] | select(.summary | type == "object")] | length' "$TMP/j.out")"
 
 # names with markup are escaped everywhere, bar tooltips included (regression)
 cp "$BUILD/tests/plugins/ceil-file.so" "$TMP/p<b>|x.so"
-"$RR" compare -q "$TOP/traces/anon-swap.dat" -p "$TMP/p<b>|x.so" --html "$TMP/m.html" >/dev/null 2>&1
+"$RR" compare --episodes differing -q "$TOP/traces/anon-swap.dat" -p "$TMP/p<b>|x.so" --html "$TMP/m.html" >/dev/null 2>&1
 check_eq "a policy named p<b>|x.so puts no <b> into the page" 0 "$(grep -c '<b>' "$TMP/m.html")"
 check_eq "its tooltips carry the escaped name" yes \
 	"$(grep -q '<title>priority [0-9]*, [^<]*p&lt;b&gt;|x.so: [0-9]* pages</title>' "$TMP/m.html" && echo yes || echo no)"
 check_eq "--html-cgroup with no memory.reclaim there says where it looked" 1 \
-	"$("$RR" compare -q "$O" --html "$TMP/w.html" --html-cgroup "$D" >/dev/null 2>&1;
+	"$("$RR" compare --episodes differing -q "$O" --html "$TMP/w.html" --html-cgroup "$D" >/dev/null 2>&1;
 	   grep -c "No proactive (memory.reclaim) request at <code>$D</code>" "$TMP/w.html")"
 
 check_fails "--html into a missing directory fails, naming it" 1 \
 	"nonexistent-dir/p.html: cannot create" \
-	"$RR" compare -q "$T" --html "$TMP/nonexistent-dir/p.html" -o "$TMP/no.json"
+	"$RR" compare --episodes differing -q "$T" --html "$TMP/nonexistent-dir/p.html" -o "$TMP/no.json"
 check_eq "and leaves no JSON file" "absent" "$([ -e "$TMP/no.json" ] && echo present || echo absent)"
 
 # Render it.  An empty page's screenshot is the yardstick: two plots
@@ -233,22 +233,22 @@ fi
 
 # the page and the JSON go in place together: when the JSON cannot be
 # written (here a full device), no page is left either (it was, before)
-"$RR" compare -q "$TOP/scenarios/gavin-thresholds.json" -o /dev/full --html "$TMP/full.html" \
+"$RR" compare --episodes differing -q "$TOP/scenarios/gavin-thresholds.json" -o /dev/full --html "$TMP/full.html" \
 	>/dev/null 2>&1
 check_eq "-o fails: exit 1 and no page left" "1 no" "$? $(test -e "$TMP/full.html" && echo yes || echo no)"
 check "  nor its temporary file" sh -c "! ls '$TMP'/full.html.tmp.* 2>/dev/null"
 # the other way round: a page for a full device fails before the JSON is put
 # in place (a JSON file was left, and -o - printed the whole document)
 echo "an earlier result" >"$TMP/kept.json"
-"$RR" compare -q "$TOP/traces/file-limit.dat" -o "$TMP/kept.json" --html /dev/full 2>"$TMP/full.err"
+"$RR" compare --episodes differing -q "$TOP/traces/file-limit.dat" -o "$TMP/kept.json" --html /dev/full 2>"$TMP/full.err"
 check_eq "--html /dev/full: exit 1, -o's existing file untouched" "1 an earlier result" \
 	"$? $(cat "$TMP/kept.json")"
 check "  the message names the page" grep -q "/dev/full: write failed" "$TMP/full.err"
 check_eq "--html /dev/full with -o -: nothing on stdout" "0" \
-	"$("$RR" compare -q "$TOP/traces/file-limit.dat" -o - --html /dev/full 2>/dev/null | wc -c)"
+	"$("$RR" compare --episodes differing -q "$TOP/traces/file-limit.dat" -o - --html /dev/full 2>/dev/null | wc -c)"
 
 # a page that cannot be written fails before the replay, naming it
 check_fails "--html into a missing directory fails at once" 1 "nodir/p.html: cannot create" \
-	"$RR" compare -q "$TOP/traces/anon-swap.dat" --html "$TMP/nodir/p.html"
+	"$RR" compare --episodes differing -q "$TOP/traces/anon-swap.dat" --html "$TMP/nodir/p.html"
 
 finish

@@ -22,7 +22,7 @@ if [ "$(uname -m)" != x86_64 ]; then
 	skip "the kept version 1 binary ($V1) is x86-64 code; ceil-file-v1.so covers version 1 here"
 else
 	check "the version 1 binary and today's build replay the bundled trace" \
-		sh -c "'$RR' compare -q '$T' -p '$V1' -p '$NOW' -o '$TMP/ab.json' >/dev/null"
+		sh -c "'$RR' compare --episodes differing -q '$T' -p '$V1' -p '$NOW' -o '$TMP/ab.json' >/dev/null"
 	# (its totals are the replay's under today's outcome model: 0.5.0's
 	# tape moved them from 0.1.0's [23124,2186,49,49,23125]; the decisions
 	# of each call are the plug-in's, the pages each batch frees the model's)
@@ -37,7 +37,7 @@ else
 fi
 check_fails "a plug-in of a later ABI is refused, naming both versions" 1 \
 	"future-abi.so: policy ABI version 3, this reclaim-replay speaks versions 1 to 2" \
-	"$RR" compare -q "$T" -p "$RR_TEST_PLUGIN_DIR/future-abi.so"
+	"$RR" compare --episodes differing -q "$T" -p "$RR_TEST_PLUGIN_DIR/future-abi.so"
 
 # a stateful controller: two 1 GiB writes (262144 pages), each call
 # reclaiming its chunk + 32 pages.  The first asks 4096 a call while the
@@ -52,7 +52,7 @@ cat >"$TMP/two.json" <<'JSON'
   "outcome": { "model": "exact", "extra_pages": 32 } }
 JSON
 check "senpai-chunk replays a scenario" \
-	sh -c "'$RR' compare -q '$TMP/two.json' -p '$SENPAI:step=4096' -o '$TMP/s.json' >/dev/null"
+	sh -c "'$RR' compare --episodes differing -q '$TMP/two.json' -p '$SENPAI:step=4096' -o '$TMP/s.json' >/dev/null"
 calls=$(jq -c --arg p "$SENPAI:step=4096" '[.episodes[].results[$p].calls]' "$TMP/s.json")
 check_eq "the first write: 77 calls; the second, after the overshoot, 137" \
 	"[77,137]" "$calls"
@@ -60,7 +60,7 @@ check_eq "its chunks: 4096, then 2048 pages" "[4096,2048]" \
 	"$(jq -c --arg p "$SENPAI:step=4096" '[.episodes[].results[$p].call_requests_pages[0]]' "$TMP/s.json")"
 check_fails "a bad parameter is refused with the plug-in's own reason" 1 \
 	"policy 'senpai-chunk' init failed: step must be 32..1048576 pages, not '7'" \
-	"$RR" compare -q "$TMP/two.json" -p "$SENPAI:step=7"
+	"$RR" compare --episodes differing -q "$TMP/two.json" -p "$SENPAI:step=7"
 
 # the man page's example is the example file, and builds and runs as such
 "$TOP/scripts/man-example.sh" --extract "$TOP/man/reclaim-replay-policy.7" >"$TMP/ex.c"
@@ -68,7 +68,7 @@ check "reclaim-replay-policy(7)'s EXAMPLE is examples/senpai-chunk.c" \
 	cmp "$TMP/ex.c" "$TOP/examples/senpai-chunk.c"
 check "the page's example builds as a plug-in" \
 	cc -std=gnu11 -Wall -Wextra -Werror -shared -fPIC -I"$TOP/include" -o "$TMP/ex.so" "$TMP/ex.c"
-check "and replays" sh -c "'$RR' compare -q '$TMP/two.json' -p '$TMP/ex.so:step=4096' -o '$TMP/e.json' >/dev/null"
+check "and replays" sh -c "'$RR' compare --episodes differing -q '$TMP/two.json' -p '$TMP/ex.so:step=4096' -o '$TMP/e.json' >/dev/null"
 check_eq "as the built example does" "$calls" \
 	"$(jq -c --arg p "$TMP/ex.so:step=4096" '[.episodes[].results[$p].calls]' "$TMP/e.json")"
 

@@ -10,10 +10,10 @@ traces=("$TOP"/traces/*.dat)
 mkdir -p "$TMP/seq"
 for t in "${traces[@]}"; do
 	n=$(basename "$t" .dat)
-	"$RR" compare -q "$t" -o "$TMP/seq/$n.json" >"$TMP/seq/$n.table" 2>/dev/null
+	"$RR" compare --episodes differing -q "$t" -o "$TMP/seq/$n.json" >"$TMP/seq/$n.table" 2>/dev/null
 done
 check "compare -j 2 on ${#traces[@]} traces" \
-	sh -c "'$RR' compare -q -j 2 ${traces[*]} -o '$TMP/par' >'$TMP/par.out'"
+	sh -c "'$RR' compare --episodes differing -q -j 2 ${traces[*]} -o '$TMP/par' >'$TMP/par.out'"
 same=0
 for t in "${traces[@]}"; do
 	n=$(basename "$t" .dat)
@@ -26,7 +26,7 @@ expect=$(for t in "${traces[@]}"; do
 	cat "$TMP/seq/$(basename "$t" .dat).table"
 done)
 check_eq "tables in argument order, each as a one-trace run prints it" "$expect" "$(cat "$TMP/par.out")"
-"$RR" compare -q -j 1 "${traces[@]}" -o "$TMP/one" >"$TMP/one.out"
+"$RR" compare --episodes differing -q -j 1 "${traces[@]}" -o "$TMP/one" >"$TMP/one.out"
 check "and -j 1 prints the same" cmp "$TMP/one.out" "$TMP/par.out"
 
 check "merge the diffs" "$RR" merge "$TMP"/par/*.json -o "$TMP/merged.json"
@@ -139,29 +139,29 @@ check "... also with parts of two page sizes (the assumption once)" \
 	cmp "$TMP/af64-o.json" "$TMP/af64o.json"
 check_eq "  page_size_bytes 0 and one assumption on page sizes" "0 1" \
 	"$(jq -r '[.input.page_size_bytes, ([.input.assumptions[] | select(test("page sizes"))] | length)] | join(" ")' "$TMP/af64o.json")"
-"$RR" compare -q "$TOP/scenarios/gavin-thresholds.json" -o "$TMP/scen.json" >/dev/null
+"$RR" compare --episodes differing -q "$TOP/scenarios/gavin-thresholds.json" -o "$TMP/scen.json" >/dev/null
 check_fails "a scenario's diff and a trace's do not merge" 1 "a scenario's diff, the first diff a trace's" \
 	"$RR" merge "$A" "$TMP/scen.json"
 
-"$RR" compare -q -p original "${traces[0]}" -o "$TMP/other.json" >/dev/null
+"$RR" compare --episodes differing -q -p original "${traces[0]}" -o "$TMP/other.json" >/dev/null
 check_fails "diffs of other policies do not merge" 1 "other.json: compares other policies" \
 	"$RR" merge "$TMP/par/anon-swap.json" "$TMP/other.json"
 check_fails "--jsonl takes one trace" 2 "--jsonl and --html take one TRACE" \
-	"$RR" compare --jsonl "${traces[0]}" "${traces[1]}"
+	"$RR" compare --episodes differing --jsonl "${traces[0]}" "${traces[1]}"
 check_fails "-o - takes one trace" 2 "-o - takes one TRACE" \
-	"$RR" compare -o - "${traces[0]}" "${traces[1]}"
+	"$RR" compare --episodes differing -o - "${traces[0]}" "${traces[1]}"
 cp "${traces[0]}" "$TMP/anon-swap.dat"
 check_fails "two traces of one name would clash in the -o directory" 2 "would both write" \
-	"$RR" compare "${traces[0]}" "$TMP/anon-swap.dat" -o "$TMP/clash"
+	"$RR" compare --episodes differing "${traces[0]}" "$TMP/anon-swap.dat" -o "$TMP/clash"
 check "  (and the directory was not made)" test ! -e "$TMP/clash"
-"$RR" compare -q -j 2 "${traces[0]}" "$TMP/missing.dat" "${traces[1]}" >"$TMP/f.out" 2>"$TMP/f.err"
+"$RR" compare --episodes differing -q -j 2 "${traces[0]}" "$TMP/missing.dat" "${traces[1]}" >"$TMP/f.out" 2>"$TMP/f.err"
 check_eq "a missing trace among others: exit 1, the others still replayed" "1 2 2" \
 	"$? $(grep -c '^==> ' "$TMP/f.out") $(grep -c '^kernel against the recording' "$TMP/f.out")"
 check "no header above the missing one" sh -c "! grep -q 'missing.dat' '$TMP/f.out'"
 check "and its error is named" grep -q "missing.dat: cannot open" "$TMP/f.err"
-"$RR" compare -q -p original "${traces[0]}" "${traces[1]}" -o "$TMP/deep/er/dir" >/dev/null
+"$RR" compare --episodes differing -q -p original "${traces[0]}" "${traces[1]}" -o "$TMP/deep/er/dir" >/dev/null
 check_eq "-o DIR is made with its parents" 2 "$(ls "$TMP/deep/er/dir" | wc -l)"
-"$RR" compare -q -p "$BUILD/tests/plugins/einval.so" "${traces[0]}" "$TOP/traces/offline-anon.dat" \
+"$RR" compare --episodes differing -q -p "$BUILD/tests/plugins/einval.so" "${traces[0]}" "$TOP/traces/offline-anon.dat" \
 	-o "$TMP/none" >/dev/null 2>&1
 check_eq "a directory made for traces that all failed is not left behind" "1 no" \
 	"$? $(test -e "$TMP/none" && echo yes || echo no)"
@@ -169,7 +169,7 @@ check_eq "a directory made for traces that all failed is not left behind" "1 no"
 # no replay can start at all (4 file descriptors: no room for a scratch
 # file): each trace is named with the reason, exit 1 (it used to end
 # silently with 0)
-(ulimit -n 4 && "$RR" compare -q "${traces[0]}" "${traces[1]}" >"$TMP/nofd.out" 2>"$TMP/nofd.err")
+(ulimit -n 4 && "$RR" compare --episodes differing -q "${traces[0]}" "${traces[1]}" >"$TMP/nofd.out" 2>"$TMP/nofd.err")
 check_eq "no replay can start: exit 1, both traces named" "1 2" \
 	"$? $(grep -c 'cannot make a scratch file' "$TMP/nofd.err")"
 
@@ -179,7 +179,7 @@ check_eq "no replay can start: exit 1, both traces named" "1 2" \
 # a time, with 30 file descriptors
 mkdir -p "$TMP/many"
 for i in $(seq -w 1 60); do ln -s "$TOP/traces/offline-child.dat" "$TMP/many/s$i.dat"; done
-(ulimit -n 30 && "$RR" compare -q -j 16 -p original "$TOP/traces/anon-swap.dat" "$TMP"/many/s*.dat \
+(ulimit -n 30 && "$RR" compare --episodes differing -q -j 16 -p original "$TOP/traces/anon-swap.dat" "$TMP"/many/s*.dat \
 	>"$TMP/many.out" 2>"$TMP/many.err")
 check_eq "61 traces, -j 16, 30 file descriptors: exit 0, 61 tables" "0 61" \
 	"$? $(grep -c '^kernel against the recording' "$TMP/many.out")"

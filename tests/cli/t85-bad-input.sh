@@ -22,10 +22,10 @@ bad() {
 		timeout 60 "$RR" report "$file" "$@"
 	rm -f "$TMP/new.json"
 	check_fails "$name: compare -o" "$want" "$pat" \
-		timeout 60 "$RR" compare --kernel 6.18 -q "$file" -o "$TMP/new.json" "$@"
+		timeout 60 "$RR" compare --episodes differing --kernel 6.18 -q "$file" -o "$TMP/new.json" "$@"
 	check_eq "$name: no output file" "absent" "$([ -e "$TMP/new.json" ] && echo present || echo absent)"
 	echo "an earlier result" >"$TMP/old.json"
-	timeout 60 "$RR" compare --kernel 6.18 -q "$file" -o "$TMP/old.json" "$@" >/dev/null 2>&1
+	timeout 60 "$RR" compare --episodes differing --kernel 6.18 -q "$file" -o "$TMP/old.json" "$@" >/dev/null 2>&1
 	check_eq "$name: an existing output left as it was" "an earlier result" "$(cat "$TMP/old.json")"
 }
 
@@ -192,7 +192,7 @@ body=$(sed -n '3,16p' "$F" | sed 's/memcg_id=1234/memcg_id=10/')
 } >"$C/self-parent.txt"
 check "an id renamed from /a/b to /a (its own stand-in parent) ends" \
 	timeout 20 "$RR" report "$C/self-parent.txt"
-check "... compare too" timeout 20 "$RR" compare --kernel 6.18 -q "$C/self-parent.txt"
+check "... compare too" timeout 20 "$RR" compare --episodes differing --kernel 6.18 -q "$C/self-parent.txt"
 {
 	echo "   mkdir-4241    1d..1.   100.000100: cgroup_mkdir:         root=4 id=10 level=1 path=/a"
 	echo "   mkdir-4241    1d..1.   100.000101: cgroup_mkdir:         root=4 id=11 level=2 path=/a/b"
@@ -249,7 +249,7 @@ warns "a page size of 3 bytes is said and replaced" \
 	"page size: the trace says 3 bytes, not a power of two from 512 bytes to 1 GiB; 4096 bytes assumed" \
 	"$C/page-size.txt"
 check_eq "... and listed as an assumption of compare's JSON" "1" \
-	"$("$RR" compare -q "$C/page-size.txt" -o - 2>/dev/null | jq '[.input.assumptions[] | select(startswith("page size: the trace says 3"))] | length')"
+	"$("$RR" compare --episodes differing -q "$C/page-size.txt" -o - 2>/dev/null | jq '[.input.assumptions[] | select(startswith("page size: the trace says 3"))] | length')"
 snap 4611686018427387904 >"$C/snap-huge.txt"
 warns "a snapshot line of 2^62 pages is dropped and named" \
 	"1 marker line refused: .*memcg id=1234: inactive_file not a number in range" "$C/snap-huge.txt"
@@ -276,11 +276,11 @@ bad "an LRU list of 2^40 + 1 pages" 1 "larger than 2\\^40 pages" "$C/lru-2-40.js
 sc '{ "scenario": 1, "kernel": "6.18", "swap": false, "cgroups": [ { "path": "/" }, { "path": "/a", "lru": { "inactive_file": 1099511627776 } } ], "requests": [ { "kind": "proactive", "cgroup": "/a", "nr_pages": 1099511627776 } ] }' work
 check_fails "2^40 pages to reclaim: the work bound ends it with the reason" 1 \
 	"work.json: policy kernel, requests\\[0\\]: the simulation exceeds 67108864 LRU batches" \
-	timeout 120 "$RR" compare -q "$C/work.json"
+	timeout 120 "$RR" compare --episodes differing -q "$C/work.json"
 sc '{ "scenario": 1, "kernel": "6.18", "swap": true, "cgroups": [ { "path": "/" }, { "path": "/a", "lru": { "inactive_anon": 1099511627776, "active_file": 1099511627776 }, "scan_fraction": { "anon": 4503599627370496, "file": 1, "denominator": 2 } } ], "requests": [ { "kind": "limit", "cgroup": "/a", "nr_pages": 32 } ] }' fraction
 check_fails "a scan fraction whose product passes 2^64 is an error, not a wrap" 1 \
 	"fraction.json: policy kernel, requests\\[0\\]: scan target of [0-9]+ pages times a fraction of 4503599627370496/2 overflows 64 bits" \
-	timeout 60 "$RR" compare -q "$C/fraction.json"
+	timeout 60 "$RR" compare --episodes differing -q "$C/fraction.json"
 
 python3 -c "
 import json
@@ -292,12 +292,12 @@ print(json.dumps({'scenario': 1, 'kernel': '6.18', 'cgroups': cg,
 bad "a scenario path over 4000 bytes says so" 1 "cgroups\\[2001\\]: path longer than 4000 bytes" \
 	"$C/long-path.json"
 check_fails "a --kernel of 300 characters is a usage error (it was cut to 63)" 2 "at most 64 characters" \
-	"$RR" compare --kernel "6.18.$(head -c 300 /dev/zero | tr '\000' a)" "$D/file-limit.dat"
+	"$RR" compare --episodes differing --kernel "6.18.$(head -c 300 /dev/zero | tr '\000' a)" "$D/file-limit.dat"
 
 # ---- a policy built for another ABI
 if [ -e "$BUILD/tests/plugins/bad-abi.so" ]; then
 	check_fails "a plug-in of the wrong ABI is refused, naming it" 1 "bad-abi.so: .*ABI" \
-		"$RR" compare -q "$D/file-limit.dat" -p "$BUILD/tests/plugins/bad-abi.so" -o "$TMP/p.json"
+		"$RR" compare --episodes differing -q "$D/file-limit.dat" -p "$BUILD/tests/plugins/bad-abi.so" -o "$TMP/p.json"
 	check_eq "... and writes nothing" "absent" "$([ -e "$TMP/p.json" ] && echo present || echo absent)"
 else
 	skip "the test plug-ins are not built (make check builds them)"
@@ -307,7 +307,7 @@ fi
 check_fails "an unknown option is a usage error" 2 "unknown option|unrecognized option|invalid option" \
 	"$RR" report --no-such-option "$F"
 check_fails "a negative --offline-delay-ms is a usage error" 2 "offline-delay-ms" \
-	"$RR" compare --offline-delay-ms -5 "$F"
+	"$RR" compare --episodes differing --offline-delay-ms -5 "$F"
 check_fails "--proactive of 8 EiB (it wrapped negative) is a usage error" 2 "--proactive takes SIZE" \
 	"$RR" record --cgroup x --proactive 8589934592G -o "$TMP/r.dat" -- true
 for sw in 201 -1 sixty MAX ""; do

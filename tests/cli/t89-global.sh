@@ -10,7 +10,7 @@ for f in "$G"/global-file.dat "$G"/global-anon-swap.dat; do
 	n=$(basename "$f" .dat)
 	"$RR" report -q --json "$f" >"$TMP/$n.report.json" 2>"$TMP/$n.report.err"
 	"$RR" report -q --fidelity --json "$f" >"$TMP/$n.fid.json" 2>"$TMP/$n.fid.err"
-	"$RR" compare -q -o "$TMP/$n.diff.json" "$f" >"$TMP/$n.table" 2>"$TMP/$n.err"
+	"$RR" compare --episodes differing -q -o "$TMP/$n.diff.json" "$f" >"$TMP/$n.table" 2>"$TMP/$n.err"
 	check_eq "$n: compare exits 0" "0" "$?"
 	j=$TMP/$n.diff.json
 	# the episodes report counts, by kind, are the ones compare took up
@@ -66,7 +66,7 @@ check "the baseline reclaims within 5 % of the recording" jq -e \
 # reclaimed) cannot know whether the node was balanced there: said per
 # run and counted (0.4.1); here 2 of 285, each of which went on to a
 # lower priority than the recording and reclaimed more than it
-"$RR" compare -q --all-episodes -p kernel -o "$TMP/und.json" "$G/global-file.dat" >/dev/null 2>&1
+"$RR" compare --episodes differing -q --all-episodes -p kernel -o "$TMP/und.json" "$G/global-file.dat" >/dev/null 2>&1
 check_eq "kswapd runs with an undecidable balance: 2, by the summary and by the runs" "2 2" \
 	"$(jq -r '"\(.summary.by_kind.kswapd.policies.kernel.balance_undecidable) \([.episodes[] |
 		select(.results.kernel.balance_undecidable == true)] | length)"' "$TMP/und.json")"
@@ -96,15 +96,15 @@ check "global-anon-swap: anon reclaimed by the baseline" jq -e \
 if command -v trace-cmd >/dev/null; then
 	trace-cmd report "$G/global-file.dat" 2>/dev/null | grep -v -E ' (mod_memcg_lruvec_state|count_memcg_events|memcg_flush_stats):' \
 		>"$TMP/nomemcg.txt"
-	"$RR" compare -q --kernel 6.18 "$TMP/nomemcg.txt" -o "$TMP/nomemcg.json" >/dev/null 2>&1
-	"$RR" compare -q --drop-memcg-events "$G/global-file.dat" -o "$TMP/dropped.json" >/dev/null 2>&1
+	"$RR" compare --episodes differing -q --kernel 6.18 "$TMP/nomemcg.txt" -o "$TMP/nomemcg.json" >/dev/null 2>&1
+	"$RR" compare --episodes differing -q --drop-memcg-events "$G/global-file.dat" -o "$TMP/dropped.json" >/dev/null 2>&1
 	check_eq "without memcg: events, every global episode after the start snapshot replays" "406 2" \
 		"$(jq -r '"\(.summary.episodes_replayed) \(.summary.episodes_skipped)"' "$TMP/nomemcg.json")"
 	# an episode that began before the recorder's start snapshot read
 	# sizes the trace gives only later: not replayed (0.4.1; on a slow
 	# machine such runs were replayed on lower bounds, went to priority
 	# 11 and reclaimed three times what the recording did, at priority 12)
-	"$RR" compare -q --all-episodes -p kernel -o "$TMP/all.json" "$G/global-file.dat" >/dev/null 2>&1
+	"$RR" compare --episodes differing -q --all-episodes -p kernel -o "$TMP/all.json" "$G/global-file.dat" >/dev/null 2>&1
 	snap_ns=$(trace-cmd report -t "$G/global-file.dat" 2>/dev/null |
 		sed -n 's/.* \([0-9]*\)\.\([0-9]\{9\}\): print: .*reclaim-replay: snapshot end when=start .*/\1\2/p' | head -1)
 	check_eq "global-file: 2 episodes began before the start snapshot, not replayed" 2 \
@@ -114,7 +114,7 @@ if command -v trace-cmd >/dev/null; then
 			startswith("began before the recorder")) != (.start_ns < $s)) | .id' "$TMP/all.json")"
 	check_eq "... the same without memcg: events" \
 		"$(jq -c '[.episodes[] | select(.skip_reason // "" | startswith("began before the recorder")) | .id]' "$TMP/all.json")" \
-		"$("$RR" compare -q --all-episodes -p kernel --drop-memcg-events -o - "$G/global-file.dat" 2>/dev/null |
+		"$("$RR" compare --episodes differing -q --all-episodes -p kernel --drop-memcg-events -o - "$G/global-file.dat" 2>/dev/null |
 			jq -c '[.episodes[] | select(.skip_reason // "" | startswith("began before the recorder")) | .id]')"
 	check_eq "text without memcg: lines and --drop-memcg-events infer alike" \
 		"$(jq -c '.input.stats.attribution | del(.checked)' "$TMP/nomemcg.json")" \

@@ -59,8 +59,8 @@ for name in anon-swap offline-child; do
 			"$(jq -r '"\(.input.format) \(.input.kernel_release_source)"' "$TMP/$v.txt.json")"
 	done
 	check "$name.txt: compare replays the text like the file" sh -c \
-		"'$RR' compare -q '$TMP/$name.txt' -o '$TMP/$name.cmp.json' >/dev/null &&
-		 '$RR' compare -q '$TOP/traces/$name.dat' -o '$TMP/$name.dcmp.json' >/dev/null"
+		"'$RR' compare --episodes differing -q '$TMP/$name.txt' -o '$TMP/$name.cmp.json' >/dev/null &&
+		 '$RR' compare --episodes differing -q '$TOP/traces/$name.dat' -o '$TMP/$name.dcmp.json' >/dev/null"
 	check_eq "$name.txt: compare summary equals the trace.dat's" \
 		"$(jq -c '.summary.policies' "$TMP/$name.dcmp.json")" \
 		"$(jq -c '.summary.policies' "$TMP/$name.cmp.json")"
@@ -209,10 +209,10 @@ check_eq "pre-4.11 file=1 isolate reads as inactive_file; comm with spaces and d
 	'4000 inactive_file 32 31' \
 	"$(jq -r '.episodes[] | select(.kind == "direct") | "\(.pid) \(.cells[0].lru) \(.cells[0].scanned_pages) \(.cells[0].reclaimed_pages)"' "$TMP/nested.json")"
 check "compare: the MGLRU episode gets no verdict" sh -c \
-	"'$RR' compare -q --kernel 6.18 '$TMP/nested.txt' --all-episodes -o - | jq -e '[.episodes[] | select(.skip_reason // \"\" | test(\"Multi-Gen LRU\"))] | length == 1'"
+	"'$RR' compare --episodes differing -q --kernel 6.18 '$TMP/nested.txt' --all-episodes -o - | jq -e '[.episodes[] | select(.skip_reason // \"\" | test(\"Multi-Gen LRU\"))] | length == 1'"
 check_fails "compare: a text trace naming no kernel, of lines of several kernels, needs --kernel (exit 2)" 2 \
 	"$TMP/nested.txt: the trace does not say which kernel made it, and its event formats fit no single release .*give --kernel" \
-	"$RR" compare -q "$TMP/nested.txt"
+	"$RR" compare --episodes differing -q "$TMP/nested.txt"
 
 # -- LRU sizes without a snapshot: inferred from nr_requested << priority -------
 cat >"$TMP/nosnap.txt" <<'TXT'
@@ -237,7 +237,7 @@ check_eq "no snapshot: LRU sizes at the end are the isolate bounds minus what wa
 check "no snapshot: the inference is listed" \
 	jq -e '.inferred_inputs | any(test("nr_requested << priority"))' "$TMP/nosnap.json"
 check "no snapshot: compare says the start sizes were raised" sh -c \
-	"'$RR' compare -q --kernel 6.18 '$TMP/nosnap.txt' -o - | jq -e '.input.assumptions | any(test(\"raised to nr_requested\"))'"
+	"'$RR' compare --episodes differing -q --kernel 6.18 '$TMP/nosnap.txt' -o - | jq -e '.input.assumptions | any(test(\"raised to nr_requested\"))'"
 
 # -- MGLRU from the recorder's meta marker ----------------------------------------
 sed '1i\ reclaim-replay-1  [000] .....    99.000000: tracing_mark_write: reclaim-replay: meta version=1 kernel_release=6.18.0 page_size=4096 cpus=2 cgroup_version=2 mglru=0x0007' \
@@ -271,7 +271,7 @@ check "non-UTF-8 cgroup name: report exits 0" sh -c "'$RR' report -q '$TMP/latin
 check_eq "non-UTF-8 cgroup name: bytes escaped as \\xNN in JSON" '/caf\xe9' \
 	"$(sh -c "'$RR' report -q --json '$TMP/latin1.txt'" | jq -r '.cgroups[0].path')"
 check_eq "non-UTF-8 cgroup name: compare names the root" '/caf\xe9' \
-	"$(sh -c "'$RR' compare -q --kernel 6.18 '$TMP/latin1.txt' --all-episodes -o -" | jq -r '.episodes[0].cgroup')"
+	"$(sh -c "'$RR' compare --episodes differing -q --kernel 6.18 '$TMP/latin1.txt' --all-episodes -o -" | jq -r '.episodes[0].cgroup')"
 # trace-cmd's own lost-event lines
 sed '/shrink_active/a CPU:0 [123 EVENTS DROPPED]' "$f54" >"$TMP/dropped.txt"
 sed '/shrink_active/a CPU:0 [EVENTS DROPPED]' "$f54" >"$TMP/dropped2.txt"
@@ -335,7 +335,7 @@ check "kswapd run ended by the next wake: said under the table, not as no_end" s
 	 '$RR' report -q '$TMP/nested.txt' | grep -q 'kswapd: 1 ended by the next wake'"
 # a held-back cgroup_mkdir (v1: hierarchy unknown until a memcg: event)
 check_eq "compare: the 6.18 fixture's episode is replayed (its root was a held mkdir)" 'null /work' \
-	"$("$RR" compare -q --kernel 6.18 "$fix/linux-6.18.txt" --all-episodes -o - | jq -r '.episodes[0] | "\(.skip_reason) \(.cgroup)"')"
+	"$("$RR" compare --episodes differing -q --kernel 6.18 "$fix/linux-6.18.txt" --all-episodes -o - | jq -r '.episodes[0] | "\(.skip_reason) \(.cgroup)"')"
 # JSON that is neither a trace nor a scenario, --kernel that is no release
 echo '{"a": 1}' >"$TMP/obj.json.x"
 check_fails "a JSON object that is no scenario: said so" 1 "obj.json.x: not a trace, and not a scenario" \

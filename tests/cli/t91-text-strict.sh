@@ -13,13 +13,13 @@ S='nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0'
 # -- which kernel -------------------------------------------------------------
 check_fails "compare: 5.4 formats fit 5.2 to 5.17, rules change inside: exit 2 naming file, range and rules" 2 \
 	"^reclaim-replay: $fix/linux-5.4.txt: the trace does not say which kernel made it; its event formats fit 5.2 to 5.17, .*5.4: a full memcg walk every pass.*\(1ba6fc9af35b\); 5.5: cache trim .*\(b91ac374346b\); 5.6: SCAN_FRACT rounds down for online memcgs \(76073c646f5f\); and 3 more\); give --kernel RELEASE" \
-	"$RR" compare -q "$fix/linux-5.4.txt"
+	"$RR" compare --episodes differing -q "$fix/linux-5.4.txt"
 check_fails "compare: 4.19 formats fit 4.11 to 5.1 (4.20 rounds up)" 2 \
 	"linux-4.19.txt: .*fit 4.11 to 5.1, .*4.20: SCAN_FRACT rounds up for every memcg" \
-	"$RR" compare -q "$fix/linux-4.19.txt"
+	"$RR" compare --episodes differing -q "$fix/linux-4.19.txt"
 check_fails "compare: 6.6 formats fit 5.18 to 6.6" 2 \
 	"linux-6.6.txt: .*fit 5.18 to 6.6, .*5.19: memory.reclaim exists.*6.1: .*6.2: .*6.6: " \
-	"$RR" compare -q "$fix/linux-6.6.txt"
+	"$RR" compare --episodes differing -q "$fix/linux-6.6.txt"
 check_fails "report --fidelity asks too" 2 "linux-5.4.txt: .*fit 5.2 to 5.17" \
 	"$RR" report -q --fidelity "$fix/linux-5.4.txt"
 check "report without --fidelity proceeds" sh -c "'$RR' report -q '$fix/linux-5.4.txt' >'$TMP/r54.txt'"
@@ -29,7 +29,7 @@ check_eq "report: the header says the range" \
 check "report: the assumption names the rule changes" \
 	grep -q "fit 5.2 to 5.17, inside which the model's rules change (5.4: a full memcg walk" "$TMP/r54.txt"
 check "compare --kernel 5.4 replays it" sh -c \
-	"'$RR' compare -q --kernel 5.4 '$fix/linux-5.4.txt' -o '$TMP/c54.json' >/dev/null"
+	"'$RR' compare --episodes differing -q --kernel 5.4 '$fix/linux-5.4.txt' -o '$TMP/c54.json' >/dev/null"
 check_eq "compare --kernel: the release is the option's" "5.4 option" \
 	"$(jq -r '"\(.input.kernel_release) \(.input.kernel_release_source)"' "$TMP/c54.json")"
 # <= v4.10 (file=): 4.0 to 4.10, one rule set: compare needs no --kernel
@@ -41,7 +41,7 @@ cat >"$TMP/old.txt" <<TXT
   a-1 [000] .... 1.000040: mm_vmscan_memcg_reclaim_end: nr_reclaimed=31
 TXT
 check "formats of one rule set (4.0 to 4.10): compare runs without --kernel" sh -c \
-	"'$RR' compare -q '$TMP/old.txt' -o '$TMP/old.json' >/dev/null"
+	"'$RR' compare --episodes differing -q '$TMP/old.txt' -o '$TMP/old.json' >/dev/null"
 check_eq "... modelled as 4.10, assumed, and said so" "4.10 assumed true" \
 	"$(jq -r '"\(.input.kernel_release) \(.input.kernel_release_source) \(.input.assumptions | any(test("fit 4.0 to 4.10, the same rules of the model throughout")))"' "$TMP/old.json")"
 check "file= isolates: report --json" sh -c "'$RR' report -q --json '$TMP/old.txt' >'$TMP/old-r.json' 2>/dev/null"
@@ -74,9 +74,9 @@ check "cut trace: ... and the cut line's" grep -qx '  mm_vmscan_lru_isolate: lru
 check "cut trace: report names the shrink event without its isolate" grep -q \
 	'^LRU batches without their mm_vmscan_lru_isolate .*: 1$' "$TMP/cut.txt"
 check_fails "cut trace: compare asks for --kernel (5.2 to 6.6)" 2 "cut-mid-episode.txt: .*fit 5.2 to 6.6" \
-	"$RR" compare -q "$cut"
+	"$RR" compare --episodes differing -q "$cut"
 check "cut trace: compare --kernel 6.6 runs" sh -c \
-	"'$RR' compare -q --kernel 6.6 '$cut' -o '$TMP/cut-c.json' >/dev/null 2>&1"
+	"'$RR' compare --episodes differing -q --kernel 6.6 '$cut' -o '$TMP/cut-c.json' >/dev/null 2>&1"
 check_eq "cut trace: compare's input.field_problems" \
 	'minus_one_unsigned 1 true|missing 1 true' \
 	"$(jq -r '[.input.field_problems[] | "\(.problem) \(.count) \(.dropped)"] | join("|")' "$TMP/cut-c.json")"

@@ -10,7 +10,7 @@ N=$TOP/traces/nomemcg
 
 # -- a recording made with record --no-memcg-events (two children walked)
 f=$N/multi-nomemcg.dat
-"$RR" compare -q -o "$TMP/multi.json" "$f" >/dev/null 2>"$TMP/multi.err"
+"$RR" compare --episodes differing -q -o "$TMP/multi.json" "$f" >/dev/null 2>"$TMP/multi.err"
 check_eq "multi-nomemcg: compare exits 0" 0 "$?"
 check_eq "multi-nomemcg: every limit reclaim call replays" "477 0" \
 	"$(jq -r '"\(.summary.episodes_replayed) \(.summary.episodes_skipped)"' "$TMP/multi.json")"
@@ -71,7 +71,7 @@ check_eq "extract-file-limit --drop-memcg-events: the only hierarchy taken, 405 
 	"true 405 405 0" \
 	"$(jq -r '.input.stats.attribution | "\(.hierarchy_inferred) \(.checked.batches) \(.checked.agree) \(.checked.wrong)"' "$TMP/ex.json")"
 for t in offline-anon offline-child; do
-	"$RR" compare -q --drop-memcg-events -o "$TMP/$t.json" "$TOP/traces/$t.dat" >/dev/null 2>&1
+	"$RR" compare --episodes differing -q --drop-memcg-events -o "$TMP/$t.json" "$TOP/traces/$t.dat" >/dev/null 2>&1
 	check_eq "$t --drop-memcg-events: every episode replays, no batch wrong" "0 0" \
 		"$(jq -r '"\(.summary.episodes_skipped) \(.input.stats.attribution.checked.wrong)"' "$TMP/$t.json")"
 done
@@ -80,7 +80,7 @@ done
 # limit and direct reclaim calls on stand-ins (the traces name no memcg);
 # the kswapd run says why not (no zone watermarks in a text trace)
 for gen in 4.19 5.4 5.15 6.6; do
-	"$RR" compare -q --kernel "$gen" -o "$TMP/fx-$gen.json" \
+	"$RR" compare --episodes differing -q --kernel "$gen" -o "$TMP/fx-$gen.json" \
 		"$TOP/tests/fixtures/text/linux-$gen.txt" >/dev/null 2>&1
 	check_eq "linux-$gen: compare replays the memcg and direct episodes" "2 1" \
 		"$(jq -r '"\(.summary.episodes_replayed) \(.summary.episodes_skipped)"' "$TMP/fx-$gen.json")"
@@ -100,7 +100,7 @@ check_eq "memcg_id= on the isolates: their 3 batches on memcg 77, the 2 global o
 	"77 5|0 2" \
 	"$(jq -r '"\([.cgroups[] | "\(.cgroup_id) \(.batches)"] | join(","))|\(.input.stats.attribution.walk) \(.input.stats.attribution.ambiguous)"' "$TMP/m77.json")"
 # on a scenario it means nothing: a one-line error naming the file, exit 1
-"$RR" compare -q --drop-memcg-events "$TOP/scenarios/before-v5.5.json" >"$TMP/sc.out" 2>"$TMP/sc.err"
+"$RR" compare --episodes differing -q --drop-memcg-events "$TOP/scenarios/before-v5.5.json" >"$TMP/sc.out" 2>"$TMP/sc.err"
 check_eq "--drop-memcg-events on a scenario: exit 1" 1 "$?"
 check_eq "--drop-memcg-events on a scenario: the error" \
 	"reclaim-replay: $TOP/scenarios/before-v5.5.json: is a scenario: --drop-memcg-events is for traces (a scenario has no events)" \

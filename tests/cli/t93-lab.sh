@@ -55,7 +55,7 @@ for trace in "$lab"/*.dat; do
 	own=kernel
 	[ "$policy" = none ] || own=$policy
 	check "$name: compare exits 0" \
-		sh -c "'$RR' compare -q --all-episodes '$trace' -p '$own' -o '$json' >/dev/null"
+		sh -c "'$RR' compare --episodes differing -q --all-episodes '$trace' -p '$own' -o '$json' >/dev/null"
 	check_eq "$name: the release the guest ran" "$(truth "$t" kernel_release)" \
 		"$(jq -r '.input.kernel_release' "$json")"
 	check_eq "$name: the kernel's policy (the recording's marker)" \
@@ -83,7 +83,7 @@ for trace in "$lab"/*.dat; do
 		jq -e '.fidelity.decisions_unchecked <= 0.1 * (.fidelity.decisions_checked + .fidelity.decisions_unchecked)' "$json"
 
 	# determinism
-	"$RR" compare -q --all-episodes "$trace" -p "$own" -o "$TMP/$name.again.json" >/dev/null 2>&1
+	"$RR" compare --episodes differing -q --all-episodes "$trace" -p "$own" -o "$TMP/$name.again.json" >/dev/null 2>&1
 	check "$name: a second replay writes the same JSON" \
 		cmp -s "$json" "$TMP/$name.again.json"
 
@@ -117,7 +117,7 @@ done
 for name in stock-proactive-file proportional-proactive-file stock-limit-file; do
 	[ -s "$lab/$name.dat" ] || continue
 	trace-cmd report -i "$lab/$name.dat" >"$TMP/$name.txt" 2>/dev/null
-	"$RR" compare -q --all-episodes "$TMP/$name.txt" -p kernel -o "$TMP/$name.txt.json" >/dev/null 2>&1
+	"$RR" compare --episodes differing -q --all-episodes "$TMP/$name.txt" -p kernel -o "$TMP/$name.txt.json" >/dev/null 2>&1
 	check_eq "$name as text: decisions checked, exact, probed, trajectories exact as the trace.dat's" \
 		"$(jq -c '.fidelity | [.decisions_checked, .exact, .decisions_probed, .trajectory_exact]' "$TMP/$name.json")" \
 		"$(jq -c '.fidelity | [.decisions_checked, .exact, .decisions_probed, .trajectory_exact]' "$TMP/$name.txt.json")"

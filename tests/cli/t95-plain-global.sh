@@ -18,14 +18,14 @@ T=$TOP/traces/global/plain-file.dat
 Z=$TOP/traces/global/plain-file.zoneinfo
 [ -s "$T" ] && [ -s "$Z" ] || { skip "no plain global recording in traces/global"; finish; }
 
-"$RR" compare -q "$T" -o "$TMP/no.json" >"$TMP/no.txt" 2>&1
+"$RR" compare --episodes differing -q "$T" -o "$TMP/no.json" >"$TMP/no.txt" 2>&1
 check_eq "without the copy: compare exits 0" 0 "$?"
 nk=$(jq '.summary.by_kind.kswapd.skipped' "$TMP/no.json")
 check "without the copy: kswapd runs are in it" test "$nk" -gt 50
 check_eq "... none replayed" 0 "$(jq '.summary.by_kind.kswapd.replayed' "$TMP/no.json")"
 check "... the reason names --zoneinfo" grep -q 'give a copy of the machine.s /proc/zoneinfo with --zoneinfo' "$TMP/no.txt"
 
-"$RR" compare -q --all-episodes --zoneinfo "$Z" "$T" -o "$TMP/z.json" >"$TMP/z.txt" 2>&1
+"$RR" compare --episodes differing -q --all-episodes --zoneinfo "$Z" "$T" -o "$TMP/z.json" >"$TMP/z.txt" 2>&1
 check_eq "with the copy: compare exits 0" 0 "$?"
 check_eq "... every kswapd run replayed" "$nk" "$(jq '.summary.by_kind.kswapd.replayed' "$TMP/z.json")"
 check_eq "... none skipped" 0 "$(jq '.summary.by_kind.kswapd.skipped' "$TMP/z.json")"
@@ -62,11 +62,11 @@ check "... it says the judged calls rest on lower-bound sizes" grep -q 'on lower
 
 # bad copies: the file named, no output file
 check_fails "a missing --zoneinfo file" 1 "$TMP/nope: cannot open" \
-	"$RR" compare -q --zoneinfo "$TMP/nope" "$T" -o "$TMP/bad.json"
+	"$RR" compare --episodes differing -q --zoneinfo "$TMP/nope" "$T" -o "$TMP/bad.json"
 check "... no output file" test ! -e "$TMP/bad.json"
 printf 'MemTotal: 1 kB\n' >"$TMP/foreign"
 check_fails "a file that is no zoneinfo" 1 "$TMP/foreign: not a copy of /proc/zoneinfo" \
-	"$RR" compare -q --zoneinfo "$TMP/foreign" "$T" -o "$TMP/bad.json"
+	"$RR" compare --episodes differing -q --zoneinfo "$TMP/foreign" "$T" -o "$TMP/bad.json"
 check "... no output file" test ! -e "$TMP/bad.json"
 check_fails "a directory" 1 "$TMP: not a regular file" \
 	"$RR" report -q --zoneinfo "$TMP" "$T"
@@ -77,29 +77,29 @@ check_fails "a FIFO (no writer): refused at once, no wait" 1 "$TMP/fifo: not a r
 sed '0,/^ *high /s/high .*/high -5/' "$Z" >"$TMP/neg"
 check_fails "a negative high watermark: the copy and its zone named" 1 \
 	"$TMP/neg: node 0, zone DMA: high is not a number in range" \
-	"$RR" compare -q --zoneinfo "$TMP/neg" "$T" -o "$TMP/bad.json"
+	"$RR" compare --episodes differing -q --zoneinfo "$TMP/neg" "$T" -o "$TMP/bad.json"
 check "... no output file" test ! -e "$TMP/bad.json"
 grep -v '^ *high ' "$Z" >"$TMP/nohigh"
 check_fails "no high line" 1 "$TMP/nohigh: node 0, zone DMA: no high line" \
-	"$RR" compare -q --zoneinfo "$TMP/nohigh" "$T"
+	"$RR" compare --episodes differing -q --zoneinfo "$TMP/nohigh" "$T"
 sed 's/^Node 0,/Node -5,/' "$Z" >"$TMP/negnode"
 check_fails "a negative node id" 1 "$TMP/negnode: line 1: a node id out of range" \
-	"$RR" compare -q --zoneinfo "$TMP/negnode" "$T"
+	"$RR" compare --episodes differing -q --zoneinfo "$TMP/negnode" "$T"
 { printf '%01023d%s\n' 0 'Node 0, zone Normal'; cat "$Z"; } >"$TMP/long"
 check_fails "a line longer than any zoneinfo prints" 1 "$TMP/long: line 1: a line longer than 1023 bytes" \
-	"$RR" compare -q --zoneinfo "$TMP/long" "$T"
+	"$RR" compare --episodes differing -q --zoneinfo "$TMP/long" "$T"
 # hostile: a cut copy, a node id beyond any machine's, huge numbers
 head -c 700 "$Z" >"$TMP/cut"
 check_fails "a copy cut before its first managed zone" 1 "$TMP/cut: not a copy of /proc/zoneinfo" \
-	"$RR" compare -q --zoneinfo "$TMP/cut" "$T" -o "$TMP/cut.json"
+	"$RR" compare --episodes differing -q --zoneinfo "$TMP/cut" "$T" -o "$TMP/cut.json"
 head -c 4000 "$Z" >"$TMP/cut2"
-"$RR" compare -q --zoneinfo "$TMP/cut2" "$T" -o "$TMP/cut2.json" >/dev/null 2>&1
+"$RR" compare --episodes differing -q --zoneinfo "$TMP/cut2" "$T" -o "$TMP/cut2.json" >/dev/null 2>&1
 rc=$?
 check "a copy cut in a later zone: exit 0 or 1, never a crash ($rc)" test "$rc" -le 1
 sed 's/^Node 0,/Node 99999999,/' "$Z" >"$TMP/far"
 check_fails "a node id of 99999999" 1 "$TMP/far: line 1: a node id out of range" \
-	"$RR" compare -q --zoneinfo "$TMP/far" "$T" -o "$TMP/far.json"
+	"$RR" compare --episodes differing -q --zoneinfo "$TMP/far" "$T" -o "$TMP/far.json"
 sed 's/^\( *high\) .*/\1 99999999999999999999999/' "$Z" >"$TMP/huge"
 check_fails "watermarks past 2^64" 1 "$TMP/huge: node 0, zone DMA: high is not a number in range" \
-	"$RR" compare -q --zoneinfo "$TMP/huge" "$T" -o "$TMP/huge.json"
+	"$RR" compare --episodes differing -q --zoneinfo "$TMP/huge" "$T" -o "$TMP/huge.json"
 finish

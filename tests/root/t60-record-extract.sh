@@ -22,7 +22,7 @@ for filters in 1 0; do
 	check_eq "filters=$filters: recording succeeded" 0 "$rc"
 	[ $rc -eq 0 ] || { sed 's/^/    | /' "$TMP/rec.log" | tail -5; continue; }
 	check "filters=$filters: compare replays the fresh trace" \
-		sh -c "'$RR' compare -q '$out' -o '$TMP/fresh-$filters.json' >/dev/null"
+		sh -c "'$RR' compare --episodes differing -q '$out' -o '$TMP/fresh-$filters.json' >/dev/null"
 	begins=$(trace-cmd report "$out" 2>/dev/null | grep -c 'mm_vmscan_memcg_reclaim_begin:')
 	check "filters=$filters: the workload reclaimed" test "$begins" -gt 0
 	check_eq "filters=$filters: one episode per begin/end pair" "$begins" \
@@ -53,7 +53,7 @@ done
 out=$TMP/offline-child.dat
 if bash "$TOP/traces/extract/record-offline-child.sh" "$out" >"$TMP/rec.log" 2>&1; then
 	check "offline-child (plain extract): compare replays it" \
-		sh -c "'$RR' compare -q '$out' -o '$TMP/oc.json' >/dev/null"
+		sh -c "'$RR' compare --episodes differing -q '$out' -o '$TMP/oc.json' >/dev/null"
 	check "offline-child (plain extract): decision exact share >= 0.95" \
 		jq -e '.fidelity.exact_share >= 0.95' "$TMP/oc.json"
 	jq -r '"    plain extract offline-child: \(.fidelity.decisions_checked) calls, exact share \(.fidelity.exact_share)"' "$TMP/oc.json"

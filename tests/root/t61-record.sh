@@ -24,7 +24,7 @@ check "it shows the snapshot markers" grep -q 'reclaim-replay: memcg id=' "$TMP/
 check "it shows the cgroup's mkdir" grep -q "cgroup_mkdir:.*$cg" "$TMP/file.txt"
 check "it stores the events lost per CPU" grep -q 'reclaim-replay: lost cpu0=0' "$TMP/file.txt"
 check "it stores the enabled events" grep -q 'reclaim-replay: events enabled=vmscan:\*,memcg:mod_memcg_lruvec_state' "$TMP/file.txt"
-check "compare replays it" sh -c "'$RR' compare -q '$TMP/file.dat' -o '$TMP/file.json' >/dev/null"
+check "compare replays it" sh -c "'$RR' compare --episodes differing -q '$TMP/file.dat' -o '$TMP/file.json' >/dev/null"
 check_eq "the replay read the recorder's markers" "true" "$(jq '.input.recorder_markers' "$TMP/file.json")"
 check "decision exact share >= 0.99" jq -e '.fidelity.exact_share >= 0.99' "$TMP/file.json"
 check "the cgroup is gone" test ! -e "$own/$cg"
@@ -47,7 +47,7 @@ if fallocate -l 256M "$TMP/swap" 2>/dev/null && chmod 600 "$TMP/swap" &&
 	check "anon workload with swap is recorded" \
 		"$RR" record -q --cgroup "$cg" --memory-max 32M --swappiness 100 -o "$TMP/anon.dat" \
 		-- sh -c 'head -c 96M /dev/zero | tail -n 1 >/dev/null'
-	check "compare replays it" sh -c "'$RR' compare -q '$TMP/anon.dat' -o '$TMP/anon.json' >/dev/null"
+	check "compare replays it" sh -c "'$RR' compare --episodes differing -q '$TMP/anon.dat' -o '$TMP/anon.json' >/dev/null"
 	check "anon pages were scanned" \
 		jq -e '[.episodes[].recorded.scan_targets[] | select(.lru == "inactive_anon")] | length > 0' "$TMP/anon.json"
 	check "swappiness 100 from the snapshot: decision exact share >= 0.99" \

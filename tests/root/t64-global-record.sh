@@ -73,7 +73,7 @@ check "batches without their memcg: event: at most one per cut episode ($(jq -c 
 	jq -e '.input.stats | .lru_batches_unattributed <= .unterminated_episodes + .missed_events' "$TMP/g.json"
 # the replay (issue 13): every global episode replayed, its judged calls
 # exact (>= 95 %; a short window judges few: a bar only from 20 calls)
-"$RR" compare -q --all-episodes -o "$TMP/g.diff.json" "$f" >"$TMP/g.table" 2>"$TMP/g.cerr"
+"$RR" compare --episodes differing -q --all-episodes -o "$TMP/g.diff.json" "$f" >"$TMP/g.table" 2>"$TMP/g.cerr"
 check_eq "compare exits 0" 0 "$?"
 check "kswapd runs replayed" jq -e '.summary.by_kind.kswapd.replayed > 0' "$TMP/g.diff.json"
 # the events start together (record turns tracing on once all are set):
