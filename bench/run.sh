@@ -304,6 +304,61 @@ else
 	echo
 fi
 
+# ---- plain inputs: trace-cmd extracts (bench/make-plain-traces.sh) --------
+
+PLAIN_DIR=$BENCH_DIR/plain
+PLAIN=()
+for p in ext-anon global-file-plain; do
+	[[ -f $PLAIN_DIR/$p.dat ]] && PLAIN+=("$p")
+done
+if ((${#PLAIN[@]} == 0)); then
+	note "note: no plain inputs in $PLAIN_DIR: skipped (bench/make-plain-traces.sh makes them)"
+elif ((!QUICK)); then
+	echo "## Plain inputs (\`trace-cmd extract\` only: no markers, no snapshots)"
+	echo
+	echo "Targets: compare table and default \`-o\` ≥ 10x \`trace-cmd report\`, \`--jsonl --episodes all\` ≥ 5x;"
+	echo "the fidelity check (the inference of swap, swappiness and the hidden inputs, and the judging"
+	echo "of every call: \`report --fidelity\` less \`report\`) ≤ 10 % of \`report --fidelity\`."
+	echo
+	echo "| input | events | trace-cmd report | compare table | compare -o | jsonl, every episode | report | report --fidelity | fidelity check share |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for p in "${PLAIN[@]}"; do
+		f=$PLAIN_DIR/$p.dat
+		z=()
+		[[ -f $PLAIN_DIR/$p.zoneinfo ]] && z=(--zoneinfo "$PLAIN_DIR/$p.zoneinfo")
+		note "measuring plain $p ..."
+		e=$("$RR" compare -q -p kernel "${z[@]}" "$f" -o - | jq -e .input.stats.events) ||
+			die "$f: cannot count its events"
+		measure 3 /dev/null trace-cmd report "$f"
+		tr=$T
+		measure 3 /dev/null "$RR" compare -q "${PFLAGS[@]}" "${z[@]}" "$f"
+		tt=$T
+		measure 3 /dev/null "$RR" compare -q "${PFLAGS[@]}" "${z[@]}" "$f" -o "$WORK/plain.json"
+		tj=$T
+		measure 3 /dev/null "$RR" compare -q "${PFLAGS[@]}" "${z[@]}" "$f" --jsonl --episodes all
+		tl=$T
+		measure 3 /dev/null "$RR" report -q "${z[@]}" "$f"
+		rp=$T
+		measure 3 /dev/null "$RR" report -q --fidelity "${z[@]}" "$f"
+		rf=$T
+		share=$(awk -v a="$rf" -v b="$rp" 'BEGIN { if (a > 0) printf "%.1f", 100 * (a - b) / a; else print "-" }')
+		printf '| %s | %s | %s s | %s s (%sx) | %s s (%sx) | %s s (%sx) | %s s | %s s | %s %% |\n' "$p" "$e" "$tr" \
+			"$tt" "$(ratio "$tr" "$tt")" "$tj" "$(ratio "$tr" "$tj")" "$tl" "$(ratio "$tr" "$tl")" \
+			"$rp" "$rf" "$share"
+		in="plain $p, $e events"
+		row "compare, every built-in policy, table, plain extract: >= 10x \`trace-cmd report\`" \
+			"$(ratio "$tr" "$tt")x ($(verdict atleast "$(ratio "$tr" "$tt")" 10))" "$in"
+		row "the same with the default \`-o FILE.json\`" \
+			"$(ratio "$tr" "$tj")x ($(verdict atleast "$(ratio "$tr" "$tj")" 10))" "$in"
+		row "the same with \`--jsonl --episodes all\`: >= 5x" \
+			"$(ratio "$tr" "$tl")x ($(verdict atleast "$(ratio "$tr" "$tl")" 5))" "$in"
+		row "the fidelity check (inference and judging): <= 10 % of \`report --fidelity\`" \
+			"$share % ($(verdict below "$share" 10.0000001))" "$in"
+	done
+	rm -f -- "$WORK/plain.json"
+	echo
+fi
+
 # ---- cost of each extra policy -------------------------------------------
 
 f=$BENCH_DIR/$POLICY_TRACE.dat

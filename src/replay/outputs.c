@@ -97,6 +97,11 @@ static int note_top_json(struct replay *r, const struct rr_episode_diff *d)
 		rr_error_set(r->err, "", "out of memory");
 		return -1;
 	}
+	/* only what differs: the results of the baseline and of the
+	 * policies that differ from it (changes lists those) */
+	for (int i = 0; i < d->nr_policies; i++)
+		if (i != d->baseline && !d->differs[i])
+			json_object_del(json_object_get(e, "results"), r->policies[i].name);
 	if (r->nr_top_json < want)
 		r->nr_top_json++;
 	else

@@ -38,6 +38,10 @@ most_left=$(jq -r '.baseline as $b | [.episodes[] | .results as $r |
 	| max] | sort | reverse | .[5]' "$TMP/diff.json")
 check "... no episode left out differs more than the last listed ($most_left)" \
 	test "$most_left" -le 108
+check_eq "... each with the results of the baseline and of the policies that differ" \
+	"kernel,original" "$(jq -r '[.episodes[] | .results | keys | join(",")] | unique | join(" ")' "$TMP/top.json")"
+check_eq "... as its changes name them" "original" \
+	"$(jq -r '[.episodes[] | .changes | keys | join(",")] | unique | join(" ")' "$TMP/top.json")"
 check_eq "--episodes differing: the old list" "49 differing 49" \
 	"$(jq -r '"\(.episodes | length) \(.episodes_selection) \(.summary.episodes_listed)"' "$TMP/diff.json")"
 check_eq "--episodes all: every episode" "49 all" \
