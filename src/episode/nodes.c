@@ -268,9 +268,12 @@ int rr_node_kswapd_nr_to_reclaim_range(const struct rr_node_snapshot *n, int rec
 	return 0;
 }
 
-long long rr_node_high_sum_most(const struct rr_node_snapshot *n)
+/* The sum over @n's zones with managed pages of @val of each (-1 when
+ * @n is NULL or incomplete, or @val of a zone is below 0). */
+static long long zones_sum(const struct rr_node_snapshot *n,
+			   long long (*val)(const struct rr_marker_zone *))
 {
-	long long sum = 0, a, b;
+	long long sum = 0, v;
 
 	if (!n || !n->complete)
 		return -1;
@@ -279,29 +282,33 @@ long long rr_node_high_sum_most(const struct rr_node_snapshot *n)
 
 		if (zn->zid < 0 || zn->managed == 0)
 			continue;
-		if (!zone_high_range(zn, &a, &b))
+		if ((v = val(zn)) < 0)
 			return -1;
-		sum += b;
+		sum += v;
 	}
 	return sum;
 }
 
+static long long high_most(const struct rr_marker_zone *zn)
+{
+	long long a, b;
+
+	return zone_high_range(zn, &a, &b) ? b : -1;
+}
+
+static long long managed(const struct rr_marker_zone *zn)
+{
+	return zn->managed;
+}
+
+long long rr_node_high_sum_most(const struct rr_node_snapshot *n)
+{
+	return zones_sum(n, high_most);
+}
+
 long long rr_node_managed_pages(const struct rr_node_snapshot *n)
 {
-	long long sum = 0;
-
-	if (!n || !n->complete)
-		return -1;
-	for (int z = 0; z < RR_MARKER_MAX_ZONES; z++) {
-		const struct rr_marker_zone *zn = &n->zones[z];
-
-		if (zn->zid < 0 || zn->managed == 0)
-			continue;
-		if (zn->managed < 0)
-			return -1;
-		sum += zn->managed;
-	}
-	return sum;
+	return zones_sum(n, managed);
 }
 
 int rr_node_tiny_inputs(const struct rr_node_snapshot *n, struct rr_node_tiny *out)
