@@ -216,11 +216,10 @@ int rr_fid_fitted_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci
 	if (fit->explained == best + 1) {
 		bool own = false;
 
-		for (int s = 0; in_fit && s <= max && !own; s++) {
-			ci->memcg.swappiness = s;
-			if ((ret = rr_fid_predicts(ci, kernel, rec, n, alt, cap, &own, err)))
+		/* (as the fit counted it: under any admissible other input) */
+		for (int s = 0; in_fit && s <= max && !own; s++)
+			if ((ret = rr_fid_fits_any(ci, kernel, h, true, s, rec, n, alt, cap, &own, err)))
 				goto out;
-		}
 		if (!own)
 			goto out;
 	}

@@ -75,6 +75,7 @@ static void test_swappiness_fit_contradicted(void)
 		HASH_DEL(trace.swappiness_fits, fit);
 		free(fit);
 	}
+	rr_policy_release(&pol);
 }
 
 static void test_apply_deactivation(void)
@@ -171,6 +172,7 @@ static void test_root_deactivation_undecidable(void)
 		}
 	CU_ASSERT_EQUAL(rr_fid_undecidable(&ci, &pol, &h, pred, nr_pred, alt, 64, &why, &err), 0);
 	CU_ASSERT_EQUAL(why, RR_UC_DEACT_UNKNOWN);
+	rr_policy_release(&pol);
 }
 
 int register_fidelity_tests(void)
