@@ -392,11 +392,11 @@ int cmd_compare(int argc, char **argv)
 						      "not '%s'", optarg);
 			break;
 		case OPT_ALL:
-			opts.all_episodes = true;
+			opts.episodes = RR_EPISODES_ALL;
 			break;
 		case OPT_EPISODES:
 			if (!strcmp(optarg, "all"))
-				opts.all_episodes = true;
+				opts.episodes = RR_EPISODES_ALL;
 			else if (!strcmp(optarg, "differing"))
 				opts.episodes = RR_EPISODES_DIFFERING;
 			else if (!strcmp(optarg, "top"))

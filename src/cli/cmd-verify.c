@@ -43,7 +43,7 @@ static const char verify_usage[] =
 static int replay_to(const char *trace, const char *policy, bool kernel_policy,
 		     const char *release, const char *json, bool quiet, struct rr_error *err)
 {
-	struct rr_replay_opts o = { .swap_present = -1, .all_episodes = true, .top = 10 };
+	struct rr_replay_opts o = { .swap_present = -1, .episodes = RR_EPISODES_ALL, .top = 10 };
 
 	o.trace_path = trace;
 	o.json_path = json;

@@ -361,6 +361,15 @@ static struct rr_cgroup_totals *cgroup_totals(struct rr_totals *t, const struct 
 	return cg;
 }
 
+uint64_t rr_diff_weight(const struct rr_episode_diff *d, int p)
+{
+	const struct rr_sim_result *r = &d->results[p], *base = &d->results[d->baseline];
+
+	return (uint64_t)llabs((long long)(r->nr_reclaimed_pages - base->nr_reclaimed_pages)) +
+	       (uint64_t)llabs((long long)(r->nr_scanned_pages - base->nr_scanned_pages)) +
+	       (uint64_t)llabs((long long)(r->calls - base->calls));
+}
+
 /* Keep the --top episodes that differ most from the baseline. */
 static void note_top(struct rr_totals *t, const struct rr_episode_diff *d, int p)
 {
@@ -373,8 +382,7 @@ static void note_top(struct rr_totals *t, const struct rr_episode_diff *d, int p
 	};
 	int at;
 
-	top.weight = (uint64_t)llabs(top.delta_reclaimed) + (uint64_t)llabs(top.delta_scanned) +
-		     (uint64_t)llabs(top.delta_calls);
+	top.weight = rr_diff_weight(d, p);
 	if (!t->top_wanted || !top.weight)
 		return;
 	for (at = 0; at < t->nr_top && t->top[at].weight >= top.weight; at++)

@@ -108,6 +108,11 @@ int rr_diff_episode(struct rr_episode_diff *d, const struct rr_episode *ep,
 		    const char *skip_reason, bool all_episodes);
 void rr_diff_episode_free(struct rr_episode_diff *d);
 
+/* How much policy @p's result of @d differs from the baseline's: |change
+ * of pages reclaimed| + |of pages scanned| + |of calls| (the weight by
+ * which --top ranks episodes).  @d must have results. */
+uint64_t rr_diff_weight(const struct rr_episode_diff *d, int p);
+
 /* Per-policy totals over all replayed episodes, in pages. */
 /*
  * The distribution of a per-episode change against the baseline: bucket

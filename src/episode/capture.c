@@ -114,9 +114,11 @@ static void concurrent_range(const struct rr_builder *b, const struct task *t,
 }
 
 /* Entry @d of @c's ancestor chain: what prepare_scan_control() would
- * read if @a were the reclaim root. */
-static void chain_entry(const struct rr_builder *b, const struct task *t,
-			struct rr_batch_ctx *c, int d, const struct rr_memcg *a)
+ * read if @a were the reclaim root.  @lru_most: the most LRU pages a
+ * memcg can hold (the node's managed pages; RR_COST_UNBOUNDED_PAGES where
+ * no snapshot or zoneinfo copy gives them). */
+static void chain_entry(const struct task *t, struct rr_batch_ctx *c, int d,
+			const struct rr_memcg *a, uint64_t lru_most)
 {
 	int64_t ws[RR_NR_LRU_TYPES];
 
@@ -149,14 +151,9 @@ static void chain_entry(const struct rr_builder *b, const struct task *t,
 			       c->chain[d].rstat_lru_pages[2] + c->chain[d].rstat_lru_pages[3];
 
 		/* sizes the trace does not fix are lower bounds: the quarter
-		 * is of what the memcg can have held, the node's managed pages
-		 * where a snapshot or a zoneinfo copy gives them, else any */
-		if (!a->v.baseline_known) {
-			long long most = rr_node_managed_pages(rr_state_node(&b->st, 0));
-
-			all = most < 0 ? RR_COST_UNBOUNDED_PAGES :
-			      (uint64_t)most > all ? (uint64_t)most : all;
-		}
+		 * is of what the memcg can have held */
+		if (!a->v.baseline_known && lru_most > all)
+			all = lru_most;
 		c->chain[d].cost_unknown = a->v.cost_halvings >= 63 ? 0 :
 					   (all / 4) >> a->v.cost_halvings;
 	}
@@ -249,6 +246,8 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 	struct rr_episode *ep = t->batch_ep;
 	struct rr_batch_ctx *c;
 	bool window = false;
+	uint64_t lru_most;
+	long long managed;
 	int d = 0;
 
 	if (!ep || !ep->replayable || t->nr_batch_drain < 0)
@@ -285,8 +284,10 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 			    t->batch.ts_ns >= b->st.first_ts_ns + RR_FLUSH_PERIOD_MAX_NS);
 	/* (a walk of each ancestor's subtree per batch: bounded) */
 	c->hier_missing = c->flush_unknown && b->st.nr_memcgs > RR_HIER_MEMCGS_MAX;
+	managed = rr_node_managed_pages(rr_state_node(&b->st, 0));
+	lru_most = managed < 0 ? RR_COST_UNBOUNDED_PAGES : (uint64_t)managed;
 	for (struct rr_memcg *a = m; a && d < RR_CHAIN_MAX; a = a->parent, d++)
-		chain_entry(b, t, c, d, a);
+		chain_entry(t, c, d, a, lru_most);
 	/* global reclaim's root is the root memcg, also above a memcg whose
 	 * parent the trace does not give (one that died before the snapshot)
 	 * or beyond the chain's depth: then it takes the last entry */
@@ -296,7 +297,7 @@ static void capture(struct rr_builder *b, struct task *t, struct rr_memcg *m)
 		if (root) {
 			if (d == RR_CHAIN_MAX)
 				d--;
-			chain_entry(b, t, c, d++, root);
+			chain_entry(t, c, d++, root, lru_most);
 		}
 	}
 	/* the root's cost pair read at the decision (the root is the chain's

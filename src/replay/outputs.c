@@ -56,25 +56,19 @@ int rr_outputs_begin(struct replay *r)
 /* -o lists the --top episodes only (RR_EPISODES_TOP)? */
 static bool json_top(const struct replay *r)
 {
-	return r->json && r->o->episodes == RR_EPISODES_TOP && !r->o->all_episodes;
+	return r->json && r->o->episodes == RR_EPISODES_TOP;
 }
 
-/* How much @d differs from the baseline: the largest over the policies of
- * |change of pages reclaimed| + |of pages scanned| + |of calls| (the
- * table's --top weight, diff.c note_top()); 0 for a skipped one. */
+/* How much @d differs from the baseline: the largest rr_diff_weight() of
+ * the policies that differ (the table's --top ranks those); 0 for a
+ * skipped one. */
 static uint64_t episode_weight(const struct rr_episode_diff *d)
 {
 	uint64_t most = 0;
 
-	for (int i = 0; d->results && i < d->nr_policies; i++) {
-		const struct rr_sim_result *p = &d->results[i], *b = &d->results[d->baseline];
-		uint64_t w = (uint64_t)llabs((long long)(p->nr_reclaimed_pages - b->nr_reclaimed_pages)) +
-			     (uint64_t)llabs((long long)(p->nr_scanned_pages - b->nr_scanned_pages)) +
-			     (uint64_t)llabs((long long)(p->calls - b->calls));
-
-		if (w > most)
-			most = w;
-	}
+	for (int i = 0; d->results && i < d->nr_policies; i++)
+		if (d->differs[i] && rr_diff_weight(d, i) > most)
+			most = rr_diff_weight(d, i);
 	return most;
 }
 
@@ -241,8 +235,7 @@ int rr_outputs_end(struct replay *r, const struct rr_input_desc *in)
 	if (r->json) {
 		json_t *doc = json_copy(r->root);	/* (its values are shared, not changed) */
 		bool top = json_top(r);
-		const char *mode = top ? "top" : o->all_episodes || o->episodes == RR_EPISODES_ALL ?
-				   "all" : "differing";
+		const char *mode = top ? "top" : o->episodes == RR_EPISODES_ALL ? "all" : "differing";
 
 		/* the --top that differ most, most first */
 		for (int i = 0; top && i < r->nr_top_json && !ret; i++)

@@ -53,10 +53,10 @@ struct rr_replay_opts {
 
 	/* compare's outputs */
 	const char *baseline;		/* policy name; NULL: the first ("kernel") */
-	bool all_episodes;		/* list episodes where nothing differs too */
-	/* -o's episodes (--episodes): RR_EPISODES_TOP, the --top that differ
-	 * most (the default: a document of bounded size); _DIFFERING, every
-	 * one that differs; all_episodes above (or _ALL): every one */
+	/* the episodes listed (--episodes): RR_EPISODES_TOP, in -o's document
+	 * the --top that differ most (the default: a document of bounded size)
+	 * and in --jsonl every one that differs; _DIFFERING, every one that
+	 * differs (or was skipped); _ALL, every one */
 	enum rr_episodes_mode { RR_EPISODES_TOP, RR_EPISODES_DIFFERING, RR_EPISODES_ALL } episodes;
 	int top;			/* episodes that differ most, in the table and -o */
 	const char *json_path;		/* -o FILE ("-": stdout), or NULL */

@@ -53,7 +53,7 @@ int rr_replay_emit(struct replay *r, const struct rr_episode *ep,
 	int ret;
 
 	if (rr_diff_episode(&d, ep, r->names, r->page_size_bytes, r->has_recording, results,
-			    r->np, r->baseline, skip_reason, r->o->all_episodes)) {
+			    r->np, r->baseline, skip_reason, r->o->episodes == RR_EPISODES_ALL)) {
 		rr_error_set(r->err, "", "out of memory");
 		return -1;
 	}
