@@ -14,12 +14,13 @@
 #                 opt-in, root, about 40 min the first time)
 
 VERSION := 0.6.0
-PKGS := libtracefs libtraceevent libtracecmd jansson cunit libbpf
+PKGS := libtracefs libtraceevent libtracecmd jansson yajl cunit libbpf
 # pkg-config name -> Debian package that provides it
 DEB_libtracefs := libtracefs-dev
 DEB_libtraceevent := libtraceevent-dev
 DEB_libtracecmd := libtracecmd-dev
 DEB_jansson := libjansson-dev
+DEB_yajl := libyajl-dev
 DEB_cunit := libcunit1-dev
 DEB_libbpf := libbpf-dev
 
@@ -43,8 +44,8 @@ ALL_LDFLAGS = $(LDFLAGS) $(SAN)
 
 # Only ask pkg-config when building, so `make help` works without it.
 ifneq ($(filter-out deps test-deps help clean,$(or $(MAKECMDGOALS),all)),)
-DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtracecmd libtracefs libtraceevent jansson libbpf 2>/dev/null)
-DEP_LIBS := $(shell $(PKG_CONFIG) --libs libtracecmd libtracefs libtraceevent jansson libbpf 2>/dev/null) -lm
+DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtracecmd libtracefs libtraceevent jansson yajl libbpf 2>/dev/null)
+DEP_LIBS := $(shell $(PKG_CONFIG) --libs libtracecmd libtracefs libtraceevent jansson yajl libbpf 2>/dev/null) -lm
 CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null)
 endif
 
@@ -115,6 +116,7 @@ LIB_SRCS := \
 	src/policies/builtin.c \
 	src/policies/registry.c \
 	src/output/json-values.c src/output/json-dist.c \
+	src/output/json-episode.c src/output/jw.c \
 	src/output/json.c \
 	src/output/jsonl.c \
 	src/output/table.c \
@@ -189,7 +191,7 @@ reclaim-replay: $(MAIN_OBJ) $(LIB_OBJS) | depcheck
 depcheck:
 	$(Q)for p in $(PKGS); do \
 		$(PKG_CONFIG) --exists $$p || { \
-		echo "reclaim-replay: missing library '$$p' (Debian package: $$(case $$p in libtracefs) echo libtracefs-dev;; libtraceevent) echo libtraceevent-dev;; libtracecmd) echo libtracecmd-dev;; jansson) echo libjansson-dev;; cunit) echo libcunit1-dev;; libbpf) echo libbpf-dev;; esac)); run 'make deps'" >&2; exit 1; }; \
+		echo "reclaim-replay: missing library '$$p' (Debian package: $$(case $$p in libtracefs) echo libtracefs-dev;; libtraceevent) echo libtraceevent-dev;; libtracecmd) echo libtracecmd-dev;; jansson) echo libjansson-dev;; yajl) echo libyajl-dev;; cunit) echo libcunit1-dev;; libbpf) echo libbpf-dev;; esac)); run 'make deps'" >&2; exit 1; }; \
 	done
 
 # (the flags and the version are in this file: a change rebuilds)

@@ -5,6 +5,7 @@
  * closes, and a tail line (input, summary, fidelity) that marks the stream
  * complete.
  */
+#include "jw.h"
 #include "output.h"
 
 static int line(FILE *f, json_t *v)
@@ -28,12 +29,22 @@ int rr_jsonl_header(FILE *f, json_t *root, json_t *policies, const char *baselin
 	return line(f, head);
 }
 
-int rr_jsonl_episode(FILE *f, json_t *episode)
+int rr_jsonl_episode(FILE *f, struct rr_jw *w, const struct rr_episode_diff *d,
+		     const struct rr_resolved_policy *policies)
 {
-	json_t *l = json_object();
+	const char *text;
+	size_t len;
+	int ret = 0;
 
-	json_object_set(l, "episode", episode);
-	return line(f, l);
+	rr_jw_object_begin(w, NULL);
+	rr_jw_episode(w, "episode", d, policies);
+	rr_jw_object_end(w);
+	if (!rr_jw_stream_text(w, &text, &len))
+		ret = -2;
+	else if (fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF)
+		ret = -1;
+	rr_jw_stream_reset(w);
+	return ret;
 }
 
 int rr_jsonl_tail(FILE *f, json_t *input, json_t *summary, json_t *fidelity,

@@ -2,8 +2,10 @@
 /*
  * Renderers of the decision diff (src/diff): peers that only format the
  * data they are given and never call each other.
- *  - json-values.c: the JSON encoding of an episode's diff, of the totals
- *    and of the policies (schema in man/reclaim-replay-json.5), shared by
+ *  - json-values.c, json-episode.c: the JSON encoding of the totals and
+ *    the policies, and of an episode's diff (schema in
+ *    man/reclaim-replay-json.5), the latter through jw.c's writer (a
+ *    jansson tree, or a yajl stream for --jsonl); shared by
  *  - json.c: the JSON document of -o, streamed episode by episode into a
  *    spool beside the output and assembled at the end, and
  *  - jsonl.c: --jsonl, one line per episode;
@@ -30,6 +32,8 @@
 #include "../trace/trace.h"
 
 #define RR_JSON_SCHEMA_VERSION 1
+
+struct rr_jw;	/* the JSON writer (jw.h) */
 
 /* ---- JSON values (json-values.c) ---- */
 
@@ -73,10 +77,13 @@ json_t *rr_json_root(void);
 /* The "policies" array. */
 json_t *rr_json_policies(const struct rr_resolved_policy *policies, int nr_policies);
 /* One element of "episodes" (man reclaim-replay-json.5, "The episode
- * object"); NULL on ENOMEM. */
+ * object") as a jansson tree; NULL on ENOMEM (json-episode.c). */
 json_t *rr_json_episode(const struct rr_episode_diff *d,
 			const struct rr_resolved_policy *policies);
-/* The "summary" object. */
+/* The same object through any writer, as the value of @key (NULL: in an
+ * array or at the top); a failure is the writer's (jw.h). */
+void rr_jw_episode(struct rr_jw *w, const char *key, const struct rr_episode_diff *d,
+		   const struct rr_resolved_policy *policies);
 /* Per-call arrays of an episode in the JSON hold at most this many calls
  * ("call_arrays_cut" says when there were more). */
 #define RR_JSON_CALLS_MAX 4096
@@ -153,7 +160,11 @@ int rr_write_json(const char *path, const json_t *doc, const struct stat *protec
 /* Each returns 0, or -1 when @f failed.  The JSON values are borrowed: the
  * caller keeps its references. */
 int rr_jsonl_header(FILE *f, json_t *root, json_t *policies, const char *baseline);
-int rr_jsonl_episode(FILE *f, json_t *episode);
+/* One {"episode": ...} line of @d, streamed through @w (rr_jw_stream_new()).
+ * Return 0, -1 when @f failed, -2 when the line could not be made (out of
+ * memory). */
+int rr_jsonl_episode(FILE *f, struct rr_jw *w, const struct rr_episode_diff *d,
+		     const struct rr_resolved_policy *policies);
 int rr_jsonl_tail(FILE *f, json_t *input, json_t *summary, json_t *fidelity,
 		  json_t *time_model);
 

@@ -12,6 +12,7 @@
  * removed), then the --jsonl tail, the table or the report.
  */
 #include "replay-local.h"
+#include "../output/jw.h"
 #include "../release/release.h"
 
 #include <stdlib.h>
@@ -35,6 +36,10 @@ int rr_outputs_begin(struct replay *r)
 	}
 	if (o->json_path && !(r->json = rr_json_stream_open(o->json_path, protect, r->err)))
 		return -1;
+	if (o->jsonl && !(r->jsonl = rr_jw_stream_new())) {
+		rr_error_set(r->err, "", "out of memory");
+		return -1;
+	}
 	if (o->jsonl && rr_jsonl_header(stdout, r->root, r->policies_json,
 					r->policies[r->baseline].name)) {
 		rr_error_set(r->err, "<stdout>", "write failed");
@@ -120,19 +125,21 @@ int rr_outputs_episode(struct replay *r, const struct rr_episode_diff *d)
 	}
 	if (d->listed && json_top(r) && note_top_json(r, d))
 		return -1;
-	if (!d->listed || ((!r->json || json_top(r)) && !r->o->jsonl))
+	if (!d->listed)
+		return 0;
+	if (r->jsonl && (ret = rr_jsonl_episode(stdout, r->jsonl, d, r->policies))) {
+		rr_error_set(r->err, ret == -1 ? "<stdout>" : "",
+			     ret == -1 ? "write failed" : "out of memory");
+		return -1;
+	}
+	if (!r->json || json_top(r))
 		return 0;
 	e = rr_json_episode(d, r->policies);
 	if (!e) {
 		rr_error_set(r->err, "", "out of memory");
 		return -1;
 	}
-	if (r->json && !json_top(r))
-		ret = rr_json_stream_episode(r->json, e, r->err);
-	if (!ret && r->o->jsonl && rr_jsonl_episode(stdout, e)) {
-		rr_error_set(r->err, "<stdout>", "write failed");
-		ret = -1;
-	}
+	ret = rr_json_stream_episode(r->json, e, r->err);
 	json_decref(e);
 	return ret;
 }
@@ -301,6 +308,8 @@ void rr_outputs_free(struct replay *r)
 {
 	rr_json_stream_abort(r->json);
 	r->json = NULL;
+	rr_jw_free(r->jsonl);
+	r->jsonl = NULL;
 	for (int i = 0; i < r->nr_top_json; i++)
 		json_decref(r->top_json[i]);
 	r->nr_top_json = 0;

@@ -75,6 +75,7 @@ struct replay {
 	bool have_in_st;
 	json_t *root, *policies_json;
 	struct rr_json_stream *json;
+	struct rr_jw *jsonl;		/* --jsonl's episode lines (a yajl stream) */
 	/* -o with RR_EPISODES_TOP: the episodes that differ most so far, by
 	 * weight (most first), their JSON made only when one enters */
 	json_t *top_json[RR_TOP_MAX];

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../../src/diff/diff.h"
+#include "../../src/output/jw.h"
 #include "../../src/output/output.h"
 #include "unit.h"
 
@@ -329,30 +330,160 @@ static void test_json_stream(void)
 	rmdir(dir);
 }
 
+/* --jsonl: the header, each episode (streamed through yajl) holding the
+ * bytes of jansson's compact dump of the same episode's tree, the tail. */
 static void test_jsonl(void)
 {
-	char *buf = NULL;
+	char *buf = NULL, *want_ep;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	json_t *root = rr_json_root(), *pols = json_pack("[{s:s}]", "name", "kernel");
-	json_t *ep = json_pack("{s:i}", "id", 1), *in = json_object(), *sum = json_object();
+	json_t *in = json_object(), *sum = json_object(), *tree;
+	struct rr_jw *w = rr_jw_stream_new();
+	struct rr_state st;
+	struct rr_episode ep;
+	struct rr_batch b;
+	struct rr_sim_result res[2];
+	struct rr_episode_diff d;
+	char want[8192];
 
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	setup_policies();
+	names(&st);
+	episode(&ep, &b, res);
+	CU_ASSERT_EQUAL_FATAL(rr_diff_episode(&d, &ep, &st, 4096, true, res, 2, 0, NULL, false), 0);
 	/* (the values are borrowed: the caller keeps its references) */
 	CU_ASSERT_EQUAL(rr_jsonl_header(f, root, pols, "kernel"), 0);
-	CU_ASSERT_EQUAL(rr_jsonl_episode(f, ep), 0);
+	CU_ASSERT_EQUAL(rr_jsonl_episode(f, w, &d, policies), 0);
+	CU_ASSERT_EQUAL(rr_jsonl_episode(f, w, &d, policies), 0);	/* the writer is reused */
 	CU_ASSERT_EQUAL(rr_jsonl_tail(f, in, sum, json_null(), json_null()), 0);
-	json_decref(ep);
 	json_decref(in);
 	json_decref(sum);
 	fclose(f);
-	CU_ASSERT_STRING_EQUAL(buf,
-		"{\"schema_version\":1,\"tool\":{\"name\":\"reclaim-replay\",\"version\":\""
-		RR_VERSION "\"},\"policies\":[{\"name\":\"kernel\"}],\"baseline\":\"kernel\"}\n"
-		"{\"episode\":{\"id\":1}}\n"
-		"{\"input\":{},\"summary\":{},\"fidelity\":null,\"time_model\":null}\n");
+	tree = json_pack("{s:o}", "episode", rr_json_episode(&d, policies));
+	want_ep = json_dumps(tree, JSON_COMPACT);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want_ep);
+	/* a real where it is one (over_reclaim_delta_mib: 16 pages = 0.0625) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(want_ep, "\"over_reclaim_delta_mib\":0.0625,"));
+	snprintf(want, sizeof(want),
+		 "{\"schema_version\":1,\"tool\":{\"name\":\"reclaim-replay\",\"version\":\""
+		 RR_VERSION "\"},\"policies\":[{\"name\":\"kernel\"}],\"baseline\":\"kernel\"}\n"
+		 "%s\n%s\n"
+		 "{\"input\":{},\"summary\":{},\"fidelity\":null,\"time_model\":null}\n",
+		 want_ep, want_ep);
+	CU_ASSERT_STRING_EQUAL(buf, want);
+	free(want_ep);
+	json_decref(tree);
 	free(buf);
+	rr_jw_free(w);
 	json_decref(root);
 	json_decref(pols);
+	rr_diff_episode_free(&d);
+	free_results(res);
+	rr_state_free(&st);
+}
+
+/* Write the same values through @w; @s is a string to carry. */
+static void jw_values(struct rr_jw *w, const char *s, double real)
+{
+	rr_jw_object_begin(w, NULL);
+	rr_jw_str(w, "s", s);
+	rr_jw_str(w, "none", NULL);
+	rr_jw_u64(w, "u", UINT64_C(1) << 62);
+	rr_jw_i64(w, "i", -42);
+	rr_jw_real(w, "r", real);
+	rr_jw_bool(w, "t", true);
+	rr_jw_array_begin(w, "a");
+	rr_jw_null(w, NULL);
+	rr_jw_object_begin(w, NULL);
+	rr_jw_object_end(w);
+	rr_jw_array_begin(w, NULL);
+	rr_jw_array_end(w);
+	rr_jw_array_end(w);
+	rr_jw_object_end(w);
+}
+
+/* The stream's text is jansson's compact dump of the tree, byte for byte,
+ * for hostile strings and awkward reals; what jansson refuses fails in
+ * both sinks. */
+static void test_jw(void)
+{
+	static const char *strings[] = {
+		"", "/a", "q\"b\\s/", "\t\n\r\b\f\x01\x1f\x7f", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7",
+	};
+	static const double reals[] = { 0.0, 3.0, 0.1, 1.0 / 3, 1e-7, 1e20, 123456789012.5,
+					-2.5e-300, 4.9e-324, 1e100, -0.0 };
+
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		for (size_t j = 0; j < sizeof(reals) / sizeof(reals[0]); j++) {
+			struct rr_jw *t = rr_jw_tree_new(), *st = rr_jw_stream_new();
+			const char *text = NULL;
+			char *want;
+			size_t len = 0;
+			json_t *v, *back;
+
+			CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+			jw_values(t, strings[i], reals[j]);
+			jw_values(st, strings[i], reals[j]);
+			v = rr_jw_tree_finish(t);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+			CU_ASSERT_TRUE_FATAL(rr_jw_stream_text(st, &text, &len));
+			want = json_dumps(v, JSON_COMPACT);
+			back = json_loadb(text, len, 0, NULL);
+			/* it reads back as the same value (jansson's reals
+			 * compare exactly) */
+			CU_ASSERT_TRUE(back && json_equal(back, v));
+			/* and is the same text */
+			if (want && (len != strlen(want) || memcmp(text, want, len)))
+				CU_FAIL("stream text differs from jansson's dump");
+			free(want);
+			json_decref(back);
+			json_decref(v);
+			rr_jw_free(st);
+		}
+	}
+	{
+		struct rr_jw *t = rr_jw_tree_new(), *st = rr_jw_stream_new();
+		const char *text;
+		size_t len;
+
+		/* not UTF-8 */
+		rr_jw_str(t, NULL, "a\xff");
+		rr_jw_str(st, NULL, "a\xff");
+		CU_ASSERT_TRUE(rr_jw_failed(t));
+		CU_ASSERT_TRUE(rr_jw_failed(st));
+		CU_ASSERT_PTR_NULL(rr_jw_tree_finish(t));
+		CU_ASSERT_FALSE(rr_jw_stream_text(st, &text, &len));
+		/* the stream is usable again after a reset */
+		rr_jw_stream_reset(st);
+		rr_jw_real(st, NULL, 1.0 / 0.0);	/* not finite */
+		CU_ASSERT_TRUE(rr_jw_failed(st));
+		rr_jw_stream_reset(st);
+		rr_jw_object_begin(st, NULL);
+		rr_jw_u64(st, NULL, 1);			/* no key in an object */
+		CU_ASSERT_TRUE(rr_jw_failed(st));
+		rr_jw_stream_reset(st);
+		for (int k = 0; k <= RR_JW_DEPTH; k++)
+			rr_jw_array_begin(st, NULL);
+		CU_ASSERT_TRUE(rr_jw_failed(st));
+		rr_jw_stream_reset(st);
+		rr_jw_array_begin(st, NULL);		/* open: no text */
+		CU_ASSERT_FALSE(rr_jw_stream_text(st, &text, &len));
+		rr_jw_array_end(st);
+		CU_ASSERT_TRUE(rr_jw_stream_text(st, &text, &len));
+		CU_ASSERT_EQUAL(len, 2);
+		CU_ASSERT_NSTRING_EQUAL(text, "[]", 2);
+		rr_jw_free(st);
+		t = rr_jw_tree_new();
+		rr_jw_object_begin(t, NULL);
+		rr_jw_u64(t, NULL, 1);
+		CU_ASSERT_TRUE(rr_jw_failed(t));
+		CU_ASSERT_PTR_NULL(rr_jw_tree_finish(t));
+		t = rr_jw_tree_new();
+		rr_jw_array_begin(t, NULL);		/* never closed */
+		CU_ASSERT_PTR_NULL(rr_jw_tree_finish(t));
+	}
 }
 
 static void test_table(void)
@@ -464,6 +595,7 @@ int register_output_tests(void)
 	    !CU_add_test(s, "JSON of an episode", test_json_episode) ||
 	    !CU_add_test(s, "-o: streamed document = one dump", test_json_stream) ||
 	    !CU_add_test(s, "--jsonl lines", test_jsonl) ||
+	    !CU_add_test(s, "JSON writer: yajl stream = jansson dump", test_jw) ||
 	    !CU_add_test(s, "table: text and markdown", test_table) ||
 	    !CU_add_test(s, "--html: fixed bins", test_html))
 		return -1;

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The JSON writer of jw.h: a jansson tree or a yajl stream behind one set
+ * of calls.
+ */
+#include "jw.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_gen.h>
+
+struct rr_jw {
+	yajl_gen gen;			/* the stream sink, or NULL: a tree */
+	json_t *stack[RR_JW_DEPTH];	/* tree: the open containers (borrowed) */
+	int depth;
+	json_t *root;			/* tree: the top value (owned) */
+	bool failed;
+};
+
+struct rr_jw *rr_jw_tree_new(void)
+{
+	return calloc(1, sizeof(struct rr_jw));
+}
+
+json_t *rr_jw_tree_finish(struct rr_jw *w)
+{
+	json_t *v = NULL;
+
+	if (!w)
+		return NULL;
+	if (!w->failed && !w->depth)
+		v = w->root;
+	else
+		json_decref(w->root);
+	free(w);
+	return v;
+}
+
+struct rr_jw *rr_jw_stream_new(void)
+{
+	struct rr_jw *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->gen = yajl_gen_alloc(NULL);
+	/* (a string that is not UTF-8 fails, as json_string() does) */
+	if (!w->gen || !yajl_gen_config(w->gen, yajl_gen_validate_utf8, 1)) {
+		rr_jw_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+bool rr_jw_stream_text(struct rr_jw *w, const char **text, size_t *len)
+{
+	const unsigned char *buf;
+
+	if (!w->gen || w->failed || w->depth ||
+	    yajl_gen_get_buf(w->gen, &buf, len) != yajl_gen_status_ok)
+		return false;
+	*text = (const char *)buf;
+	return true;
+}
+
+void rr_jw_stream_reset(struct rr_jw *w)
+{
+	yajl_gen_clear(w->gen);
+	yajl_gen_reset(w->gen, NULL);
+	w->depth = 0;
+	w->failed = false;
+}
+
+void rr_jw_free(struct rr_jw *w)
+{
+	if (!w)
+		return;
+	if (w->gen)
+		yajl_gen_free(w->gen);
+	json_decref(w->root);
+	free(w);
+}
+
+bool rr_jw_failed(const struct rr_jw *w)
+{
+	return w->failed;
+}
+
+/* Tree: put @v (stolen) where the next value goes. */
+static void tree_put(struct rr_jw *w, const char *key, json_t *v)
+{
+	json_t *parent = w->depth ? w->stack[w->depth - 1] : NULL;
+	int ret;
+
+	if (!v) {
+		w->failed = true;
+		return;
+	}
+	if (!parent) {
+		ret = w->root ? -1 : 0;
+		if (!ret)
+			w->root = v;
+	} else if (json_is_object(parent)) {
+		ret = key ? json_object_set_new(parent, key, v) : -1;
+		v = NULL;
+	} else {
+		ret = json_array_append_new(parent, v);
+		v = NULL;
+	}
+	if (ret) {
+		json_decref(v);
+		w->failed = true;
+	}
+}
+
+/* Stream: the key, in an object. */
+static bool stream_key(struct rr_jw *w, const char *key)
+{
+	if (key && yajl_gen_string(w->gen, (const unsigned char *)key, strlen(key)) !=
+		   yajl_gen_status_ok)
+		w->failed = true;
+	return !w->failed;
+}
+
+static void stream_status(struct rr_jw *w, yajl_gen_status s)
+{
+	if (s != yajl_gen_status_ok)
+		w->failed = true;
+}
+
+static void begin(struct rr_jw *w, const char *key, bool object)
+{
+	json_t *c;
+
+	if (w->failed)
+		return;
+	if (w->depth >= RR_JW_DEPTH) {
+		w->failed = true;
+		return;
+	}
+	if (w->gen) {
+		if (stream_key(w, key))
+			stream_status(w, object ? yajl_gen_map_open(w->gen) :
+					  yajl_gen_array_open(w->gen));
+		w->depth++;
+		return;
+	}
+	c = object ? json_object() : json_array();
+	tree_put(w, key, c);
+	if (!w->failed)
+		w->stack[w->depth++] = c;
+}
+
+static void end(struct rr_jw *w, bool object)
+{
+	if (w->failed)
+		return;
+	if (!w->depth) {
+		w->failed = true;
+		return;
+	}
+	w->depth--;
+	if (w->gen)
+		stream_status(w, object ? yajl_gen_map_close(w->gen) :
+				  yajl_gen_array_close(w->gen));
+}
+
+void rr_jw_object_begin(struct rr_jw *w, const char *key)
+{
+	begin(w, key, true);
+}
+
+void rr_jw_object_end(struct rr_jw *w)
+{
+	end(w, true);
+}
+
+void rr_jw_array_begin(struct rr_jw *w, const char *key)
+{
+	begin(w, key, false);
+}
+
+void rr_jw_array_end(struct rr_jw *w)
+{
+	end(w, false);
+}
+
+void rr_jw_i64(struct rr_jw *w, const char *key, int64_t v)
+{
+	if (w->failed)
+		return;
+	if (!w->gen)
+		tree_put(w, key, json_integer((json_int_t)v));
+	else if (stream_key(w, key))
+		stream_status(w, yajl_gen_integer(w->gen, (long long)v));
+}
+
+void rr_jw_u64(struct rr_jw *w, const char *key, uint64_t v)
+{
+	rr_jw_i64(w, key, (int64_t)v);
+}
+
+void rr_jw_real(struct rr_jw *w, const char *key, double v)
+{
+	char buf[40], *exp;
+	int n;
+
+	if (w->failed)
+		return;
+	if (!isfinite(v)) {
+		w->failed = true;
+		return;
+	}
+	if (!w->gen) {
+		tree_put(w, key, json_real(v));
+		return;
+	}
+	/* as jansson 2.14 writes a real (JSON_REAL_PRECISION unset): %.17g,
+	 * ".0" where it would read as an integer, an exponent without "+"
+	 * or leading zeros */
+	n = snprintf(buf, sizeof(buf) - 2, "%.17g", v);
+	if (n <= 0 || (size_t)n >= sizeof(buf) - 2) {
+		w->failed = true;
+		return;
+	}
+	exp = strchr(buf, 'e');
+	if (!exp && !strchr(buf, '.')) {
+		memcpy(buf + n, ".0", 3);
+		n += 2;
+	} else if (exp) {
+		char *digits = exp + 1, *from = digits;
+
+		if (*digits == '-')
+			digits++, from++;
+		else if (*digits == '+')
+			from++;
+		while (*from == '0' && from[1])
+			from++;
+		memmove(digits, from, strlen(from) + 1);
+		n = (int)strlen(buf);
+	}
+	if (stream_key(w, key))
+		stream_status(w, yajl_gen_number(w->gen, buf, (size_t)n));
+}
+
+void rr_jw_bool(struct rr_jw *w, const char *key, bool v)
+{
+	if (w->failed)
+		return;
+	if (!w->gen)
+		tree_put(w, key, json_boolean(v));
+	else if (stream_key(w, key))
+		stream_status(w, yajl_gen_bool(w->gen, v));
+}
+
+void rr_jw_null(struct rr_jw *w, const char *key)
+{
+	if (w->failed)
+		return;
+	if (!w->gen)
+		tree_put(w, key, json_null());
+	else if (stream_key(w, key))
+		stream_status(w, yajl_gen_null(w->gen));
+}
+
+void rr_jw_str(struct rr_jw *w, const char *key, const char *s)
+{
+	if (w->failed)
+		return;
+	if (!s)
+		rr_jw_null(w, key);
+	else if (!w->gen)
+		tree_put(w, key, json_string(s));
+	else if (stream_key(w, key))
+		stream_status(w, yajl_gen_string(w->gen, (const unsigned char *)s, strlen(s)));
+}
