@@ -96,7 +96,7 @@ int rr_fid_swap_evidence(struct rr_fidelity_facts *fx, struct rr_call_input *ci,
 int rr_fid_fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 			  const struct rr_resolved_policy *kernel, const struct hidden *h,
 			  const struct rr_pred_batch *rec, size_t n, struct rr_pred_batch *alt,
-			  struct rr_pred_batch *alt2, size_t cap, struct rr_error *err);
+			  size_t cap, struct rr_error *err);
 int rr_fid_fitted_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 			     const struct rr_resolved_policy *kernel,
 			     const struct rr_pred_batch *rec, size_t n, struct rr_pred_batch *alt,
@@ -135,9 +135,10 @@ int rr_fid_undecidable(struct rr_call_input *ci, const struct rr_resolved_policy
 		       const struct hidden *h, const struct rr_pred_batch *pred, size_t nr_pred,
 		       struct rr_pred_batch *alt, size_t cap, enum rr_unchecked *why,
 		       struct rr_error *err);
-int rr_fid_same_at(struct rr_call_input *ci, const struct rr_resolved_policy *kernel,
-		   const struct hidden *h, int a, int b, struct rr_pred_batch *pa,
-		   struct rr_pred_batch *pb, size_t cap, bool *same, struct rr_error *err);
+int rr_fid_fits_by_swappiness(struct rr_call_input *ci, const struct rr_resolved_policy *kernel,
+			      const struct hidden *h, const struct rr_pred_batch *rec, size_t n,
+			      struct rr_pred_batch *alt, size_t cap, int max, bool *hit,
+			      struct rr_error *err);
 int rr_fid_fits_any(struct rr_call_input *ci, const struct rr_resolved_policy *kernel,
 		    const struct hidden *h, bool swap, int swappiness,
 		    const struct rr_pred_batch *rec, size_t n, struct rr_pred_batch *alt,

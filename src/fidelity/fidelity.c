@@ -789,7 +789,7 @@ int rr_fidelity_check(const struct rr_episode *ep, const struct rr_state *st,
 					goto out;
 				if (trace && !ep->ctx[i].swappiness_known &&
 				    (!ep->swap_known || h.swap[0]) &&
-				    rr_fid_fit_swappiness(trace, &ci, kernel, &h, rec, n, alt, spred, pcap, err))
+				    rr_fid_fit_swappiness(trace, &ci, kernel, &h, rec, n, alt, pcap, err))
 					goto out;
 				i = j;
 				continue;

@@ -107,12 +107,12 @@ static void admissible_swappiness(struct hidden *h, const uint64_t *count, int m
 int rr_fid_fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 			  const struct rr_resolved_policy *kernel, const struct hidden *h,
 			  const struct rr_pred_batch *rec, size_t n, struct rr_pred_batch *alt,
-			  struct rr_pred_batch *alt2, size_t cap, struct rr_error *err)
+			  size_t cap, struct rr_error *err)
 {
 	const struct rr_call_input base = *ci;
 	struct rr_swappiness_fit *fit;
 	int max = ci->km->swappiness_max;
-	bool same, any = false;
+	bool same, any = false, hit[RR_MAX_SWAPPINESS + 1];
 	int ret = 0;
 
 	HASH_FIND(hh, trace->swappiness_fits, &ci->memcg.id, sizeof(ci->memcg.id), fit);
@@ -128,32 +128,18 @@ int rr_fid_fit_swappiness(struct rr_fidelity *trace, struct rr_call_input *ci,
 	fit->calls++;
 	if (max > RR_MAX_SWAPPINESS)
 		max = RR_MAX_SWAPPINESS;
-	/* 0 is its own rule; from 1 up each target is monotone in swappiness,
-	 * so where 1 and the maximum predict the same batches, every value
-	 * between does (a SCAN_FILE call, a memcg without anon): one answer */
+	/* 0 is its own rule; from 1 up, one prediction per run of values with
+	 * the same targets */
 	if ((ret = rr_fid_fits_any(ci, kernel, h, true, 0, rec, n, alt, cap, &same, err)))
 		goto out;
 	fit->match[0] += same;
 	any = same;
-	if (rr_fid_h_combos(h) == 1 && max >= 1) {
-		bool flat;
-
-		if ((ret = rr_fid_same_at(ci, kernel, h, 1, max, alt, alt2, cap, &flat, err)))
-			goto out;
-		if (flat) {
-			if ((ret = rr_fid_fits_any(ci, kernel, h, true, 1, rec, n, alt, cap, &same, err)))
-				goto out;
-			for (int s = 1; s <= max; s++)
-				fit->match[s] += same;
-			any |= same;
-			goto out;
-		}
-	}
+	memset(hit, 0, sizeof(hit));
+	if ((ret = rr_fid_fits_by_swappiness(ci, kernel, h, rec, n, alt, cap, max, hit, err)))
+		goto out;
 	for (int s = 1; s <= max; s++) {
-		if ((ret = rr_fid_fits_any(ci, kernel, h, true, s, rec, n, alt, cap, &same, err)))
-			break;
-		fit->match[s] += same;
-		any |= same;
+		fit->match[s] += hit[s];
+		any |= hit[s];
 	}
 out:
 	fit->explained += any;

@@ -438,29 +438,46 @@ out:
 	return ret;
 }
 
-/* Do swappiness @a and @b (swap present, the other inputs at value [0])
- * predict the same batches?  @pa, @pb are scratch. */
-int rr_fid_same_at(struct rr_call_input *ci, const struct rr_resolved_policy *kernel,
-		   const struct hidden *h, int a, int b, struct rr_pred_batch *pa,
-		   struct rr_pred_batch *pb, size_t cap, bool *same, struct rr_error *err)
+/*
+ * For each swappiness s in 1..@max, with swap: does some admissible
+ * combination of the other hidden inputs (nr_to_reclaim, root, flush)
+ * predict the recorded call @rec exactly?  hit[s] is set where one does
+ * (and left as it was elsewhere).  Per combination the call is predicted
+ * once per run of values with the same get_scan_count() targets, not once
+ * per value (rr_sim_swappiness_run(): a run is an interval, its end
+ * found on the targets alone).
+ */
+int rr_fid_fits_by_swappiness(struct rr_call_input *ci, const struct rr_resolved_policy *kernel,
+			      const struct hidden *h, const struct rr_pred_batch *rec, size_t n,
+			      struct rr_pred_batch *alt, size_t cap, int max, bool *hit,
+			      struct rr_error *err)
 {
 	const struct rr_call_input base = *ci;
 	struct hidden one = *h;
-	size_t k[H__COUNT] = { 0 }, na = 0, nb = 0;
-	uint64_t targets[RR_NR_EVICTABLE_LRU];
-	int ret;
+	size_t k[H__COUNT] = { 0 };
+	int ret = 0;
 
 	one.swap[0] = true;
 	one.nr_swap = 1;
-	one.swappiness[0] = a;
-	h_apply(ci, &base, &one, k);
-	ret = rr_sim_predict_call(ci, kernel, pa, cap, &na, targets, err);
-	if (!ret) {
-		ci->memcg.swappiness = b;
-		ret = rr_sim_predict_call(ci, kernel, pb, cap, &nb, targets, err);
-	}
-	*same = !ret && rr_fid_same_batches(pa, na < cap ? na : cap, pb, nb < cap ? nb : cap) &&
-		na <= cap && nb <= cap;
+	one.swappiness[0] = 1;
+	one.nr_swappiness = 1;
+	do {
+		h_apply(ci, &base, &one, k);
+		for (int s = 1, last; s <= max; s = last + 1) {
+			uint64_t t0[RR_NR_EVICTABLE_LRU];
+			size_t nr_alt = 0;
+			bool fits;
+
+			ci->memcg.swappiness = s;
+			if ((ret = rr_sim_predict_call(ci, kernel, alt, cap, &nr_alt, t0, err)) ||
+			    (ret = rr_sim_swappiness_run(ci, kernel, s, max, t0, &last, err)))
+				goto out;
+			fits = rr_fid_same_batches(alt, nr_alt < cap ? nr_alt : cap, rec, n);
+			for (int v = s; v <= last; v++)
+				hit[v] |= fits;
+		}
+	} while (h_next(&one, k));
+out:
 	*ci = base;
 	return ret;
 }

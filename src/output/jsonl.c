@@ -29,6 +29,16 @@ int rr_jsonl_header(FILE *f, json_t *root, json_t *policies, const char *baselin
 	return line(f, head);
 }
 
+struct rr_jw *rr_jsonl_writer_new(void)
+{
+	return rr_jw_stream_new();
+}
+
+void rr_jsonl_writer_free(struct rr_jw *w)
+{
+	rr_jw_free(w);
+}
+
 int rr_jsonl_episode(FILE *f, struct rr_jw *w, const struct rr_episode_diff *d,
 		     const struct rr_resolved_policy *policies)
 {

@@ -160,7 +160,11 @@ int rr_write_json(const char *path, const json_t *doc, const struct stat *protec
 /* Each returns 0, or -1 when @f failed.  The JSON values are borrowed: the
  * caller keeps its references. */
 int rr_jsonl_header(FILE *f, json_t *root, json_t *policies, const char *baseline);
-/* One {"episode": ...} line of @d, streamed through @w (rr_jw_stream_new()).
+/* The writer the episode lines are streamed through (a yajl generator,
+ * jw.h), reused for every line: NULL when out of memory. */
+struct rr_jw *rr_jsonl_writer_new(void);
+void rr_jsonl_writer_free(struct rr_jw *w);
+/* One {"episode": ...} line of @d, streamed through @w.
  * Return 0, -1 when @f failed, -2 when the line could not be made (out of
  * memory). */
 int rr_jsonl_episode(FILE *f, struct rr_jw *w, const struct rr_episode_diff *d,

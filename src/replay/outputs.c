@@ -12,7 +12,6 @@
  * removed), then the --jsonl tail, the table or the report.
  */
 #include "replay-local.h"
-#include "../output/jw.h"
 #include "../release/release.h"
 
 #include <stdlib.h>
@@ -36,7 +35,7 @@ int rr_outputs_begin(struct replay *r)
 	}
 	if (o->json_path && !(r->json = rr_json_stream_open(o->json_path, protect, r->err)))
 		return -1;
-	if (o->jsonl && !(r->jsonl = rr_jw_stream_new())) {
+	if (o->jsonl && !(r->jsonl = rr_jsonl_writer_new())) {
 		rr_error_set(r->err, "", "out of memory");
 		return -1;
 	}
@@ -308,7 +307,7 @@ void rr_outputs_free(struct replay *r)
 {
 	rr_json_stream_abort(r->json);
 	r->json = NULL;
-	rr_jw_free(r->jsonl);
+	rr_jsonl_writer_free(r->jsonl);
 	r->jsonl = NULL;
 	for (int i = 0; i < r->nr_top_json; i++)
 		json_decref(r->top_json[i]);

@@ -37,80 +37,162 @@ void rr_sim_result_free(struct rr_sim_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* What one predicted call runs on: the call's memcg and input, zeroed
+ * per-memcg counters, the run (rr_sim_predict_call() and
+ * rr_sim_call_targets()). */
+struct one_call {
+	struct rr_sim_memcg m;
+	struct rr_sim_input in;
+	uint64_t scanned[1][RR_NR_LRU_TYPES], activated[1][RR_NR_LRU_TYPES];
+	uint64_t deactivated[1][RR_NR_LRU_TYPES], requested[1][RR_NR_EVICTABLE_LRU];
+	struct run r;
+};
+
+/* Set @c up for @ci as do_try() would reach its shrink_lruvec(), the
+ * scan control prepared; its targets and batches go to @res and @out. */
+static void one_call_setup(struct one_call *c, const struct rr_call_input *ci,
+			   const struct rr_resolved_policy *policy, struct rr_sim_result *res,
+			   struct rr_pred_batch *out, size_t cap, struct rr_error *err)
+{
+	struct rr_sim_input *in = &c->in;
+	struct run *r = &c->r;
+
+	memset(c, 0, sizeof(*c));
+	rr_sim_result_clear(res);
+	c->m = ci->memcg;
+	in->km = ci->km;
+	in->kind = ci->kind;
+	in->nr_pages = ci->nr_to_reclaim;
+	in->memcgs = &c->m;
+	in->nr_memcgs = 1;
+	in->page_shift = ci->page_shift;
+	in->may_swap = ci->may_swap;
+	in->swap_present = ci->swap_present;
+	if (ci->kind == RR_KIND_DIRECT || ci->kind == RR_KIND_KSWAPD) {
+		in->node_free_pages = ci->node_free_pages;
+		in->node_high_wmark_pages = ci->node_high_wmark_pages;
+	}
+	in->anon_cost = ci->anon_cost;
+	in->file_cost = ci->file_cost;
+	memcpy(in->root_rstat_lru_pages, ci->root_rstat_lru_pages, sizeof(in->root_rstat_lru_pages));
+	memcpy(in->refaults_changed, ci->refaults_changed, sizeof(in->refaults_changed));
+	r->in = in;
+	r->pol = policy;
+	r->out = res;
+	r->err = err;
+	r->m = &c->m;
+	r->sim_scanned = c->scanned;
+	r->sim_requested = c->requested;
+	r->sim_activated = c->activated;
+	r->sim_deactivated = c->deactivated;
+	r->anon_cost = ci->anon_cost;
+	r->file_cost = ci->file_cost;
+	r->pred = out;
+	r->pred_cap = cap;
+	r->feed = ci;
+	r->priority = ci->priority;
+	r->nr_to_reclaim = ci->nr_to_reclaim > RR_SWAP_CLUSTER_MAX ?
+			   ci->nr_to_reclaim : RR_SWAP_CLUSTER_MAX;
+	if (ci->kind == RR_KIND_DIRECT)
+		r->nr_to_reclaim = RR_SWAP_CLUSTER_MAX;	/* try_to_free_pages() */
+	if (ci->kind == RR_KIND_SOFTLIMIT) {
+		r->sc_anon_cost = r->sc_file_cost = 0;	/* no prepare_scan_control() */
+		return;
+	}
+	r->force_deactivate = ci->force_deactivate;
+	r->no_cache_trim_mode = ci->no_cache_trim_mode;
+	rr_sim_prepare_scan_control(r);
+	if (ci->switches_known) {
+		r->may_deactivate[RR_LRU_ANON] = ci->may_deactivate & 1;
+		r->may_deactivate[RR_LRU_FILE] = ci->may_deactivate & 2;
+		r->cache_trim_mode = ci->cache_trim_mode;
+		r->file_is_tiny = ci->file_is_tiny;
+	}
+}
+
+/* (one result and one call per thread, kept: the fidelity check predicts
+ * a call per candidate input, and an allocation each was a tenth of a
+ * plain trace's time) */
+static __thread struct rr_sim_result one_res;
+static __thread struct one_call one;
+
+static void targets_of(const struct rr_sim_result *res, uint64_t targets[RR_NR_EVICTABLE_LRU])
+{
+	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
+		targets[l] = 0;
+	for (size_t i = 0; i < res->nr_targets; i++)
+		targets[res->targets[i].lru] = res->targets[i].nr_pages;
+}
+
 int rr_sim_predict_call(const struct rr_call_input *ci,
 			const struct rr_resolved_policy *policy,
 			struct rr_pred_batch *out, size_t cap, size_t *nr_out,
 			uint64_t targets[RR_NR_EVICTABLE_LRU], struct rr_error *err)
 {
-	/* (one result per thread, kept: the fidelity check predicts a call
-	 * per candidate input, and an allocation each was a tenth of a plain
-	 * trace's time) */
-	static __thread struct rr_sim_result res;
-	struct rr_sim_memcg m = ci->memcg;
-	struct rr_sim_input in;
-	uint64_t zero[1][RR_NR_LRU_TYPES] = { { 0, 0 } }, zero2[1][RR_NR_EVICTABLE_LRU] = { { 0 } };
-	uint64_t zero3[1][RR_NR_LRU_TYPES] = { { 0, 0 } }, zero4[1][RR_NR_LRU_TYPES] = { { 0, 0 } };
-	struct run r;
 	int ret;
 
-	memset(&in, 0, sizeof(in));
-	rr_sim_result_clear(&res);
-	memset(&r, 0, sizeof(r));
-	in.km = ci->km;
-	in.kind = ci->kind;
-	in.nr_pages = ci->nr_to_reclaim;
-	in.memcgs = &m;
-	in.nr_memcgs = 1;
-	in.page_shift = ci->page_shift;
-	in.may_swap = ci->may_swap;
-	in.swap_present = ci->swap_present;
-	if (ci->kind == RR_KIND_DIRECT || ci->kind == RR_KIND_KSWAPD) {
-		in.node_free_pages = ci->node_free_pages;
-		in.node_high_wmark_pages = ci->node_high_wmark_pages;
-	}
-	in.anon_cost = ci->anon_cost;
-	in.file_cost = ci->file_cost;
-	memcpy(in.root_rstat_lru_pages, ci->root_rstat_lru_pages, sizeof(in.root_rstat_lru_pages));
-	memcpy(in.refaults_changed, ci->refaults_changed, sizeof(in.refaults_changed));
-	r.in = &in;
-	r.pol = policy;
-	r.out = &res;
-	r.err = err;
-	r.m = &m;
-	r.sim_scanned = zero;
-	r.sim_requested = zero2;
-	r.sim_activated = zero3;
-	r.sim_deactivated = zero4;
-	r.anon_cost = ci->anon_cost;
-	r.file_cost = ci->file_cost;
-	r.pred = out;
-	r.pred_cap = cap;
-	r.feed = ci;
-	r.priority = ci->priority;
-	r.nr_to_reclaim = ci->nr_to_reclaim > RR_SWAP_CLUSTER_MAX ?
-			  ci->nr_to_reclaim : RR_SWAP_CLUSTER_MAX;
-	if (ci->kind == RR_KIND_DIRECT)
-		r.nr_to_reclaim = RR_SWAP_CLUSTER_MAX;	/* try_to_free_pages() */
-	if (ci->kind == RR_KIND_SOFTLIMIT) {
-		r.sc_anon_cost = r.sc_file_cost = 0;	/* no prepare_scan_control() */
-	} else {
-		r.force_deactivate = ci->force_deactivate;
-		r.no_cache_trim_mode = ci->no_cache_trim_mode;
-		rr_sim_prepare_scan_control(&r);
-		if (ci->switches_known) {
-			r.may_deactivate[RR_LRU_ANON] = ci->may_deactivate & 1;
-			r.may_deactivate[RR_LRU_FILE] = ci->may_deactivate & 2;
-			r.cache_trim_mode = ci->cache_trim_mode;
-			r.file_is_tiny = ci->file_is_tiny;
-		}
-	}
-	ret = rr_sim_shrink_lruvec(&r, 0);
-	for (int l = 0; l < RR_NR_EVICTABLE_LRU; l++)
-		targets[l] = 0;
-	for (size_t i = 0; i < res.nr_targets; i++)
-		targets[res.targets[i].lru] = res.targets[i].nr_pages;
-	*nr_out = r.nr_pred;
+	one_call_setup(&one, ci, policy, &one_res, out, cap, err);
+	ret = rr_sim_shrink_lruvec(&one.r, 0);
+	targets_of(&one_res, targets);
+	*nr_out = one.r.nr_pred;
 	return ret;
+}
+
+/* The targets of the call set up in @c, at swappiness @s. */
+static int targets_at(struct one_call *c, int s, uint64_t t[RR_NR_EVICTABLE_LRU])
+{
+	c->m.swappiness = s;
+	rr_sim_result_clear(c->r.out);
+	c->r.memcg_low_skipped = false;
+	if (rr_sim_get_scan_count(&c->r, 0, t))
+		return -1;
+	targets_of(c->r.out, t);
+	return 0;
+}
+
+int rr_sim_swappiness_run(const struct rr_call_input *ci, const struct rr_resolved_policy *policy,
+			  int from, int to, const uint64_t t0[RR_NR_EVICTABLE_LRU], int *last,
+			  struct rr_error *err)
+{
+	uint64_t t[RR_NR_EVICTABLE_LRU];
+	int lo = from + 1, hi = to + 1;	/* targets(lo) == t0; hi: past the run */
+
+	*last = from;
+	if (from >= to)
+		return 0;
+	one_call_setup(&one, ci, policy, &one_res, NULL, 0, err);
+	/* most runs are short: the next value first, then the last */
+	if (targets_at(&one, from + 1, t))
+		return -1;
+	if (memcmp(t, t0, sizeof(t)))
+		return 0;
+	if (lo < to) {
+		if (targets_at(&one, to, t))
+			return -1;
+		if (!memcmp(t, t0, sizeof(t)))
+			lo = to;	/* flat: one run */
+		else
+			hi = to;
+	}
+	/* gallop, then bisect */
+	for (int step = 1; lo + step < hi; step *= 2) {
+		if (targets_at(&one, lo + step, t))
+			return -1;
+		if (memcmp(t, t0, sizeof(t))) {
+			hi = lo + step;
+			break;
+		}
+		lo += step;
+	}
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (targets_at(&one, mid, t))
+			return -1;
+		*(memcmp(t, t0, sizeof(t)) ? &hi : &lo) = mid;
+	}
+	*last = lo;
+	return 0;
 }
 
 /*

@@ -452,6 +452,28 @@ int rr_sim_predict_call(const struct rr_call_input *in,
 			struct rr_pred_batch *out, size_t cap, size_t *nr_out,
 			uint64_t targets[RR_NR_EVICTABLE_LRU], struct rr_error *err);
 
+/**
+ * rr_sim_swappiness_run() - how far the call's get_scan_count() targets
+ * stay those of swappiness @from
+ * @from, @to: swappiness values, 1 <= @from <= @to <= the release's
+ *             maximum (0 is its own rule, SCAN_FILE in cgroup reclaim).
+ * @t0:        the targets at @from (rr_sim_predict_call() gives them).
+ * @last:      set to the largest v in [@from, @to] whose targets (and so
+ *             every value's between) are @t0.
+ * @ci is taken as rr_sim_predict_call() takes it, its memcg's swappiness
+ * replaced.  Swappiness reaches a call only through get_scan_count(): the
+ * loop is fed the recorded reclaim, so values with the same targets
+ * predict the same batches.  Each list's target is monotone in swappiness
+ * from 1 up (the anon fraction grows with it, get_scan_count(); the same
+ * in every modelled release), so the values with @from's targets are an
+ * interval: found by probing @from + 1, @to, then galloping and
+ * bisecting, about 2 log2 of its length get_scan_count() calls.
+ * Return: 0, or -1 with @err set when a policy hook fails.
+ */
+int rr_sim_swappiness_run(const struct rr_call_input *ci, const struct rr_resolved_policy *policy,
+			  int from, int to, const uint64_t t0[RR_NR_EVICTABLE_LRU], int *last,
+			  struct rr_error *err);
+
 /* What one try_to_free_mem_cgroup_pages() call reclaimed, for the chunk loop. */
 typedef int (*rr_reclaim_call_fn)(void *ctx, uint64_t nr_pages, uint64_t *nr_reclaimed);
 

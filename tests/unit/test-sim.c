@@ -647,6 +647,62 @@ static void test_silent_first_ladder(void)
 }
 
 /*
+ * rr_sim_swappiness_run() against every value: a run ends exactly where
+ * the targets (rr_sim_predict_call()'s, value by value) first change,
+ * and the runs tile 1..200.  A call of v6.18 at priorities 12, 6 and 0
+ * (SCAN_EQUAL at 0: one flat run), costs that tilt the fractions, and a
+ * memcg protected by memory.low.
+ */
+static void test_swappiness_runs(void)
+{
+	static const int prios[] = { 12, 6, 0 };
+	struct rr_kernel_model km;
+	struct rr_resolved_policy pol;
+	struct rr_call_input ci;
+	struct rr_pred_batch pred[64];
+	struct rr_error err;
+
+	resolve(&pol, "kernel", "6.18", &km);
+	for (size_t p = 0; p < sizeof(prios) / sizeof(prios[0]); p++) {
+		int runs = 0;
+
+		memset(&ci, 0, sizeof(ci));
+		ci.km = &km;
+		ci.kind = RR_KIND_MEMCG;
+		ci.page_shift = 12;
+		ci.priority = prios[p];
+		ci.nr_to_reclaim = 1 << 20;
+		ci.memcg = (struct rr_sim_memcg){
+			.id = 5, .parent = -1, .online = true, .swappiness = 60,
+			.lru_pages = { 300000, 20000, 90000, 40000 },
+		};
+		ci.may_swap = ci.swap_present = true;
+		ci.anon_cost = 7000;
+		ci.file_cost = 1300;
+		for (int s = 1, last; s <= 200; s = last + 1) {
+			uint64_t t0[4], t[4];
+			size_t n = 0;
+
+			ci.memcg.swappiness = s;
+			CU_ASSERT_EQUAL_FATAL(rr_sim_predict_call(&ci, &pol, pred, 64, &n, t0, &err), 0);
+			CU_ASSERT_EQUAL_FATAL(rr_sim_swappiness_run(&ci, &pol, s, 200, t0, &last, &err), 0);
+			CU_ASSERT_TRUE_FATAL(last >= s && last <= 200);
+			runs++;
+			for (int v = s; v <= last + 1 && v <= 200; v++) {
+				ci.memcg.swappiness = v;
+				CU_ASSERT_EQUAL_FATAL(rr_sim_predict_call(&ci, &pol, pred, 64, &n, t,
+									  &err), 0);
+				/* the same up to @last, not after */
+				CU_ASSERT_EQUAL(!memcmp(t, t0, sizeof(t)), v <= last);
+			}
+		}
+		/* SCAN_EQUAL whatever the value at 0; fractions that move above */
+		CU_ASSERT_TRUE(prios[p] == 0 ? runs == 1 : runs > 10);
+	}
+	rr_policy_release(&pol);
+}
+
+/*
  * get_scan_count() rule 3: SCAN_EQUAL at priority 0 only with swappiness
  * != 0 (docs/kernel-model.md §3.1).  Global direct reclaim skips rule 2,
  * so a swappiness-0 memcg with only anon pages reaches priority 0 with
@@ -1493,6 +1549,7 @@ int register_sim_tests(void)
 	    !CU_add_test(s, "activated pages at a recorded boundary", test_activated_at_boundary) ||
 	    !CU_add_test(s, "silent first ladders, force_deactivate", test_silent_first_ladder) ||
 	    !CU_add_test(s, "SCAN_EQUAL needs swappiness", test_scan_equal_needs_swappiness) ||
+	    !CU_add_test(s, "swappiness runs of equal targets", test_swappiness_runs) ||
 	    !CU_add_test(s, "memory.reclaim swappiness= and max", test_proactive_swappiness) ||
 	    !CU_add_test(s, "active batches deactivate", test_deactivation) ||
 	    !CU_add_test(s, "ratio batches activate", test_ratio_activation) ||
