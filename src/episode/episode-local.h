@@ -46,11 +46,14 @@ struct task {
 	size_t batch_index;		/* its index there */
 	bool batch_sum_valid;
 	int64_t batch_sum;		/* its list's running sum when attributed */
+	int64_t batch_sums[RR_NR_EVICTABLE_LRU];	/* ... and every list's */
 	/* the call of the batch in flight (infer.c): its episode, first
 	 * batch's index, and per list the pages its batches asked for */
 	const struct rr_episode *call_ep;
 	size_t call_first;
 	uint64_t call_requested[RR_NR_EVICTABLE_LRU];
+	bool call_sums_valid;
+	int64_t call_sums[RR_NR_EVICTABLE_LRU];	/* the running sums at its first batch */
 	/* attribution without memcg: events (attribute.c): the batches of
 	 * the task's priority pass in progress, closed but not yet
 	 * attributed, and the episode, call and priority they belong to */

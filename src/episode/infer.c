@@ -463,14 +463,47 @@ static int64_t least_size(const struct rr_memcg *m, uint64_t requested, int p,
 }
 
 /*
+ * Is the builder's call of @t's batch in flight (a run of batches of one
+ * memcg at one priority) surely one shrink_lruvec() call of each lruvec?
+ * Then every batch of it, not only the first, bounds the size: the
+ * requests of one list add up to at most its target.  kswapd repeats a
+ * priority (balance_pgdat() lowers it only when a pass reclaimed too
+ * little), and so does should_continue_reclaim() for a costly or
+ * compacting order: those runs may hold two calls of one lruvec.  Memcg
+ * limit reclaim (order 0), a memory.reclaim call (the batch's call index
+ * splits the write) and order-0 direct or node reclaim walk each node's
+ * lruvec once per priority.  (Two nodes' calls of one memcg in one run
+ * still bound the memcg's total, which is what the sums hold.)
+ */
+static bool call_is_whole(const struct rr_builder *b, const struct task *t)
+{
+	const struct rr_episode *ep = t->batch_ep;
+
+	if (!ep || b->stats.attr_inferred)
+		return false;
+	switch (ep->kind) {
+	case RR_KIND_MEMCG:
+	case RR_KIND_PROACTIVE:
+		return true;
+	case RR_KIND_DIRECT:
+	case RR_KIND_NODE:
+		return ep->order == 0 && t->batch.order <= 0;
+	default:
+		return false;
+	}
+}
+
+/*
  * The sizes of the batch in flight's memcg against what its call asked
  * for (least_size()), at the call's decision: the context of the call's
  * first batch.  The call was predicted on those sizes; where they are too
- * small it is not judged (size_disproved).  Only the first batch raises
- * them: the builder's call (a run of batches of one memcg at one
- * priority) may hold two of the kernel's (kswapd repeating a priority,
- * should_continue_reclaim()), and a sum over both would raise them too
- * high.  Later batches only mark, with memcg: events and lower bounds
+ * small it is not judged (size_disproved).  Where the builder's call (a
+ * run of batches of one memcg at one priority) may hold two of the
+ * kernel's (kswapd repeating a priority, should_continue_reclaim();
+ * call_is_whole()), only its first batch raises them, as a sum over both
+ * would raise them too high; elsewhere every batch does (lower bounds
+ * only: exact sizes are raised by the first).  Later batches of such a
+ * call only mark, with memcg: events and lower bounds
  * (without the events the contexts are taken as a pass is solved, not as
  * each call begins).  Skipped for MGLRU and the anon aging batch.
  */
@@ -482,15 +515,17 @@ void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 	int p = t->batch.priority, l = t->batch.lru;
 	struct rr_batch_ctx *c0;
 	int64_t need, most;
-	bool first;
+	bool first, whole;
 
 	/* the call's records, for every batch of it */
 	first = !prev || t->call_ep != t->batch_ep || prev->memcg_id != t->batch.memcg_id ||
-		prev->priority != p;
+		prev->priority != p || prev->call != t->batch.call;
 	if (first) {
 		t->call_ep = t->batch_ep;
 		t->call_first = t->batch_index;
 		memset(t->call_requested, 0, sizeof(t->call_requested));
+		memcpy(t->call_sums, t->batch_sums, sizeof(t->call_sums));
+		t->call_sums_valid = t->batch_sum_valid;
 	}
 	if (l < 0 || l >= RR_NR_EVICTABLE_LRU)
 		return;
@@ -510,7 +545,9 @@ void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 			  c0 ? (int64_t)c0->lru_pages[l] + c0->conc_min[l] : 0);
 	if (need <= 0)
 		return;
-	if (!first) {
+	whole = !first && !m->v.baseline_known && t->batch_sum_valid && t->call_sums_valid &&
+		call_is_whole(b, t);
+	if (!first && !whole) {
 		if (c0 && !m->v.baseline_known && !b->stats.attr_inferred &&
 		    !c0->size_disproved && (int64_t)c0->lru_pages[l] + c0->conc_max[l] < need) {
 			c0->size_disproved = true;
@@ -520,9 +557,10 @@ void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 	}
 	if (!t->batch_sum_valid)
 		return;
-	/* the running sum at the decision was at most the one now plus what
-	 * other tasks took since (their deltas undone) */
-	most = t->batch_sum + (c0 ? c0->conc_max[l] : 0);
+	/* the running sum at the decision was at most the one at the call's
+	 * first batch (the one now, for that batch) plus what other tasks
+	 * took before it (their deltas undone) */
+	most = (first ? t->batch_sum : t->call_sums[l]) + (c0 ? c0->conc_max[l] : 0);
 	/* sizes the deltas gave exactly, yet below what the batch asked for:
 	 * the trace missed pages of this memcg (an untraced move, a lost
 	 * delta); from here on its size is at least the bound, and the call
@@ -546,7 +584,7 @@ void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 	}
 	/* the call was predicted on the bound of its decision, which its own
 	 * batch disproves: not judged (the next calls read the raised one) */
-	if (c0 && (int64_t)c0->lru_pages[l] + c0->conc_max[l] < need) {
+	if (c0 && !c0->size_disproved && (int64_t)c0->lru_pages[l] + c0->conc_max[l] < need) {
 		c0->size_disproved = true;
 		b->stats.lru_bounds_disproved++;
 	}

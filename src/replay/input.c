@@ -92,7 +92,7 @@ void rr_replay_describe_input(struct replay *r, const struct rr_trace_info *ti,
 	}
 	if (bs->lru_bounds_disproved) {
 		snprintf(r->bounds_note, sizeof(r->bounds_note), "%llu calls were predicted on "
-			 "a lower bound of a memcg's size that their own first batch raised "
+			 "a lower bound of a memcg's size that their own batches raised "
 			 "(the trace does not give that memcg's start sizes): not judged "
 			 "(sizes_disproved)", (unsigned long long)bs->lru_bounds_disproved);
 		ASSUME(r->bounds_note);
