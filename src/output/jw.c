@@ -103,8 +103,11 @@ static void tree_put(struct rr_jw *w, const char *key, json_t *v)
 		if (!ret)
 			w->root = v;
 	} else if (json_is_object(parent)) {
-		ret = key ? json_object_set_new(parent, key, v) : -1;
-		v = NULL;
+		ret = -1;
+		if (key) {
+			ret = json_object_set_new(parent, key, v);	/* (stolen either way) */
+			v = NULL;
+		}
 	} else {
 		ret = json_array_append_new(parent, v);
 		v = NULL;
