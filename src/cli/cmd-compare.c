@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/text.h"
 #include "../diff/diff.h"
 #include "../replay/replay.h"
 #include "cli.h"
@@ -114,6 +115,12 @@ static const char *spec_problem(const char *spec)
 		parts += *p == '+';
 	if (parts > RR_MAX_COMPONENTS - 1)
 		return "has too many '+' components (at most 7)";
+	/* it names the policy in the JSON (a key) and the table */
+	if (!rr_utf8_valid(spec, strlen(spec)))
+		return "is not UTF-8 (it names the policy in the JSON: rename the file)";
+	for (const unsigned char *p = (const unsigned char *)spec; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return "holds a control character (it names the policy in the table)";
 	return NULL;
 }
 
@@ -304,7 +311,7 @@ int cmd_compare(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rr_replay_opts opts = { .swap_present = -1, .top = 5 };
-	bool quiet = false;
+	bool quiet = false, top_given = false, episodes_top = false;
 	int jobs = 1;
 	struct rr_error err = { "", "" };
 	int c, ret;
@@ -317,9 +324,16 @@ int cmd_compare(int argc, char **argv)
 		case 'p': {
 			const char *problem = spec_problem(optarg);
 
-			if (problem)
-				return rr_usage_error("compare", "policy spec '%.40s%s' %s", optarg,
-						      strlen(optarg) > 40 ? "..." : "", problem);
+			if (problem) {
+				/* (its bytes shown escaped: it may hold any) */
+				char *shown = rr_name_dup(optarg, strlen(optarg) < 40 ? strlen(optarg) : 40);
+
+				ret = rr_usage_error("compare", "policy spec '%s%s' %s",
+						     shown ? shown : "", strlen(optarg) > 40 ? "..." : "",
+						     problem);
+				free(shown);
+				return ret;
+			}
 			if (opts.nr_specs >= RR_MAX_POLICIES - 1)
 				return rr_usage_error("compare", "at most %d policies",
 						      RR_MAX_POLICIES - 1);
@@ -393,6 +407,7 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case OPT_ALL:
 			opts.episodes = RR_EPISODES_ALL;
+			episodes_top = false;
 			break;
 		case OPT_EPISODES:
 			if (!strcmp(optarg, "all"))
@@ -404,6 +419,7 @@ int cmd_compare(int argc, char **argv)
 			else
 				return rr_usage_error("compare", "--episodes takes top, differing or "
 						      "all, not '%s'", optarg);
+			episodes_top = opts.episodes == RR_EPISODES_TOP;
 			break;
 		case OPT_JSONL:
 			opts.jsonl = true;
@@ -420,6 +436,7 @@ int cmd_compare(int argc, char **argv)
 				return rr_usage_error("compare", "--top takes 0..%d, not '%s'",
 						      RR_TOP_MAX, optarg);
 			opts.top = (int)v;
+			top_given = true;
 			break;
 		case 'q':
 			quiet = true;
@@ -441,6 +458,13 @@ int cmd_compare(int argc, char **argv)
 		return rr_usage_error("compare", "--html-cgroup needs --html FILE");
 	if (opts.jsonl && opts.json_path)
 		return rr_usage_error("compare", "--jsonl streams to stdout; it does not take -o");
+	/* (--jsonl streams every episode that differs, or every one) */
+	if (opts.jsonl && episodes_top)
+		return rr_usage_error("compare", "--jsonl streams --episodes differing or all, "
+				      "not top (that is -o's)");
+	if (opts.jsonl && top_given)
+		return rr_usage_error("compare", "--top ranks the table's and -o's episodes; "
+				      "--jsonl has neither");
 	if (!opts.nr_specs)
 		for (int i = 0; rr_default_policies[i]; i++)
 			opts.policy_specs[opts.nr_specs++] = rr_default_policies[i];

@@ -39,6 +39,16 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
 	return len;
 }
 
+bool rr_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0, n; i < len; i += n)
+		if (!(n = utf8_seq(p + i, len - i)))
+			return false;
+	return true;
+}
+
 char *rr_utf8_dup(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

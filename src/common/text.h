@@ -3,7 +3,15 @@
 #ifndef RR_COMMON_TEXT_H
 #define RR_COMMON_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/**
+ * rr_utf8_valid() - are the @len bytes of @s valid UTF-8 (no overlong
+ * form, no surrogate, nothing beyond U+10FFFF, no NUL), as jansson's
+ * json_string() takes them?
+ */
+bool rr_utf8_valid(const char *s, size_t len);
 
 /**
  * rr_utf8_dup() - copy @len bytes of @s as valid UTF-8

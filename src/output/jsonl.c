@@ -40,7 +40,7 @@ void rr_jsonl_writer_free(struct rr_jw *w)
 }
 
 int rr_jsonl_episode(FILE *f, struct rr_jw *w, const struct rr_episode_diff *d,
-		     const struct rr_resolved_policy *policies)
+		     const struct rr_resolved_policy *policies, struct rr_error *err)
 {
 	const char *text;
 	size_t len;
@@ -49,10 +49,14 @@ int rr_jsonl_episode(FILE *f, struct rr_jw *w, const struct rr_episode_diff *d,
 	rr_jw_object_begin(w, NULL);
 	rr_jw_episode(w, "episode", d, policies);
 	rr_jw_object_end(w);
-	if (!rr_jw_stream_text(w, &text, &len))
-		ret = -2;
-	else if (fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF)
+	if (!rr_jw_stream_text(w, &text, &len)) {
+		rr_error_set(err, "<stdout>", "cannot make the line of episode %llu: %s",
+			     (unsigned long long)d->id, rr_jw_error(w) ? rr_jw_error(w) : "not closed");
 		ret = -1;
+	} else if (fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF) {
+		rr_error_set(err, "<stdout>", "write failed");
+		ret = -1;
+	}
 	rr_jw_stream_reset(w);
 	return ret;
 }

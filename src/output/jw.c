@@ -4,6 +4,7 @@
  * of calls.
  */
 #include "jw.h"
+#include "../common/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +19,16 @@ struct rr_jw {
 	int depth;
 	json_t *root;			/* tree: the top value (owned) */
 	bool failed;
+	const char *why;		/* what failed first */
 };
+
+/* Fail @w for @why (the first failure's reason is kept). */
+static void fail(struct rr_jw *w, const char *why)
+{
+	if (!w->failed)
+		w->why = why;
+	w->failed = true;
+}
 
 struct rr_jw *rr_jw_tree_new(void)
 {
@@ -45,9 +55,11 @@ struct rr_jw *rr_jw_stream_new(void)
 
 	if (!w)
 		return NULL;
+	/* (strings are checked by rr_utf8_valid(), as strictly as
+	 * json_string() checks them: yajl's own check lets overlong forms
+	 * and surrogates through) */
 	w->gen = yajl_gen_alloc(NULL);
-	/* (a string that is not UTF-8 fails, as json_string() does) */
-	if (!w->gen || !yajl_gen_config(w->gen, yajl_gen_validate_utf8, 1)) {
+	if (!w->gen) {
 		rr_jw_free(w);
 		return NULL;
 	}
@@ -71,6 +83,7 @@ void rr_jw_stream_reset(struct rr_jw *w)
 	yajl_gen_reset(w->gen, NULL);
 	w->depth = 0;
 	w->failed = false;
+	w->why = NULL;
 }
 
 void rr_jw_free(struct rr_jw *w)
@@ -88,6 +101,11 @@ bool rr_jw_failed(const struct rr_jw *w)
 	return w->failed;
 }
 
+const char *rr_jw_error(const struct rr_jw *w)
+{
+	return w->failed ? (w->why ? w->why : "out of memory") : NULL;
+}
+
 /* Tree: put @v (stolen) where the next value goes. */
 static void tree_put(struct rr_jw *w, const char *key, json_t *v)
 {
@@ -95,7 +113,12 @@ static void tree_put(struct rr_jw *w, const char *key, json_t *v)
 	int ret;
 
 	if (!v) {
-		w->failed = true;
+		fail(w, "out of memory");
+		return;
+	}
+	if (key && !rr_utf8_valid(key, strlen(key))) {
+		json_decref(v);
+		fail(w, "a key that is not UTF-8");
 		return;
 	}
 	if (!parent) {
@@ -114,23 +137,37 @@ static void tree_put(struct rr_jw *w, const char *key, json_t *v)
 	}
 	if (ret) {
 		json_decref(v);
-		w->failed = true;
+		fail(w, !parent ? "a second value at the top" :
+		     !key && json_is_object(parent) ? "a value without a key in an object" :
+		     "out of memory");
 	}
+}
+
+static void stream_status(struct rr_jw *w, yajl_gen_status s)
+{
+	if (s == yajl_gen_status_ok)
+		return;
+	fail(w, s == yajl_gen_keys_must_be_strings ? "a value without a key in an object" :
+	     s == yajl_max_depth_exceeded ? "nesting too deep" : "out of memory");
+}
+
+/* Stream: a UTF-8 string (a key or a value). */
+static void stream_string(struct rr_jw *w, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (!rr_utf8_valid(s, len))
+		fail(w, "a string that is not UTF-8");
+	else
+		stream_status(w, yajl_gen_string(w->gen, (const unsigned char *)s, len));
 }
 
 /* Stream: the key, in an object. */
 static bool stream_key(struct rr_jw *w, const char *key)
 {
-	if (key && yajl_gen_string(w->gen, (const unsigned char *)key, strlen(key)) !=
-		   yajl_gen_status_ok)
-		w->failed = true;
+	if (key)
+		stream_string(w, key);
 	return !w->failed;
-}
-
-static void stream_status(struct rr_jw *w, yajl_gen_status s)
-{
-	if (s != yajl_gen_status_ok)
-		w->failed = true;
 }
 
 static void begin(struct rr_jw *w, const char *key, bool object)
@@ -140,7 +177,7 @@ static void begin(struct rr_jw *w, const char *key, bool object)
 	if (w->failed)
 		return;
 	if (w->depth >= RR_JW_DEPTH) {
-		w->failed = true;
+		fail(w, "nesting too deep");
 		return;
 	}
 	if (w->gen) {
@@ -161,7 +198,7 @@ static void end(struct rr_jw *w, bool object)
 	if (w->failed)
 		return;
 	if (!w->depth) {
-		w->failed = true;
+		fail(w, "a container closed that was not open");
 		return;
 	}
 	w->depth--;
@@ -213,7 +250,7 @@ void rr_jw_real(struct rr_jw *w, const char *key, double v)
 	if (w->failed)
 		return;
 	if (!isfinite(v)) {
-		w->failed = true;
+		fail(w, "a real that is not finite");
 		return;
 	}
 	if (!w->gen) {
@@ -225,7 +262,7 @@ void rr_jw_real(struct rr_jw *w, const char *key, double v)
 	 * or leading zeros */
 	n = snprintf(buf, sizeof(buf) - 2, "%.17g", v);
 	if (n <= 0 || (size_t)n >= sizeof(buf) - 2) {
-		w->failed = true;
+		fail(w, "a real that does not format");
 		return;
 	}
 	exp = strchr(buf, 'e');
@@ -274,8 +311,10 @@ void rr_jw_str(struct rr_jw *w, const char *key, const char *s)
 		return;
 	if (!s)
 		rr_jw_null(w, key);
+	else if (!rr_utf8_valid(s, strlen(s)))
+		fail(w, "a string that is not UTF-8");
 	else if (!w->gen)
 		tree_put(w, key, json_string(s));
 	else if (stream_key(w, key))
-		stream_status(w, yajl_gen_string(w->gen, (const unsigned char *)s, strlen(s)));
+		stream_string(w, s);
 }

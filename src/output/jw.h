@@ -45,6 +45,8 @@ void rr_jw_stream_reset(struct rr_jw *w);
 void rr_jw_free(struct rr_jw *w);
 
 bool rr_jw_failed(const struct rr_jw *w);
+/* Why the writer failed (the first failure), or NULL. */
+const char *rr_jw_error(const struct rr_jw *w);
 
 void rr_jw_object_begin(struct rr_jw *w, const char *key);
 void rr_jw_object_end(struct rr_jw *w);

@@ -164,11 +164,11 @@ int rr_jsonl_header(FILE *f, json_t *root, json_t *policies, const char *baselin
  * jw.h), reused for every line: NULL when out of memory. */
 struct rr_jw *rr_jsonl_writer_new(void);
 void rr_jsonl_writer_free(struct rr_jw *w);
-/* One {"episode": ...} line of @d, streamed through @w.
- * Return 0, -1 when @f failed, -2 when the line could not be made (out of
- * memory). */
+/* One {"episode": ...} line of @d, streamed through @w.  Return 0, or -1
+ * with @err (@f failed, or the line could not be made: out of memory, a
+ * string that is not UTF-8). */
 int rr_jsonl_episode(FILE *f, struct rr_jw *w, const struct rr_episode_diff *d,
-		     const struct rr_resolved_policy *policies);
+		     const struct rr_resolved_policy *policies, struct rr_error *err);
 int rr_jsonl_tail(FILE *f, json_t *input, json_t *summary, json_t *fidelity,
 		  json_t *time_model);
 

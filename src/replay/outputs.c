@@ -126,11 +126,8 @@ int rr_outputs_episode(struct replay *r, const struct rr_episode_diff *d)
 		return -1;
 	if (!d->listed)
 		return 0;
-	if (r->jsonl && (ret = rr_jsonl_episode(stdout, r->jsonl, d, r->policies))) {
-		rr_error_set(r->err, ret == -1 ? "<stdout>" : "",
-			     ret == -1 ? "write failed" : "out of memory");
+	if (r->jsonl && rr_jsonl_episode(stdout, r->jsonl, d, r->policies, r->err))
 		return -1;
-	}
 	if (!r->json || json_top(r))
 		return 0;
 	e = rr_json_episode(d, r->policies);

@@ -31,6 +31,17 @@ check_fails "unknown policy" 1 "^reclaim-replay: bogus: unknown policy" \
 	"$RR" compare -q "$trace" -p bogus
 check_fails "policy given twice" 2 "policy 'original' given twice" \
 	"$RR" compare -q "$trace" -p original -p original
+# a policy spec names the policy in the JSON and the table: UTF-8 without
+# control characters (a plug-in file named with a surrogate went into
+# --jsonl's lines raw, exit 0; an ESC sequence recoloured the table)
+check_fails "policy spec not UTF-8" 2 "policy spec '$TMP/x\\\\xed\\\\xbf\\\\xbf' is not UTF-8" \
+	"$RR" compare -q "$trace" -p "$TMP/x$(printf '\xed\xbf\xbf')"
+check_fails "policy spec with a control character" 2 "policy spec '$TMP/y\\\\x1b\\[31m' holds a control character" \
+	"$RR" compare -q "$trace" -p "$TMP/y$(printf '\x1b')[31m"
+check_fails "--jsonl --episodes top" 2 "--jsonl streams --episodes differing or all, not top" \
+	"$RR" compare -q "$trace" --jsonl --episodes top
+check_fails "--jsonl --top" 2 "--top ranks the table's and -o's episodes; --jsonl has neither" \
+	"$RR" compare -q "$trace" --jsonl --top 3
 check_fails "bad --kernel" 2 "--kernel takes a release MAJOR.MINOR\[...\] of 4.0 or later, at most 64 characters, not 'x.y'" \
 	"$RR" compare -q "$trace" --kernel x.y
 check_fails "output directory missing" 1 "^reclaim-replay: $TMP/no/dir/out.json: cannot create" \

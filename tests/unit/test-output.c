@@ -345,6 +345,7 @@ static void test_jsonl(void)
 	struct rr_batch b;
 	struct rr_sim_result res[2];
 	struct rr_episode_diff d;
+	struct rr_error err;
 	char want[8192];
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
@@ -354,8 +355,8 @@ static void test_jsonl(void)
 	CU_ASSERT_EQUAL_FATAL(rr_diff_episode(&d, &ep, &st, 4096, true, res, 2, 0, NULL, false), 0);
 	/* (the values are borrowed: the caller keeps its references) */
 	CU_ASSERT_EQUAL(rr_jsonl_header(f, root, pols, "kernel"), 0);
-	CU_ASSERT_EQUAL(rr_jsonl_episode(f, w, &d, policies), 0);
-	CU_ASSERT_EQUAL(rr_jsonl_episode(f, w, &d, policies), 0);	/* the writer is reused */
+	CU_ASSERT_EQUAL(rr_jsonl_episode(f, w, &d, policies, &err), 0);
+	CU_ASSERT_EQUAL(rr_jsonl_episode(f, w, &d, policies, &err), 0);	/* the writer is reused */
 	CU_ASSERT_EQUAL(rr_jsonl_tail(f, in, sum, json_null(), json_null()), 0);
 	json_decref(in);
 	json_decref(sum);
@@ -453,8 +454,33 @@ static void test_jw(void)
 		rr_jw_str(st, NULL, "a\xff");
 		CU_ASSERT_TRUE(rr_jw_failed(t));
 		CU_ASSERT_TRUE(rr_jw_failed(st));
+		CU_ASSERT_STRING_EQUAL(rr_jw_error(st), "a string that is not UTF-8");
 		CU_ASSERT_PTR_NULL(rr_jw_tree_finish(t));
 		CU_ASSERT_FALSE(rr_jw_stream_text(st, &text, &len));
+		/* what yajl's own check lets through and json_string() refuses
+		 * (a helper's finding: 4,480 such sequences of 1-4 bytes):
+		 * overlong forms, surrogates, lead bytes past U+10FFFF; as a
+		 * key too */
+		static const char *bad[] = { "\xc0\x80", "\xe0\x80\x80", "\xed\xa0\x80",
+					     "\xed\xbf\xbf", "\xf5\x80\x80\x80", "\xf4\x90\x80\x80" };
+		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+			json_t *v = json_string(bad[k]);
+
+			CU_ASSERT_PTR_NULL(v);	/* (jansson refuses it) */
+			json_decref(v);
+			rr_jw_stream_reset(st);
+			rr_jw_str(st, NULL, bad[k]);
+			CU_ASSERT_TRUE(rr_jw_failed(st));
+			rr_jw_stream_reset(st);
+			rr_jw_object_begin(st, NULL);
+			rr_jw_null(st, bad[k]);
+			CU_ASSERT_TRUE(rr_jw_failed(st));
+			t = rr_jw_tree_new();
+			rr_jw_object_begin(t, NULL);
+			rr_jw_null(t, bad[k]);
+			CU_ASSERT_STRING_EQUAL(rr_jw_error(t), "a key that is not UTF-8");
+			CU_ASSERT_PTR_NULL(rr_jw_tree_finish(t));
+		}
 		/* the stream is usable again after a reset */
 		rr_jw_stream_reset(st);
 		rr_jw_real(st, NULL, 1.0 / 0.0);	/* not finite */
