@@ -367,6 +367,29 @@ static bool h_next(const struct hidden *h, size_t k[H__COUNT])
 	return false;
 }
 
+/*
+ * Is combination @k the same input, for every rule the simulator applies,
+ * as one tried before it?  Without swap (or with may_swap off)
+ * get_scan_count() takes SCAN_FILE before any other rule: the swappiness,
+ * the root's cost pair and its DEACTIVATE_ANON bit then decide nothing
+ * (no anon target, no anon aging, and file_is_tiny leads only to
+ * SCAN_ANON), so of those only the first values are tried.  (A redundant
+ * combination predicts what its first one does: skipping it changes no
+ * verdict.)
+ */
+static bool h_redundant(const struct hidden *h, const struct rr_call_input *base,
+			const size_t k[H__COUNT])
+{
+	if (base->may_swap && h->swap[k[H_SWAP]])
+		return false;
+	if (k[H_SWAPPINESS] || k[H_COST])
+		return true;
+	for (size_t w = 0; w < k[H_REFAULT]; w++)
+		if (h->refault[w][RR_LRU_FILE] == h->refault[k[H_REFAULT]][RR_LRU_FILE])
+			return true;
+	return false;
+}
+
 /* How many combinations of the open inputs' values there are. */
 size_t rr_fid_h_combos(const struct hidden *h)
 {
@@ -406,6 +429,8 @@ int rr_fid_undecidable(struct rr_call_input *ci, const struct rr_resolved_policy
 		for (size_t v = 1; v < h_count(h, dim) && *why == RR_UC__COUNT; v++) {
 			memset(k, 0, sizeof(k));
 			k[dim] = v;
+			if (h_redundant(h, &base, k))
+				continue;
 			h_apply(ci, &base, h, k);
 			if ((ret = rr_fid_predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
 				goto out;
@@ -423,8 +448,8 @@ int rr_fid_undecidable(struct rr_call_input *ci, const struct rr_resolved_policy
 
 		for (int dim = 0; dim < H__COUNT; dim++)
 			changed += k[dim] > 0;
-		if (changed < 2)
-			continue;	/* tried above */
+		if (changed < 2 || h_redundant(h, &base, k))
+			continue;	/* tried above, or the same as one tried */
 		h_apply(ci, &base, h, k);
 		if ((ret = rr_fid_predicts(ci, kernel, pred, nr_pred, alt, cap, &same, err)))
 			goto out;
@@ -445,7 +470,8 @@ out:
  * (and left as it was elsewhere).  Per combination the call is predicted
  * once per run of values with the same get_scan_count() targets, not once
  * per value (rr_sim_swappiness_run(): a run is an interval, its end
- * found on the targets alone).
+ * found on the targets alone), and values an earlier combination
+ * explained are not tried again.
  */
 int rr_fid_fits_by_swappiness(struct rr_call_input *ci, const struct rr_resolved_policy *kernel,
 			      const struct hidden *h, const struct rr_pred_batch *rec, size_t n,
@@ -462,8 +488,15 @@ int rr_fid_fits_by_swappiness(struct rr_call_input *ci, const struct rr_resolved
 	one.swappiness[0] = 1;
 	one.nr_swappiness = 1;
 	do {
+		int s = 1;
+
+		/* (a value some combination explained already needs no other) */
+		while (s <= max && hit[s])
+			s++;
+		if (s > max)
+			break;
 		h_apply(ci, &base, &one, k);
-		for (int s = 1, last; s <= max; s = last + 1) {
+		for (int last; s <= max; s = last + 1) {
 			uint64_t t0[RR_NR_EVICTABLE_LRU];
 			size_t nr_alt = 0;
 			bool fits;
@@ -475,6 +508,8 @@ int rr_fid_fits_by_swappiness(struct rr_call_input *ci, const struct rr_resolved
 			fits = rr_fid_same_batches(alt, nr_alt < cap ? nr_alt : cap, rec, n);
 			for (int v = s; v <= last; v++)
 				hit[v] |= fits;
+			while (last < max && hit[last + 1])
+				last++;
 		}
 	} while (h_next(&one, k));
 out:
@@ -507,6 +542,8 @@ int rr_fid_fits_any(struct rr_call_input *ci, const struct rr_resolved_policy *k
 	}
 	*fits = false;
 	do {
+		if (h_redundant(&one, &base, k))
+			continue;
 		h_apply(ci, &base, &one, k);
 		if ((ret = rr_fid_predicts(ci, kernel, rec, n, alt, cap, fits, err)) || *fits)
 			break;

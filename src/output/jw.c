@@ -17,6 +17,7 @@ struct rr_jw {
 	yajl_gen gen;			/* the stream sink, or NULL: a tree */
 	json_t *stack[RR_JW_DEPTH];	/* tree: the open containers (borrowed) */
 	int depth;
+	bool object[RR_JW_DEPTH];	/* each open container: an object? */
 	json_t *root;			/* tree: the top value (owned) */
 	bool failed;
 	const char *why;		/* what failed first */
@@ -28,6 +29,16 @@ static void fail(struct rr_jw *w, const char *why)
 	if (!w->failed)
 		w->why = why;
 	w->failed = true;
+}
+
+/* A key where one is due (in an object), none elsewhere? */
+static bool key_ok(struct rr_jw *w, const char *key)
+{
+	bool in_object = w->depth && w->object[w->depth - 1];
+
+	if (in_object != !!key)
+		fail(w, key ? "a key outside an object" : "a value without a key in an object");
+	return !w->failed;
 }
 
 struct rr_jw *rr_jw_tree_new(void)
@@ -116,6 +127,10 @@ static void tree_put(struct rr_jw *w, const char *key, json_t *v)
 		fail(w, "out of memory");
 		return;
 	}
+	if (!key_ok(w, key)) {
+		json_decref(v);
+		return;
+	}
 	if (key && !rr_utf8_valid(key, strlen(key))) {
 		json_decref(v);
 		fail(w, "a key that is not UTF-8");
@@ -125,21 +140,16 @@ static void tree_put(struct rr_jw *w, const char *key, json_t *v)
 		ret = w->root ? -1 : 0;
 		if (!ret)
 			w->root = v;
-	} else if (json_is_object(parent)) {
-		ret = -1;
-		if (key) {
-			ret = json_object_set_new(parent, key, v);	/* (stolen either way) */
-			v = NULL;
-		}
+	} else if (key) {
+		ret = json_object_set_new(parent, key, v);	/* (stolen either way) */
+		v = NULL;
 	} else {
 		ret = json_array_append_new(parent, v);
 		v = NULL;
 	}
 	if (ret) {
 		json_decref(v);
-		fail(w, !parent ? "a second value at the top" :
-		     !key && json_is_object(parent) ? "a value without a key in an object" :
-		     "out of memory");
+		fail(w, !parent ? "a second value at the top" : "out of memory");
 	}
 }
 
@@ -165,7 +175,7 @@ static void stream_string(struct rr_jw *w, const char *s)
 /* Stream: the key, in an object. */
 static bool stream_key(struct rr_jw *w, const char *key)
 {
-	if (key)
+	if (key_ok(w, key) && key)
 		stream_string(w, key);
 	return !w->failed;
 }
@@ -184,20 +194,22 @@ static void begin(struct rr_jw *w, const char *key, bool object)
 		if (stream_key(w, key))
 			stream_status(w, object ? yajl_gen_map_open(w->gen) :
 					  yajl_gen_array_open(w->gen));
-		w->depth++;
+		w->object[w->depth++] = object;
 		return;
 	}
 	c = object ? json_object() : json_array();
 	tree_put(w, key, c);
-	if (!w->failed)
+	if (!w->failed) {
+		w->object[w->depth] = object;
 		w->stack[w->depth++] = c;
+	}
 }
 
 static void end(struct rr_jw *w, bool object)
 {
 	if (w->failed)
 		return;
-	if (!w->depth) {
+	if (!w->depth || w->object[w->depth - 1] != object) {
 		fail(w, "a container closed that was not open");
 		return;
 	}

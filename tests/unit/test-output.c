@@ -490,6 +490,18 @@ static void test_jw(void)
 		rr_jw_u64(st, NULL, 1);			/* no key in an object */
 		CU_ASSERT_TRUE(rr_jw_failed(st));
 		rr_jw_stream_reset(st);
+		rr_jw_object_begin(st, NULL);
+		rr_jw_str(st, NULL, "x");		/* (yajl would take it for a key) */
+		CU_ASSERT_STRING_EQUAL(rr_jw_error(st), "a value without a key in an object");
+		rr_jw_stream_reset(st);
+		rr_jw_array_begin(st, NULL);
+		rr_jw_str(st, "k", "x");		/* a key in an array */
+		CU_ASSERT_STRING_EQUAL(rr_jw_error(st), "a key outside an object");
+		rr_jw_stream_reset(st);
+		rr_jw_array_begin(st, NULL);
+		rr_jw_object_end(st);			/* not the one open */
+		CU_ASSERT_TRUE(rr_jw_failed(st));
+		rr_jw_stream_reset(st);
 		for (int k = 0; k <= RR_JW_DEPTH; k++)
 			rr_jw_array_begin(st, NULL);
 		CU_ASSERT_TRUE(rr_jw_failed(st));
