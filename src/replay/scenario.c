@@ -20,6 +20,7 @@ static int scenario_requests(struct replay *r, const struct rr_scenario *sc)
 		const struct rr_scenario_request *rq = &sc->requests[q];
 		struct rr_episode ep;
 		struct rr_sim_input in;
+		const struct rr_memcg *root;
 		int ret = 0;
 
 		if (rr_scenario_sim_input(sc, q, &r->km, &in)) {
@@ -32,7 +33,10 @@ static int scenario_requests(struct replay *r, const struct rr_scenario *sc)
 		ep.replay_seq = ep.seq = (uint64_t)q + 1;
 		ep.kind = rq->kind;
 		ep.root_memcg_id = (uint64_t)rq->cgroup + 1;
-		ep.root_path = sc->cgroups[rq->cgroup].path;
+		/* the name the targets use too: control characters in a path
+		 * written "\xNN" (rr_name_dup()), as in a trace */
+		root = rr_state_find(r->names, ep.root_memcg_id);
+		ep.root_path = root ? root->path : sc->cgroups[rq->cgroup].path;
 		ep.nr_to_reclaim_pages = rq->nr_pages;
 		ep.nr_to_reclaim_basis = "scenario";
 		ep.no_recording = true;

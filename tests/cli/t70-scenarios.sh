@@ -273,6 +273,17 @@ JSON
 	check_eq "activate_ratio $1: scanned, reclaimed" "$2 $3" \
 		"$(jq -r '.episodes[0].results.kernel | "\(.nr_scanned) \(.nr_reclaimed)"' "$TMP/act.json")"
 done
+# a path with a control character: the episode's cgroup is the name its
+# scan targets use ("\xNN", as in a trace); it was the raw path
+cat >"$TMP/esc-in.json" <<'JSON'
+{ "scenario": 1, "kernel": "6.18", "swap": false,
+  "cgroups": [ { "path": "/" }, { "path": "/a\u001bb", "lru": { "inactive_file": 8192 } } ],
+  "requests": [ { "kind": "limit", "cgroup": "/a\u001bb", "nr_pages": 32 } ] }
+JSON
+run esc "$TMP/esc-in.json"
+check_eq "a control character in a path: the episode's cgroup and its targets' agree" \
+	'"/a\\x1bb" ["/a\\x1bb"]' \
+	"$(jq -c '.episodes[0] | .cgroup, ([.results.kernel.scan_targets[].cgroup] | unique)' "$TMP/esc.json" | tr '\n' ' ' | sed 's/ $//')"
 bad activate-sum "outcome.activate_ratio: reclaim_ratio \+ activate_ratio is above 1" \
 	'{"scenario": 1, "kernel": "6.18", "cgroups": [{"path": "/"}], "requests": [{"kind": "limit", "cgroup": "/", "nr_pages": 32}], "outcome": {"reclaim_ratio": 0.75, "activate_ratio": 0.5}}'
 
