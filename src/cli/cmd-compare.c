@@ -118,9 +118,8 @@ static const char *spec_problem(const char *spec)
 	/* it names the policy in the JSON (a key) and the table */
 	if (!rr_utf8_valid(spec, strlen(spec)))
 		return "is not UTF-8 (it names the policy in the JSON: rename the file)";
-	for (const unsigned char *p = (const unsigned char *)spec; *p; p++)
-		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
-			return "holds a control character (it names the policy in the table)";
+	if (rr_has_control(spec))
+		return "holds a control character (it names the policy in the table)";
 	return NULL;
 }
 

@@ -87,6 +87,18 @@ static size_t unit(const unsigned char *p, size_t *written)
 	return 1;
 }
 
+bool rr_has_control(const char *s)
+{
+	size_t n, w;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p += n) {
+		n = unit(p, &w);
+		if (w > 1)
+			return true;
+	}
+	return false;
+}
+
 char *rr_name_dup(const char *s, size_t len)
 {
 	char *valid = rr_utf8_dup(s, len), *out, *o;

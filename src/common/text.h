@@ -14,6 +14,13 @@
 bool rr_utf8_valid(const char *s, size_t len);
 
 /**
+ * rr_has_control() - does @s hold a control character (C0, DEL, or a C1
+ * control as UTF-8), which rr_name_dup() would escape: one that could move
+ * a terminal's cursor where @s is printed?
+ */
+bool rr_has_control(const char *s);
+
+/**
  * rr_utf8_dup() - copy @len bytes of @s as valid UTF-8
  * Cgroup names are any bytes but JSON strings are UTF-8: every byte that
  * is not part of a valid UTF-8 sequence (and every NUL) becomes the four

@@ -325,9 +325,10 @@ static int finish(struct rr_builder *b, struct task *t, size_t i, uint64_t memcg
 	int saved_drain = t->nr_batch_drain;
 	bool saved_open = t->batch_open, saved_await = t->awaiting_memcg;
 	bool saved_sum_valid = t->batch_sum_valid;
-	int64_t saved_sum = t->batch_sum;
+	int64_t saved_sums[RR_NR_EVICTABLE_LRU];
 	int ret = 0;
 
+	memcpy(saved_sums, t->batch_sums, sizeof(saved_sums));
 	t->batch = ep->batches[pd->index];
 	t->batch_ep = ep;
 	t->batch_index = pd->index;
@@ -357,7 +358,7 @@ static int finish(struct rr_builder *b, struct task *t, size_t i, uint64_t memcg
 	t->batch_open = saved_open;
 	t->awaiting_memcg = saved_await;
 	t->batch_sum_valid = saved_sum_valid;
-	t->batch_sum = saved_sum;
+	memcpy(t->batch_sums, saved_sums, sizeof(saved_sums));
 	return ret;
 }
 

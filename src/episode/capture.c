@@ -439,10 +439,8 @@ void rr_task_attribute(struct rr_builder *b, struct task *t, uint64_t memcg_id)
 	/* the running sum before this batch's decrements (for the isolate
 	 * bound, infer.c) */
 	t->batch_sum_valid = m && rr_lru_is_evictable(t->batch.lru);
-	if (t->batch_sum_valid) {
-		t->batch_sum = m->v.lru_sum[t->batch.lru];
+	if (t->batch_sum_valid)
 		memcpy(t->batch_sums, m->v.lru_sum, sizeof(t->batch_sums));
-	}
 	t->batch.memcg_id = memcg_id;
 	t->awaiting_memcg = false;
 	if (eb) {

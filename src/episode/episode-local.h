@@ -45,8 +45,8 @@ struct task {
 	struct rr_episode *batch_ep;	/* the episode holding it, if it keeps batches */
 	size_t batch_index;		/* its index there */
 	bool batch_sum_valid;
-	int64_t batch_sum;		/* its list's running sum when attributed */
-	int64_t batch_sums[RR_NR_EVICTABLE_LRU];	/* ... and every list's */
+	/* every list's running sum when it was attributed */
+	int64_t batch_sums[RR_NR_EVICTABLE_LRU];
 	/* the call of the batch in flight (infer.c): its episode, first
 	 * batch's index, and per list the pages its batches asked for */
 	const struct rr_episode *call_ep;

@@ -545,8 +545,7 @@ void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 			  c0 ? (int64_t)c0->lru_pages[l] + c0->conc_min[l] : 0);
 	if (need <= 0)
 		return;
-	whole = !first && !m->v.baseline_known && t->batch_sum_valid && t->call_sums_valid &&
-		call_is_whole(b, t);
+	whole = !first && !m->v.baseline_known && call_is_whole(b, t);
 	if (!first && !whole) {
 		if (c0 && !m->v.baseline_known && !b->stats.attr_inferred &&
 		    !c0->size_disproved && (int64_t)c0->lru_pages[l] + c0->conc_max[l] < need) {
@@ -555,12 +554,12 @@ void rr_infer_isolate_bound(struct rr_builder *b, struct task *t)
 		}
 		return;
 	}
-	if (!t->batch_sum_valid)
+	if (!t->call_sums_valid)
 		return;
 	/* the running sum at the decision was at most the one at the call's
-	 * first batch (the one now, for that batch) plus what other tasks
-	 * took before it (their deltas undone) */
-	most = (first ? t->batch_sum : t->call_sums[l]) + (c0 ? c0->conc_max[l] : 0);
+	 * first batch plus what other tasks took before it (their deltas
+	 * undone) */
+	most = t->call_sums[l] + (c0 ? c0->conc_max[l] : 0);
 	/* sizes the deltas gave exactly, yet below what the batch asked for:
 	 * the trace missed pages of this memcg (an untraced move, a lost
 	 * delta); from here on its size is at least the bound, and the call

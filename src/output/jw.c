@@ -323,10 +323,10 @@ void rr_jw_str(struct rr_jw *w, const char *key, const char *s)
 		return;
 	if (!s)
 		rr_jw_null(w, key);
-	else if (!rr_utf8_valid(s, strlen(s)))
-		fail(w, "a string that is not UTF-8");
+	else if (w->gen && stream_key(w, key))
+		stream_string(w, s);
+	else if (!w->gen && !rr_utf8_valid(s, strlen(s)))
+		fail(w, "a string that is not UTF-8");	/* (json_string() would say NULL) */
 	else if (!w->gen)
 		tree_put(w, key, json_string(s));
-	else if (stream_key(w, key))
-		stream_string(w, s);
 }

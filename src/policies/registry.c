@@ -308,16 +308,6 @@ static int add_with_bases(struct resolve_ctx *x, const struct rr_policy *pol, vo
 	return add_component(x, pol, dl, params, what);
 }
 
-/* A control character in @s (C0, DEL, or C1 as UTF-8), which would move
- * a terminal's cursor where the table prints the name? */
-static bool has_control(const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
-			return true;
-	return false;
-}
-
 static int resolve(struct rr_resolved_policy *out, const char *spec,
 		   const struct rr_kernel_model *km, uint64_t page_size_bytes, bool no_init,
 		   struct rr_error *err)
@@ -334,7 +324,7 @@ static int resolve(struct rr_resolved_policy *out, const char *spec,
 		return -1;
 	}
 	/* the spec names the policy in the JSON (a key) and the table */
-	if (!rr_utf8_valid(spec, strlen(spec)) || has_control(spec)) {
+	if (!rr_utf8_valid(spec, strlen(spec)) || rr_has_control(spec)) {
 		char *shown = rr_name_dup(spec, strlen(spec));
 
 		rr_error_set(err, shown ? shown : "", "a policy spec must be UTF-8 without control "

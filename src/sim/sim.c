@@ -39,7 +39,7 @@ void rr_sim_result_free(struct rr_sim_result *r)
 
 /* What one predicted call runs on: the call's memcg and input, zeroed
  * per-memcg counters, the run (rr_sim_predict_call() and
- * rr_sim_call_targets()). */
+ * rr_sim_swappiness_run()). */
 struct one_call {
 	struct rr_sim_memcg m;
 	struct rr_sim_input in;
@@ -144,10 +144,7 @@ static int targets_at(struct one_call *c, int s, uint64_t t[RR_NR_EVICTABLE_LRU]
 	c->m.swappiness = s;
 	rr_sim_result_clear(c->r.out);
 	c->r.memcg_low_skipped = false;
-	if (rr_sim_get_scan_count(&c->r, 0, t))
-		return -1;
-	targets_of(c->r.out, t);
-	return 0;
+	return rr_sim_get_scan_count(&c->r, 0, t);	/* (t: nr[], every list's target) */
 }
 
 int rr_sim_swappiness_run(const struct rr_call_input *ci, const struct rr_resolved_policy *policy,

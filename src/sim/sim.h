@@ -464,8 +464,9 @@ int rr_sim_predict_call(const struct rr_call_input *in,
  * replaced.  Swappiness reaches a call only through get_scan_count(): the
  * loop is fed the recorded reclaim, so values with the same targets
  * predict the same batches.  Each list's target is monotone in swappiness
- * from 1 up (the anon fraction grows with it, get_scan_count(); the same
- * in every modelled release), so the values with @from's targets are an
+ * from 1 up under the kernel's rules (the anon fraction grows with it,
+ * get_scan_count(), in every modelled release; the fidelity check asks
+ * for @policy the kernel's), so the values with @from's targets are an
  * interval: found by probing @from + 1, @to, then galloping and
  * bisecting, about 2 log2 of its length get_scan_count() calls.
  * Return: 0, or -1 with @err set when a policy hook fails.
